@@ -1,0 +1,43 @@
+# InvoluntaryChurn: `make demo` and `make test` are all a newcomer needs (see README.md).
+
+SWIFT ?= swift
+CHURN_HOME ?= $(CURDIR)/.churn
+export CHURN_HOME
+
+.PHONY: all setup build release test demo bench format clean distclean help
+
+all: build
+
+help:
+	@echo "make setup    install what is missing (libpq-dev, zlib1g-dev, postgresql, pkg-config)"
+	@echo "make build    debug build, warnings as errors"
+	@echo "make release  optimized build: .build/release/churn"
+	@echo "make test     the whole test suite against a PostgreSQL cluster it starts itself"
+	@echo "make demo     build, start the embedded database, load a sample export, print what was stored"
+	@echo "make format   check the Swift sources with swift-format"
+	@echo "make clean    remove build products; make distclean also removes the embedded database"
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	$(SWIFT) build -Xswiftc -warnings-as-errors
+
+release: setup
+	$(SWIFT) build -c release
+
+test: setup
+	@scripts/test.sh
+
+demo: release
+	@scripts/demo.sh
+
+format:
+	@scripts/format.sh
+
+clean:
+	rm -rf .build
+
+distclean: clean
+	-.build/release/churn db stop 2>/dev/null
+	rm -rf .churn data

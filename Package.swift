@@ -1,0 +1,133 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "InvoluntaryChurn",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "churn", targets: ["churn"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.10.0"),
+    ],
+    targets: [
+        // System libraries: libpq for PostgreSQL, zlib for .gz exports.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+
+        // libpq, wrapped: connections, parameterized statements, COPY, transactions, advisory locks.
+        .target(
+            name: "PGClient",
+            dependencies: ["CLibPQ"],
+            swiftSettings: upcomingFeatures
+        ),
+
+        // Apple's notification formats: JWS, Codable models, signature verification.
+        .target(
+            name: "AppStoreNotifications",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            resources: [.embedInCode("Resources/AppleRootCA-G3.der")],
+            swiftSettings: upcomingFeatures
+        ),
+
+        // The database: schema migrations and the embedded local PostgreSQL cluster.
+        .target(
+            name: "Store",
+            dependencies: [
+                "PGClient",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("sql")],
+            swiftSettings: upcomingFeatures
+        ),
+
+        // Export files to PostgreSQL: readers, decoding, verification, COPY, merge, quarantine.
+        .target(
+            name: "Ingest",
+            dependencies: [
+                "AppStoreNotifications", "PGClient", "Store", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+
+        // Episodes and metrics: pure functions over values, no I/O.
+        .target(
+            name: "Analysis",
+            swiftSettings: upcomingFeatures
+        ),
+
+        // The command-line tool: thin glue over the modules above.
+        .executableTarget(
+            name: "churn",
+            dependencies: [
+                "Ingest", "Store", "PGClient", "AppStoreNotifications", "Analysis",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "PGClient", "Store",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "PGClientTests",
+            dependencies: ["PGClient", "TestSupport"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "AppStoreNotificationsTests",
+            dependencies: ["AppStoreNotifications"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "AnalysisTests",
+            dependencies: ["Analysis"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "IngestTests",
+            dependencies: [
+                "Ingest", "AppStoreNotifications", "PGClient", "TestSupport",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Fixtures")],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["Store", "PGClient", "TestSupport"],
+            swiftSettings: upcomingFeatures
+        ),
+    ]
+)

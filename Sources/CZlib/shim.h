@@ -1,0 +1,10 @@
+#ifndef CZLIB_SHIM_H
+#define CZLIB_SHIM_H
+#include <zlib.h>
+
+/* inflateInit2 is a macro; give Swift a function to call. */
+static inline int czlib_inflate_init_gzip(z_stream *stream) {
+    /* 15 window bits + 32: accept both zlib and gzip headers, detected automatically. */
+    return inflateInit2(stream, 15 + 32);
+}
+#endif
