@@ -1,0 +1,68 @@
+/// The one error type of the PostgreSQL client: what failed, the server's message and SQLSTATE, and where.
+///
+/// Descriptions never contain the connection string or a password.
+package struct PGError: Error, CustomStringConvertible, Sendable {
+    /// The broad class of failure; callers map these to exit codes.
+    package enum Kind: String, Sendable {
+        /// The server could not be reached, or refused the connection.
+        case connectionFailed
+        /// The connection broke during work (server stopped, network gone).
+        case connectionLost
+        /// The server rejected a statement.
+        case statementFailed
+        /// COPY data was refused or the COPY protocol went wrong.
+        case copyFailed
+        /// A value could not be sent (for example a NUL byte in text).
+        case invalidValue
+        /// A result had an unexpected shape.
+        case unexpectedResult
+    }
+
+    package var kind: Kind
+    /// The server's (or libpq's) message, without a trailing newline.
+    package var message: String
+    /// The five-character SQLSTATE, when the server sent one.
+    package var sqlState: String?
+    /// What was being done: a statement's first words, a table name, a host.
+    package var context: String?
+
+    package init(kind: Kind, message: String, sqlState: String? = nil, context: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.sqlState = sqlState
+        self.context = context
+    }
+
+    /// True when the failure means the database is not reachable (now or any more).
+    package var isUnreachable: Bool {
+        switch kind {
+        case .connectionFailed, .connectionLost: return true
+        default:
+            // Class 08: connection exception; 57P01..57P03: admin shutdown, crash shutdown, cannot connect now.
+            guard let state = sqlState else { return false }
+            return state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03"
+        }
+    }
+
+    /// True for SQLSTATE class 22 (data exception) and 23 (integrity violation): a row, not the run, is bad.
+    package var isDataError: Bool {
+        guard let state = sqlState else { return false }
+        return state.hasPrefix("22") || state.hasPrefix("23")
+    }
+
+    package var description: String {
+        var text: String
+        switch kind {
+        case .connectionFailed: text = "cannot connect to PostgreSQL"
+        case .connectionLost: text = "lost the connection to PostgreSQL"
+        case .statementFailed: text = "PostgreSQL rejected a statement"
+        case .copyFailed: text = "COPY failed"
+        case .invalidValue: text = "a value cannot be sent to PostgreSQL"
+        case .unexpectedResult: text = "unexpected result from PostgreSQL"
+        }
+        if let context, !context.isEmpty { text += " (\(context))" }
+        text += ": \(message)"
+        if let sqlState { text += " [SQLSTATE \(sqlState)]" }
+        return text
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import PGClient
+import Testing
+import TestSupport
+
+@Suite struct PGConnectionTests {
+    @Test func bindsParametersAsValuesNeverAsSQL() throws {
+        let schema = try TestDatabase.makeSchema("params")
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t (v text)")
+        let hostile = "x'); DROP TABLE t; --"
+        try connection.execute("INSERT INTO t (v) VALUES ($1)", [hostile])
+        let rows = try connection.execute("SELECT v, $1::text IS NULL FROM t", [nil])
+        #expect(rows.rows == [[hostile, "t"]])
+    }
+
+    @Test func reportsSQLStateAndMessage() throws {
+        let schema = try TestDatabase.makeSchema("errors")
+        let connection = try schema.connect()
+        let error = try #require(throws: PGError.self) {
+            try connection.execute("SELECT * FROM no_such_table")
+        }
+        #expect(error.sqlState == "42P01")
+        #expect(error.kind == .statementFailed)
+        #expect(error.description.contains("no_such_table"))
+        // The connection stays usable after a failed statement.
+        #expect(try connection.execute("SELECT 1").scalar == "1")
+    }
+
+    @Test func connectionFailureNamesTheServerButNotThePassword() throws {
+        let error = try #require(throws: PGError.self) {
+            try PGConnection(url: "postgresql://alice:s3cret-pw@127.0.0.1:1/nowhere?connect_timeout=2")
+        }
+        #expect(error.kind == .connectionFailed)
+        #expect(error.isUnreachable)
+        #expect(error.description.contains("127.0.0.1"))
+        #expect(!error.description.contains("s3cret-pw"))
+    }
+
+    @Test func copyInCountsBytesNotCharacters() throws {
+        let schema = try TestDatabase.makeSchema("copyin")
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t (id int, v text)")
+        let values = ["plain", "tab\there", "new\nline", "back\\slash", "€ multi-byte 𝄞", "carriage\rreturn", ""]
+        let count = try connection.copyIn("COPY t (id, v) FROM STDIN", chunkSize: 1024) { writer in
+            var row = CopyText()
+            for (index, value) in values.enumerated() {
+                row.append(index)
+                try row.append(value)
+                row.endRow()
+            }
+            row.append(99)
+            row.appendNull()
+            row.endRow()
+            try writer.write(row: &row)
+        }
+        #expect(count == values.count + 1)
+        let rows = try connection.execute("SELECT v FROM t ORDER BY id").rows.map { $0[0] }
+        #expect(rows == values.map { Optional($0) } + [nil])
+    }
+
+    @Test func copyInRefusesNulBytes() throws {
+        var row = CopyText()
+        #expect(throws: PGError.self) { try row.append("a\u{0}b") }
+    }
+
+    @Test func copyInAbortsCleanlyAndRethrowsTheCallersError() throws {
+        struct Stop: Error {}
+        let schema = try TestDatabase.makeSchema("abort")
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t (v int)")
+        #expect(throws: Stop.self) {
+            try connection.copyIn("COPY t (v) FROM STDIN") { writer in
+                try writer.write(Array("1\n2\n".utf8))
+                try writer.flush()
+                throw Stop()
+            }
+        }
+        #expect(try connection.execute("SELECT count(*) FROM t").scalar == "0")
+        #expect(try connection.execute("SELECT 1").scalar == "1")
+    }
+
+    @Test func copyInReportsBadDataWithSQLState() throws {
+        let schema = try TestDatabase.makeSchema("baddata")
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t (v int)")
+        let error = try #require(throws: PGError.self) {
+            try connection.copyIn("COPY t (v) FROM STDIN") { writer in
+                try writer.write(Array("1\nnot-a-number\n".utf8))
+            }
+        }
+        #expect(error.sqlState == "22P02")
+        #expect(error.isDataError)
+        #expect(try connection.execute("SELECT 1").scalar == "1")
+    }
+
+    @Test func copyOutStreamsRowsInOrder() throws {
+        let schema = try TestDatabase.makeSchema("copyout")
+        let connection = try schema.connect()
+        var lines: [String] = []
+        let count = try connection.copyOut("COPY (SELECT g, 'v' || g FROM generate_series(1, 5) g ORDER BY g) TO STDOUT") {
+            lines.append(String(decoding: $0, as: UTF8.self))
+        }
+        #expect(count == 5)
+        #expect(lines.first == "1\tv1\n")
+        #expect(lines.last == "5\tv5\n")
+    }
+
+    @Test func transactionsRollBackOnErrorAndKeepTheError() throws {
+        struct Boom: Error {}
+        let schema = try TestDatabase.makeSchema("tx")
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t (v int)")
+        #expect(throws: Boom.self) {
+            try connection.withTransaction {
+                try connection.execute("INSERT INTO t VALUES (1)")
+                throw Boom()
+            }
+        }
+        try connection.withTransaction {
+            try connection.execute("INSERT INTO t VALUES (2)")
+            #expect(throws: PGError.self) {
+                try connection.withSavepoint {
+                    try connection.execute("INSERT INTO t VALUES ('x')")
+                }
+            }
+            try connection.execute("INSERT INTO t VALUES (3)")
+        }
+        #expect(try connection.execute("SELECT string_agg(v::text, ',' ORDER BY v) FROM t").scalar == "2,3")
+    }
+
+    @Test func advisoryLocksExcludeOtherSessions() throws {
+        let schema = try TestDatabase.makeSchema("locks")
+        let first = try schema.connect()
+        let second = try schema.connect()
+        let key: Int64 = 0x7E57
+        #expect(try first.tryAdvisoryLock(key))
+        #expect(try second.advisoryLock(key, timeout: 0.3) == false)
+        try first.advisoryUnlock(key)
+        #expect(try second.advisoryLock(key, timeout: 1))
+    }
+
+    @Test func quotesIdentifiers() throws {
+        let schema = try TestDatabase.makeSchema("ident")
+        let connection = try schema.connect()
+        #expect(try connection.quoteIdentifier("a\"b") == "\"a\"\"b\"")
+    }
+}
