@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import PGClient
+
+/// Which PostgreSQL server the tool talks to, decided once per run.
+///
+/// In order: `--database-url`, then `DATABASE_URL`, then libpq's own `PG*` variables (`PGHOST`, `PGHOSTADDR`,
+/// `PGDATABASE`, `PGSERVICE`), and with none of these the embedded cluster under `$CHURN_HOME` or `./.churn`.
+package enum DatabaseTarget: Sendable {
+    /// A server named by a libpq URI or conninfo string.
+    case url(String)
+    /// libpq's `PG*` environment variables.
+    case libpqEnvironment
+    /// The tool's own local cluster.
+    case embedded(EmbeddedCluster)
+
+    package static func resolve(
+        explicitURL: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> DatabaseTarget {
+        if let explicitURL, !explicitURL.isEmpty { return .url(explicitURL) }
+        if let url = environment["DATABASE_URL"], !url.isEmpty { return .url(url) }
+        let libpqVariables = ["PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE"]
+        if libpqVariables.contains(where: { !(environment[$0] ?? "").isEmpty }) { return .libpqEnvironment }
+        return .embedded(EmbeddedCluster(home: EmbeddedCluster.defaultHome(environment: environment)))
+    }
+
+    /// Opens a connection, starting the embedded cluster first when that is the target.
+    package func connect(logger: Logger) throws -> PGConnection {
+        switch self {
+        case .url(let url):
+            return try PGConnection(url: url)
+        case .libpqEnvironment:
+            return try PGConnection(url: nil)
+        case .embedded(let cluster):
+            try cluster.start(logger: logger)
+            return try PGConnection(url: cluster.url)
+        }
+    }
+
+    /// A description for messages (never a password).
+    package var summary: String {
+        switch self {
+        case .url: return "the server in --database-url/DATABASE_URL"
+        case .libpqEnvironment: return "the server in the PG* environment variables"
+        case .embedded(let cluster): return "the embedded cluster in \(cluster.home.path)"
+        }
+    }
+}
