@@ -1,0 +1,273 @@
+import Foundation
+
+/// Decodes App Store Server Notifications V2 and the App Store Server API's JSON into the models, without verifying
+/// any signature.
+///
+/// Every entry point first checks that the JSON is strict (see `JSONScanner`), then decodes it. Failures come back as
+/// ``NotificationDecodingError`` with a reason code and the failing field's path.
+package enum NotificationDecoder {
+    /// The one decoder configuration for Apple's JSON: the defaults, since dates are decoded as Unix milliseconds by
+    /// the models themselves.
+    package static func makeJSONDecoder() -> JSONDecoder {
+        JSONDecoder()
+    }
+
+    /// The encoder that writes the models back as Apple's JSON: sorted keys, `/` unescaped, dates as integers.
+    package static func makeJSONEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// Shared by all calls: Foundation's `JSONDecoder` is `Sendable` and copies its options at the start of each
+    /// `decode`, so concurrent use is safe and saves building a decoder per record.
+    static let sharedDecoder = makeJSONDecoder()
+
+    /// The nested tokens a notification may carry; their decoded JSON is spliced into the document.
+    private enum NestedToken: Int, CaseIterable {
+        case transaction, renewalInfo, appTransaction
+
+        /// The top-level member that holds the token.
+        var container: String {
+            switch self {
+            case .transaction, .renewalInfo: "data"
+            case .appTransaction: "appData"
+            }
+        }
+
+        /// The token's key inside ``container``.
+        var key: String {
+            switch self {
+            case .transaction: "signedTransactionInfo"
+            case .renewalInfo: "signedRenewalInfo"
+            case .appTransaction: "signedAppTransactionInfo"
+            }
+        }
+
+        var path: String { "\(container).\(key)" }
+    }
+
+    /// The fields the scanner locates, indexed by ``NestedToken/rawValue``.
+    private static let nestedTokenFields = NestedToken.allCases.map { JSONScanner.Field($0.container, $0.key) }
+
+    // MARK: Signed payloads
+
+    /// Splits and decodes a notification's `signedPayload` and its nested tokens, and builds the storage document.
+    ///
+    /// The notification must have `notificationUUID`, `notificationType` and `signedDate`. A nested token that is
+    /// not a JWS (`data.signedTransactionInfo: "garbage"`) fails with that field's path.
+    /// - Parameter token: the compact JWS, without surrounding white space.
+    /// - Returns: the tokens, the decoded values and the storage document.
+    /// - Throws: ``NotificationDecodingError``.
+    /// - Important: Nothing is verified; see ``DecodedNotification``.
+    package static func decodeSignedPayload(
+        _ token: some StringProtocol
+    ) throws(NotificationDecodingError) -> DecodedNotification {
+        let jws = try parse(token, at: nil)
+        let locations = try check(jws.payload, at: nil, locating: nestedTokenFields)
+        let payload = try decode(ResponseBodyV2DecodedPayload.self, from: jws.payload, at: nil)
+        try requireNotificationFields(payload)
+
+        var splices: [(range: Range<Int>, json: Data)] = []
+        func decodeNested<Value: Decodable>(
+            _ text: String?,
+            _ nested: NestedToken
+        ) throws(NotificationDecodingError) -> (jws: JWS, value: Value)? {
+            guard let text else { return nil }
+            let token = try parse(text, at: nested.path)
+            _ = try check(token.payload, at: nested.path)
+            let value = try decode(Value.self, from: token.payload, at: nested.path)
+            guard let range = locations[nested.rawValue] else {
+                // Cannot happen: the scanner sees every string member the decoder sees (keys unescaped alike).
+                throw NotificationDecodingError(
+                    reason: .badJSON,
+                    codingPath: nested.path,
+                    detail: "\(nested.path): the token could not be located in the payload text"
+                )
+            }
+            splices.append((range, token.payload))
+            return (token, value)
+        }
+
+        let transaction: (jws: JWS, value: JWSTransactionDecodedPayload)? =
+            try decodeNested(payload.data?.signedTransactionInfo, .transaction)
+        let renewalInfo: (jws: JWS, value: JWSRenewalInfoDecodedPayload)? =
+            try decodeNested(payload.data?.signedRenewalInfo, .renewalInfo)
+        let appTransaction: (jws: JWS, value: AppTransaction)? =
+            try decodeNested(payload.appData?.signedAppTransactionInfo, .appTransaction)
+
+        return DecodedNotification(
+            jws: jws,
+            payload: payload,
+            transaction: transaction?.value,
+            transactionJWS: transaction?.jws,
+            renewalInfo: renewalInfo?.value,
+            renewalInfoJWS: renewalInfo?.jws,
+            appTransaction: appTransaction?.value,
+            appTransactionJWS: appTransaction?.jws,
+            document: splice(jws.payload, splices)
+        )
+    }
+
+    /// Splits and decodes a signed transaction (`signedTransactionInfo`, or one from the App Store Server API).
+    /// - Throws: ``NotificationDecodingError``.
+    /// - Important: Nothing is verified.
+    package static func decodeSignedTransaction(
+        _ token: some StringProtocol
+    ) throws(NotificationDecodingError) -> JWSTransactionDecodedPayload {
+        let jws = try parse(token, at: nil)
+        _ = try check(jws.payload, at: nil)
+        return try decode(JWSTransactionDecodedPayload.self, from: jws.payload, at: nil)
+    }
+
+    /// Splits and decodes signed renewal info (`signedRenewalInfo`).
+    /// - Throws: ``NotificationDecodingError``.
+    /// - Important: Nothing is verified.
+    package static func decodeSignedRenewalInfo(
+        _ token: some StringProtocol
+    ) throws(NotificationDecodingError) -> JWSRenewalInfoDecodedPayload {
+        let jws = try parse(token, at: nil)
+        _ = try check(jws.payload, at: nil)
+        return try decode(JWSRenewalInfoDecodedPayload.self, from: jws.payload, at: nil)
+    }
+
+    /// Splits and decodes a signed app transaction (`signedAppTransactionInfo`).
+    /// - Throws: ``NotificationDecodingError``.
+    /// - Important: Nothing is verified.
+    package static func decodeSignedAppTransaction(
+        _ token: some StringProtocol
+    ) throws(NotificationDecodingError) -> AppTransaction {
+        let jws = try parse(token, at: nil)
+        _ = try check(jws.payload, at: nil)
+        return try decode(AppTransaction.self, from: jws.payload, at: nil)
+    }
+
+    // MARK: JSON
+
+    /// Decodes a notification payload given as JSON (the payload of a `signedPayload`).
+    ///
+    /// The notification must have `notificationUUID`, `notificationType` and `signedDate`.
+    /// - Throws: ``NotificationDecodingError``.
+    package static func decodeNotification(
+        from json: Data
+    ) throws(NotificationDecodingError) -> ResponseBodyV2DecodedPayload {
+        _ = try check(json, at: nil)
+        let payload = try decode(ResponseBodyV2DecodedPayload.self, from: json, at: nil)
+        try requireNotificationFields(payload)
+        return payload
+    }
+
+    /// Decodes a transaction given as JSON (the payload of a `signedTransactionInfo`).
+    /// - Throws: ``NotificationDecodingError``.
+    package static func decodeTransaction(
+        from json: Data
+    ) throws(NotificationDecodingError) -> JWSTransactionDecodedPayload {
+        _ = try check(json, at: nil)
+        return try decode(JWSTransactionDecodedPayload.self, from: json, at: nil)
+    }
+
+    /// Decodes renewal info given as JSON (the payload of a `signedRenewalInfo`).
+    /// - Throws: ``NotificationDecodingError``.
+    package static func decodeRenewalInfo(
+        from json: Data
+    ) throws(NotificationDecodingError) -> JWSRenewalInfoDecodedPayload {
+        _ = try check(json, at: nil)
+        return try decode(JWSRenewalInfoDecodedPayload.self, from: json, at: nil)
+    }
+
+    /// Decodes an app transaction given as JSON (the payload of a `signedAppTransactionInfo`).
+    /// - Throws: ``NotificationDecodingError``.
+    package static func decodeAppTransaction(from json: Data) throws(NotificationDecodingError) -> AppTransaction {
+        _ = try check(json, at: nil)
+        return try decode(AppTransaction.self, from: json, at: nil)
+    }
+
+    /// Decodes one page of the Get Notification History response. The items' `signedPayload`s stay tokens: decode
+    /// each with ``decodeSignedPayload(_:)``.
+    /// - Throws: ``NotificationDecodingError``.
+    package static func decodeHistoryPage(
+        from json: Data
+    ) throws(NotificationDecodingError) -> NotificationHistoryResponse {
+        _ = try check(json, at: nil)
+        return try decode(NotificationHistoryResponse.self, from: json, at: nil)
+    }
+
+    /// Decodes a Get All Subscription Statuses response. Its signed fields stay tokens.
+    /// - Throws: ``NotificationDecodingError``.
+    package static func decodeStatusResponse(from json: Data) throws(NotificationDecodingError) -> StatusResponse {
+        _ = try check(json, at: nil)
+        return try decode(StatusResponse.self, from: json, at: nil)
+    }
+
+    // MARK: Steps
+
+    private static func parse(_ token: some StringProtocol, at path: String?) throws(NotificationDecodingError) -> JWS {
+        do {
+            return try JWS.parse(token)
+        } catch {
+            throw NotificationDecodingError(error, at: path)
+        }
+    }
+
+    private static func check(
+        _ json: Data,
+        at path: String?,
+        locating fields: [JSONScanner.Field] = []
+    ) throws(NotificationDecodingError) -> [Range<Int>?] {
+        do {
+            return try JSONScanner.check(json, locating: fields)
+        } catch {
+            throw NotificationDecodingError(error, at: path)
+        }
+    }
+
+    private static func decode<Value: Decodable>(
+        _ type: Value.Type,
+        from json: Data,
+        at path: String?
+    ) throws(NotificationDecodingError) -> Value {
+        do {
+            return try sharedDecoder.decode(type, from: json)
+        } catch let error as DecodingError {
+            throw NotificationDecodingError(error, json: json, at: path)
+        } catch {
+            throw NotificationDecodingError(
+                reason: .badJSON,
+                codingPath: path,
+                detail: "\(path ?? "the payload"): the JSON could not be decoded"
+            )
+        }
+    }
+
+    private static func requireNotificationFields(
+        _ payload: ResponseBodyV2DecodedPayload
+    ) throws(NotificationDecodingError) {
+        if payload.notificationUUID?.isEmpty ?? true {
+            throw .missingField("notificationUUID", "it identifies the notification across retries")
+        }
+        if payload.notificationType == nil {
+            throw .missingField("notificationType", "every notification names its event")
+        }
+        if payload.signedDate == nil {
+            throw .missingField("signedDate", "it orders the notification among the others")
+        }
+    }
+
+    /// Replaces byte ranges of `json` (offsets from its start) by other JSON texts.
+    private static func splice(_ json: Data, _ splices: [(range: Range<Int>, json: Data)]) -> Data {
+        guard !splices.isEmpty else { return json }
+        let ordered = splices.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        var document = Data()
+        document.reserveCapacity(
+            json.count + ordered.reduce(0) { $0 + $1.json.count - $1.range.count }
+        )
+        var copied = json.startIndex
+        for (range, nested) in ordered {
+            document.append(json[copied..<(json.startIndex + range.lowerBound)])
+            document.append(nested)
+            copied = json.startIndex + range.upperBound
+        }
+        document.append(json[copied...])
+        return document
+    }
+}

@@ -1,0 +1,32 @@
+import AppStoreNotifications
+import Foundation
+import Testing
+
+@Suite struct Base64URLTests {
+    @Test(arguments: 0..<20)
+    func roundTripsEveryLength(length: Int) throws {
+        let bytes = Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 250) })
+        let text = Base64URL.encode(bytes)
+        #expect(!text.contains("="))
+        #expect(Base64URL.decode(text.utf8) == bytes)
+        #expect(Base64URL.decode(Array(text.utf8)[...]) == bytes)
+        #expect(Base64URL.decode(Data(text.utf8)) == bytes)
+    }
+
+    @Test func acceptsPaddingAndTheStandardAlphabet() {
+        #expect(Base64URL.decode("-_8".utf8) == Data([0xFB, 0xFF]))
+        #expect(Base64URL.decode("+/8".utf8) == Data([0xFB, 0xFF]))
+        #expect(Base64URL.decode("-_8=".utf8) == Data([0xFB, 0xFF]))
+        #expect(Base64URL.decode("".utf8) == Data())
+    }
+
+    @Test(arguments: ["A", "AAAAA", "AB.C", "AB C", "ABC\n", "AB=C", "é"])
+    func refusesInvalidText(text: String) {
+        #expect(Base64URL.decode(text.utf8) == nil)
+    }
+
+    @Test func decodesALargeSegmentExactly() {
+        let bytes = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 131) })
+        #expect(Base64URL.decode(Base64URL.encode(bytes).utf8) == bytes)
+    }
+}
