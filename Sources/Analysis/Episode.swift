@@ -1,0 +1,118 @@
+/// One stretch of billing retry for one subscription: from the failed renewal to its outcome (or the as-of time).
+///
+/// Times are Unix milliseconds. See METRICS.md, "Billing-issue episodes".
+package struct Episode: Hashable, Sendable {
+    /// How an episode ended; `open` when it had not ended by the as-of time.
+    package enum Outcome: String, Hashable, Sendable, CaseIterable {
+        /// A `DID_RENEW` closed it: the App Store collected the payment.
+        case recovered
+        /// `EXPIRED`/`BILLING_RETRY`: the retry period ended unpaid (involuntary churn).
+        case expired
+        /// `DID_CHANGE_RENEWAL_STATUS`/`AUTO_RENEW_DISABLED` or `EXPIRED`/`VOLUNTARY`: a voluntary exit during retry.
+        case cancelled
+        /// `EXPIRED` with another subtype (or none), `REFUND`, `REVOKE`.
+        case other
+        /// No closing notification by the as-of time; censored there.
+        case open
+    }
+
+    /// The `originalTransactionId`.
+    package var subscription: String
+    /// 1 for the subscription's first episode, 2 for the next, … (within the report's scope).
+    package var sequence: Int
+    package var environment: String
+    /// From the opening notification's transaction.
+    package var productId: String?
+    /// From the opening notification's transaction.
+    package var storefront: String?
+    /// `t0`: the opening transaction's `expiresDate`, else the opening notification's `signedDate`.
+    package var start: Int64
+    package var hasGrace: Bool
+    /// The first `gracePeriodExpiresDate` seen in the episode; nil when unknown or without grace.
+    package var graceEnd: Int64?
+    /// When the episode closed; nil while `open`.
+    package var end: Int64?
+    package var outcome: Outcome
+    /// The recovering transaction's price (milliunits), for `recovered` episodes.
+    package var recoveryPrice: Int64?
+    /// The recovering transaction's currency, for `recovered` episodes.
+    package var recoveryCurrency: String?
+    package var openingNotificationUUID: String
+    package var closingNotificationUUID: String?
+    /// The offer of the opening transaction (1 introductory, 2 promotional, 3 offer code, 4 win-back).
+    package var offerType: Int32?
+    /// The discount of the opening transaction's offer (`FREE_TRIAL`, …).
+    package var offerDiscountType: String?
+    /// The failed renewal was the first charge after a free trial: the opening transaction's
+    /// `offerDiscountType` is `FREE_TRIAL` (whatever its offer type).
+    package var isTrialConversion: Bool
+
+    package init(
+        subscription: String,
+        sequence: Int = 1,
+        environment: String = "Production",
+        productId: String? = nil,
+        storefront: String? = nil,
+        start: Int64,
+        hasGrace: Bool = false,
+        graceEnd: Int64? = nil,
+        end: Int64? = nil,
+        outcome: Outcome,
+        recoveryPrice: Int64? = nil,
+        recoveryCurrency: String? = nil,
+        openingNotificationUUID: String,
+        closingNotificationUUID: String? = nil,
+        offerType: Int32? = nil,
+        offerDiscountType: String? = nil,
+        isTrialConversion: Bool = false
+    ) {
+        self.subscription = subscription
+        self.sequence = sequence
+        self.environment = environment
+        self.productId = productId
+        self.storefront = storefront
+        self.start = start
+        self.hasGrace = hasGrace
+        self.graceEnd = graceEnd
+        self.end = end
+        self.outcome = outcome
+        self.recoveryPrice = recoveryPrice
+        self.recoveryCurrency = recoveryCurrency
+        self.openingNotificationUUID = openingNotificationUUID
+        self.closingNotificationUUID = closingNotificationUUID
+        self.offerType = offerType
+        self.offerDiscountType = offerDiscountType
+        self.isTrialConversion = isTrialConversion
+    }
+
+    package var isOpen: Bool { outcome == .open }
+
+    /// End time (or `asOf` while open) minus `start`, never below 0.
+    package func duration(asOf: Int64) -> Int64 {
+        Milliseconds.elapsed(from: start, to: end ?? asOf)
+    }
+
+    /// Recovered, with a grace period, at or before its known `graceEnd`.
+    package var isSavedInGrace: Bool {
+        guard outcome == .recovered, hasGrace, let graceEnd, let end else { return false }
+        return end <= graceEnd
+    }
+
+    /// Whether the grace period's result is known: the episode closed, or its grace ended by `asOf`.
+    package func isGraceDecided(asOf: Int64) -> Bool {
+        guard isOpen else { return true }
+        guard let graceEnd else { return false }
+        return graceEnd <= asOf
+    }
+
+    /// The cohort period of `start`.
+    package func cohort(_ granularity: CalendarPeriod.Granularity) -> CalendarPeriod {
+        CalendarPeriod(granularity, containing: start)
+    }
+
+    /// `YYYY-MM` of `start` (UTC).
+    package var cohortMonth: String { cohort(.month).description }
+
+    /// `YYYY-Www` of `start` (ISO 8601 week, UTC).
+    package var cohortWeek: String { cohort(.week).description }
+}

@@ -1,0 +1,162 @@
+import Analysis
+import Testing
+
+/// The billing-issue life of one Sandbox subscription (samples/billing-lifecycle, as stored events):
+/// a failure with grace, grace lost, a recovery after grace; later a failure without grace that expires.
+@Suite struct BillingLifecycleTests {
+    static let subscription = "1000000000000001"
+
+    static func sample(
+        _ uuid: String, _ type: String, _ subtype: String?, signed: Int64, transaction: String,
+        purchase: Int64, expires: Int64, reason: String, grace: Int64? = nil
+    ) -> NotificationEvent {
+        NotificationEvent(
+            notificationUUID: uuid, notificationType: type, subtype: subtype, signedDate: signed,
+            environment: "Sandbox", originalTransactionId: subscription, transactionId: transaction,
+            productId: "com.example.monthly", storefront: "USA", purchaseDate: purchase, expiresDate: expires,
+            price: 9990, currency: "USD", inAppOwnershipType: "PURCHASED", gracePeriodExpiresDate: grace,
+            transactionReason: reason
+        )
+    }
+
+    static let events = [
+        sample(
+            "093f9e0a-308c-5edd-83aa-70179d290f4a", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", signed: 1_711_843_260_000,
+            transaction: "1000000000000001", purchase: 1_709_251_200_000, expires: 1_711_843_200_000,
+            reason: "PURCHASE", grace: 1_713_225_600_000),
+        sample(
+            "852a80b4-5552-55eb-9dcd-27681088e767", "GRACE_PERIOD_EXPIRED", nil, signed: 1_713_225_660_000,
+            transaction: "1000000000000001", purchase: 1_709_251_200_000, expires: 1_711_843_200_000,
+            reason: "PURCHASE", grace: 1_713_225_600_000),
+        sample(
+            "a4d7c5e8-7307-5570-8c5a-d946a51ef84b", "DID_RENEW", "BILLING_RECOVERY", signed: 1_713_571_205_000,
+            transaction: "1000000000000002", purchase: 1_713_571_200_000, expires: 1_716_163_200_000,
+            reason: "RENEWAL"),
+        sample(
+            "c7d487d1-047a-5e01-b7b7-4ce2abebee0a", "DID_FAIL_TO_RENEW", nil, signed: 1_716_163_260_000,
+            transaction: "1000000000000002", purchase: 1_713_571_200_000, expires: 1_716_163_200_000,
+            reason: "RENEWAL"),
+        sample(
+            "453029a2-973c-5229-a673-34c6be60e79d", "EXPIRED", "BILLING_RETRY", signed: 1_721_347_200_000,
+            transaction: "1000000000000002", purchase: 1_713_571_200_000, expires: 1_716_163_200_000,
+            reason: "RENEWAL"),
+    ]
+    /// The default as-of: the latest signedDate loaded.
+    static let asOf: Int64 = 1_721_347_200_000
+
+    var dataset: EpisodeDataset {
+        EpisodeBuilder(options: .init(environment: "Sandbox", asOf: Self.asOf)).dataset(Self.events.reversed())
+    }
+
+    @Test func twoEpisodesRecoveredAfterGraceThenExpired() {
+        let expected = [
+            Episode(
+                subscription: Self.subscription, sequence: 1, environment: "Sandbox",
+                productId: "com.example.monthly", storefront: "USA", start: 1_711_843_200_000, hasGrace: true,
+                graceEnd: 1_713_225_600_000, end: 1_713_571_200_000, outcome: .recovered, recoveryPrice: 9990,
+                recoveryCurrency: "USD", openingNotificationUUID: "093f9e0a-308c-5edd-83aa-70179d290f4a",
+                closingNotificationUUID: "a4d7c5e8-7307-5570-8c5a-d946a51ef84b"),
+            Episode(
+                subscription: Self.subscription, sequence: 2, environment: "Sandbox",
+                productId: "com.example.monthly", storefront: "USA", start: 1_716_163_200_000, hasGrace: false,
+                end: 1_721_347_200_000, outcome: .expired,
+                openingNotificationUUID: "c7d487d1-047a-5e01-b7b7-4ce2abebee0a",
+                closingNotificationUUID: "453029a2-973c-5229-a673-34c6be60e79d"),
+        ]
+        let dataset = dataset
+        #expect(dataset.episodes == expected)
+        // 1 713 571 200 000 − 1 711 843 200 000 = 1 728 000 000 ms = 20 days (grace ended after 16 days).
+        // 1 721 347 200 000 − 1 716 163 200 000 = 5 184 000 000 ms = 60 days.
+        #expect(dataset.episodes.map { $0.duration(asOf: Self.asOf) } == [20 * T.day, 60 * T.day])
+        #expect(dataset.episodes.map(\.isSavedInGrace) == [false, false])
+        #expect(dataset.episodes.map(\.cohortMonth) == ["2024-03", "2024-05"])
+        #expect(dataset.dataQuality == DataQualityCounts())
+        #expect(dataset.renewals == PeriodCounts())
+    }
+
+    @Test func productionReportSeesNothing() {
+        let dataset = EpisodeBuilder(options: .init(asOf: Self.asOf)).dataset(Self.events)
+        #expect(dataset.episodes.isEmpty)
+        #expect(dataset.dataQuality == DataQualityCounts(outsideEnvironment: 5))
+    }
+
+    @Test func renderedReport() {
+        let tables = ChurnReport.tables(dataset, rejections: ["bad_signature": 1])
+        let csv = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, CSVWriter.render($0)) })
+
+        #expect(
+            csv["recovery_by_cohort.csv"] == """
+                cohort,product_id,episodes,recovered,expired,cancelled,other,open,recovery_rate
+                2024-03,com.example.monthly,1,1,0,0,0,0,1.000000
+                2024-03,(all),1,1,0,0,0,0,1.000000
+                2024-05,com.example.monthly,1,0,1,0,0,0,0.000000
+                2024-05,(all),1,0,1,0,0,0,0.000000
+                (all),com.example.monthly,2,1,1,0,0,0,0.500000
+                (all),(all),2,1,1,0,0,0,0.500000
+
+                """)
+        #expect(
+            csv["grace_period.csv"] == """
+                cohort,grace_episodes,saved_in_grace,recovered_after_grace,expired,cancelled,other,open,save_rate
+                2024-03,1,0,1,0,0,0,0,0.000000
+                (all),1,0,1,0,0,0,0,0.000000
+
+                """)
+        #expect(csv["grace_revenue.csv"] == "currency,saved_episodes,revenue_saved\n")
+        // Aalen–Johansen: t=20d n=2 r=1 → CIF 0.5, S 0.5; t=60d n=1 expired → CIF stays 0.5.
+        let curve = csv["recovery_curve.csv"]?.split(separator: "\n").map(String.init) ?? []
+        #expect(curve.count == 61)
+        #expect(curve.first == "day,at_risk,recovered,cif_recovery")
+        #expect(curve[19] == "19,2,0,0.000000")
+        #expect(curve[20] == "20,2,1,0.500000")
+        #expect(curve[21] == "21,2,1,0.500000")
+        #expect(curve[22] == "22,1,1,0.500000")
+        #expect(curve[60] == "60,1,1,0.500000")
+        // Durations 480 h (recovered, on band 3's message at 480 h) and 1440 h (expired):
+        //   band 1: both exposed 72 h, 3 msgs each → exposure 6 d, windows 144 h → expected 1.
+        //   band 2: both 312 h, 5 msgs each → 26 d, windows 240 h → expected 240/624 = 0.384615.
+        //   band 3: 96 h + 336 h = 18 d; msgs 1 + 4 = 5; windows 24 + 96 = 120 h → 120/432 = 0.277778;
+        //           the recovery is 0 h after the 480 h message → share 1; lift 1/0.277778 = 3.6;
+        //           hazard 1/18 = 0.055556; per 1000 msgs 1000/5 = 200.
+        //   band 4: 720 h = 30 d, 6 msgs, windows 144 h → 0.2.
+        //   total: 80 d, 27 msgs, windows 648 h → 648/1920 = 0.3375; lift 1/0.3375 = 2.962963;
+        //          hazard 1/80 = 0.0125; per 1000 msgs 1000/27 = 37.04.
+        #expect(
+            csv["message_bands.csv"] == """
+                band,first_day,last_day,interval_hours,episodes_entering,messages,recoveries,exposure_days,\
+                hazard_per_day,recoveries_per_1000_messages,share_within_24h_of_message,expected_share,lift
+                1,1,3,24,2,6,0,6.0000,0.000000,0.00,,1.000000,
+                2,4,16,72,2,10,0,26.0000,0.000000,0.00,,0.384615,
+                3,17,30,96,2,5,1,18.0000,0.055556,200.00,1.000000,0.277778,3.600000
+                4,31,60,120,1,6,0,30.0000,0.000000,0.00,,0.200000,
+                (all),1,60,,2,27,1,80.0000,0.012500,37.04,1.000000,0.337500,2.962963
+
+                """)
+        #expect(
+            csv["billing_failures.csv"] == """
+                month,episodes_started,renewals,billing_failure_rate
+                2024-03,1,0,1.000000
+                2024-05,1,0,1.000000
+                (all),2,0,1.000000
+
+                """)
+        #expect(
+            csv["data_quality.csv"] == """
+                check,count
+                duplicates_skipped,0
+                outside_environment,0
+                family_shared_skipped,0
+                unresolved_open_episodes,0
+                orphan_did_renew_billing_recovery,0
+                orphan_expired_billing_retry,0
+                orphan_grace_period_expired,0
+                rejected_bad_signature,1
+
+                """)
+        #expect(
+            tables.map(\.name) == [
+                "recovery_by_cohort.csv", "recovery_curve.csv", "grace_period.csv", "grace_revenue.csv",
+                "message_bands.csv", "billing_failures.csv", "data_quality.csv",
+            ])
+    }
+}

@@ -1,0 +1,33 @@
+import Analysis
+import Testing
+
+@Suite struct DataQualityTests {
+    @Test func everyCheckThenRejectionsByReason() {
+        let counts = DataQualityCounts(
+            duplicatesSkipped: 4, outsideEnvironment: 3, familySharedSkipped: 2, unresolvedOpenEpisodes: 1,
+            orphanDidRenewBillingRecovery: 5, orphanExpiredBillingRetry: 6, orphanGracePeriodExpired: 0
+        )
+        let table = DataQuality.table(counts: counts, rejections: ["malformed_json": 1, "bad_signature": 2])
+        #expect(table.name == "data_quality.csv")
+        #expect(table.columns == ["check", "count"])
+        #expect(
+            lines(table) == [
+                "duplicates_skipped,4",
+                "outside_environment,3",
+                "family_shared_skipped,2",
+                "unresolved_open_episodes,1",
+                "orphan_did_renew_billing_recovery,5",
+                "orphan_expired_billing_retry,6",
+                "orphan_grace_period_expired,0",
+                "rejected_bad_signature,2",
+                "rejected_malformed_json,1",
+            ])
+    }
+
+    @Test func countsAddUp() {
+        var total = DataQualityCounts(duplicatesSkipped: 1, orphanGracePeriodExpired: 2)
+        total.add(DataQualityCounts(duplicatesSkipped: 2, unresolvedOpenEpisodes: 1))
+        #expect(
+            total == DataQualityCounts(duplicatesSkipped: 3, unresolvedOpenEpisodes: 1, orphanGracePeriodExpired: 2))
+    }
+}

@@ -1,0 +1,86 @@
+import Analysis
+
+/// Shared times and builders for the analysis tests. All times are Unix milliseconds, UTC.
+enum T {
+    static let minute: Int64 = 60_000
+    static let hour: Int64 = 3_600_000
+    static let day: Int64 = 86_400_000
+    /// 2024-03-01T00:00:00Z, a Friday (ISO week 2024-W09).
+    static let march1: Int64 = 1_709_251_200_000
+    /// 2024-04-01T00:00:00Z, a Monday (ISO week 2024-W14).
+    static let april1: Int64 = 1_711_929_600_000
+    /// 2024-05-01T00:00:00Z.
+    static let may1: Int64 = 1_714_521_600_000
+}
+
+/// A notification of subscription `S1` in Production, bought by the account holder, unless told otherwise.
+func event(
+    _ uuid: String,
+    _ type: String,
+    _ subtype: String? = nil,
+    at signedDate: Int64,
+    subscription: String? = "S1",
+    environment: String? = "Production",
+    expires: Int64? = nil,
+    purchase: Int64? = nil,
+    grace: Int64? = nil,
+    product: String? = "monthly",
+    storefront: String? = "USA",
+    price: Int64? = nil,
+    currency: String? = nil,
+    ownership: String? = "PURCHASED",
+    offerType: Int32? = nil,
+    offerDiscountType: String? = nil
+) -> NotificationEvent {
+    NotificationEvent(
+        notificationUUID: uuid,
+        notificationType: type,
+        subtype: subtype,
+        signedDate: signedDate,
+        environment: environment,
+        originalTransactionId: subscription,
+        transactionId: subscription.map { $0 + "-tx" },
+        productId: product,
+        storefront: storefront,
+        purchaseDate: purchase,
+        expiresDate: expires,
+        price: price,
+        currency: currency,
+        inAppOwnershipType: ownership,
+        offerType: offerType,
+        offerDiscountType: offerDiscountType,
+        gracePeriodExpiresDate: grace
+    )
+}
+
+/// A closed or open episode for metric tests: only what the metrics read is set.
+func episode(
+    _ id: String,
+    start: Int64,
+    _ outcome: Episode.Outcome,
+    after duration: Int64? = nil,
+    product: String? = "monthly",
+    grace: Int64?? = nil,
+    price: Int64? = nil,
+    currency: String? = nil
+) -> Episode {
+    // `grace`: nil = no grace period; .some(nil) = grace period with unknown end; .some(x) = grace end x.
+    Episode(
+        subscription: id,
+        productId: product,
+        start: start,
+        hasGrace: grace != nil,
+        graceEnd: grace ?? nil,
+        end: outcome == .open ? nil : start + (duration ?? 0),
+        outcome: outcome,
+        recoveryPrice: price,
+        recoveryCurrency: currency,
+        openingNotificationUUID: id + "-open",
+        closingNotificationUUID: outcome == .open ? nil : id + "-close"
+    )
+}
+
+/// The formatted cells of a table, one string per row joined by commas (no CSV quoting).
+func lines(_ table: ReportTable) -> [String] {
+    table.rows.map { $0.map(\.formatted).joined(separator: ",") }
+}
