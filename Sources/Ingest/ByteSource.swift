@@ -1,0 +1,186 @@
+import CZlib
+import Crypto
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads an export file (or standard input) in large chunks, transparently inflating gzip, and hashes the bytes
+/// exactly as they are stored (so the SHA-256 names the file, compressed or not).
+///
+/// Compression is detected from the content (the gzip magic bytes), not from the file name, so a `.gz` that is not
+/// gzip, or gzip data without the extension, still reads correctly.
+final class ByteSource {
+    /// How the input was given, for messages: a path, or `<stdin>`.
+    let displayName: String
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private var rawBuffer: [UInt8]
+    private var hasher = SHA256()
+    private(set) var rawBytesRead: Int64 = 0
+    private var inflater: Inflater?
+    private var sniffed = false
+    private var pendingRaw: ArraySlice<UInt8> = []
+    private var rawEnded = false
+
+    /// Whether the content turned out to be gzip.
+    private(set) var isCompressed = false
+
+    static let chunkSize = 1 << 20
+
+    init(path: String) throws {
+        if path == "-" {
+            displayName = "<stdin>"
+            descriptor = STDIN_FILENO
+            ownsDescriptor = false
+        } else {
+            displayName = path
+            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            guard opened >= 0 else {
+                throw IngestError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+            }
+            var info = stat()
+            if fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                close(opened)
+                throw IngestError.cannotOpen(path: path, reason: "it is a directory")
+            }
+            descriptor = opened
+            ownsDescriptor = true
+        }
+        rawBuffer = [UInt8](repeating: 0, count: Self.chunkSize)
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// The SHA-256 of every raw byte read so far, as lowercase hex. Call after reading to the end.
+    func sha256Hex() -> String {
+        hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func readRaw() throws -> ArraySlice<UInt8> {
+        if !pendingRaw.isEmpty {
+            defer { pendingRaw = [] }
+            return pendingRaw
+        }
+        if rawEnded { return [] }
+        while true {
+            let count = rawBuffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw IngestError.readFailed(path: displayName, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 {
+                rawEnded = true
+                return []
+            }
+            let chunk = rawBuffer[0..<count]
+            hasher.update(data: chunk)
+            rawBytesRead += Int64(count)
+            return chunk
+        }
+    }
+
+    /// Appends the next chunk of decoded bytes to `output`.
+    /// - Returns: false at the end of the input.
+    func read(into output: inout [UInt8]) throws -> Bool {
+        if !sniffed {
+            sniffed = true
+            let first = try readRaw()
+            if first.count >= 2, first[first.startIndex] == 0x1F, first[first.startIndex + 1] == 0x8B {
+                isCompressed = true
+                inflater = try Inflater(source: displayName)
+            }
+            pendingRaw = first
+        }
+        if let inflater {
+            while true {
+                if inflater.needsInput {
+                    let raw = try readRaw()
+                    if raw.isEmpty {
+                        try inflater.finish()
+                        return false
+                    }
+                    inflater.supply(raw)
+                }
+                if try inflater.inflate(into: &output) { return true }
+            }
+        }
+        let raw = try readRaw()
+        if raw.isEmpty { return false }
+        output.append(contentsOf: raw)
+        return true
+    }
+}
+
+/// Streaming gzip decompression with zlib. Concatenated gzip members (as `cat a.gz b.gz` makes) are read in turn.
+final class Inflater {
+    private var stream = z_stream()
+    private var input: [UInt8] = []
+    private var inputOffset = 0
+    private var output = [UInt8](repeating: 0, count: 1 << 18)
+    private let source: String
+    private var memberEnded = false
+
+    init(source: String) throws {
+        self.source = source
+        guard czlib_inflate_init_gzip(&stream) == Z_OK else {
+            throw IngestError.readFailed(path: source, reason: "cannot initialise gzip decompression")
+        }
+    }
+
+    deinit {
+        inflateEnd(&stream)
+    }
+
+    var needsInput: Bool { inputOffset >= input.count }
+
+    func supply(_ bytes: ArraySlice<UInt8>) {
+        input = Array(bytes)
+        inputOffset = 0
+    }
+
+    /// Inflates what input there is into `destination`.
+    /// - Returns: whether any bytes were produced.
+    func inflate(into destination: inout [UInt8]) throws -> Bool {
+        guard !needsInput else { return false }
+        if memberEnded {
+            // Another gzip member follows the one that ended.
+            inflateReset(&stream)
+            memberEnded = false
+        }
+        let (status, produced, consumed) = input.withUnsafeMutableBufferPointer { inputBuffer in
+            output.withUnsafeMutableBufferPointer { outputBuffer in
+                stream.next_in = inputBuffer.baseAddress.map { $0 + inputOffset }
+                stream.avail_in = UInt32(inputBuffer.count - inputOffset)
+                stream.next_out = outputBuffer.baseAddress
+                stream.avail_out = UInt32(outputBuffer.count)
+                let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                let produced = outputBuffer.count - Int(stream.avail_out)
+                let consumed = inputBuffer.count - inputOffset - Int(stream.avail_in)
+                return (status, produced, consumed)
+            }
+        }
+        inputOffset += consumed
+        switch status {
+        case Z_OK, Z_BUF_ERROR:
+            break
+        case Z_STREAM_END:
+            memberEnded = true
+        default:
+            let message = stream.msg.map { String(cString: $0) } ?? "code \(status)"
+            throw IngestError.corruptCompression(path: source, reason: message)
+        }
+        destination.append(contentsOf: output[0..<produced])
+        return produced > 0
+    }
+
+    /// Checks that the stream did not stop in the middle of a gzip member.
+    func finish() throws {
+        if !memberEnded && stream.total_in > 0 {
+            throw IngestError.corruptCompression(path: source, reason: "the gzip stream is truncated")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// What a load did, per file and in total.
+package struct LoadSummary: Sendable {
+    /// One input file's result.
+    package struct File: Sendable {
+        package var path: String
+        package var sizeBytes: Int64
+        package var sha256: String
+        /// Notifications found (stored, duplicate or rejected).
+        package var records: Int
+        /// Newly stored notifications.
+        package var loaded: Int
+        /// Notifications already stored (same notificationUUID), or repeated within the file.
+        package var duplicates: Int
+        /// Inputs quarantined.
+        package var rejected: Int
+        /// Rejections by reason code.
+        package var rejectedByReason: [String: Int]
+        /// The run that loaded identical content before, if any.
+        package var previousRunWithSameContent: Int64?
+        /// The first few rejections, for messages (`file:line: reason`).
+        package var sampleRejections: [String]
+    }
+
+    package var loadRunID: Int64
+    package var verified: Bool
+    package var files: [File] = []
+    package var seconds: Double = 0
+
+    package var records: Int { files.reduce(0) { $0 + $1.records } }
+    package var loaded: Int { files.reduce(0) { $0 + $1.loaded } }
+    package var duplicates: Int { files.reduce(0) { $0 + $1.duplicates } }
+    package var rejected: Int { files.reduce(0) { $0 + $1.rejected } }
+    package var bytes: Int64 { files.reduce(0) { $0 + $1.sizeBytes } }
+
+    package var rejectedByReason: [String: Int] {
+        files.reduce(into: [:]) { total, file in
+            for (reason, count) in file.rejectedByReason { total[reason, default: 0] += count }
+        }
+    }
+}
+
+/// Progress of a running load, for a progress bar.
+package struct LoadProgress: Sendable {
+    package var file: String
+    package var fileIndex: Int
+    package var fileCount: Int
+    package var bytesRead: Int64
+    package var fileSize: Int64?
+    package var records: Int
+    package var rejected: Int
+}

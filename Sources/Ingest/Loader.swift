@@ -1,0 +1,354 @@
+import Dispatch
+import Foundation
+import Logging
+import PGClient
+import Store
+
+/// Loads export files into PostgreSQL: streaming reads, parallel decoding and verification, COPY into a staging
+/// table, then one merge per file so each `notificationUUID` is stored once.
+///
+/// Each file is one transaction: its notifications, its quarantined inputs and its `source_files` row commit
+/// together or not at all, so a crash or kill at any point loses nothing and doubles nothing on the next run.
+package final class Loader {
+    private let connection: PGConnection
+    private let options: LoadOptions
+    private let logger: Logger
+    private var stagingReady = false
+
+    package init(connection: PGConnection, options: LoadOptions, logger: Logger) {
+        self.connection = connection
+        self.options = options
+        self.logger = logger
+    }
+
+    /// Loads the files in order, recording one load run.
+    /// - Parameters:
+    ///   - paths: files to read; `-` is standard input.
+    ///   - progress: called after each batch (on the calling thread).
+    /// - Throws: ``PGError`` or ``IngestError`` for failures that stop the run; bad records never throw.
+    package func load(_ paths: [String], progress: (LoadProgress) -> Void = { _ in }) throws -> LoadSummary {
+        let started = Date()
+        let runs = LoadRuns(connection: connection)
+        try runs.markAbandonedRunsInterrupted()
+        let runID = try runs.begin(command: options.command, verified: options.policy.verifier != nil)
+        var summary = LoadSummary(loadRunID: runID, verified: options.policy.verifier != nil)
+        do {
+            for (index, path) in paths.enumerated() {
+                let file = try loadFile(path, runID: runID) { bytes, size, records, rejected in
+                    progress(
+                        LoadProgress(
+                            file: path, fileIndex: index, fileCount: paths.count, bytesRead: bytes, fileSize: size,
+                            records: records, rejected: rejected
+                        )
+                    )
+                }
+                summary.files.append(file)
+                try runs.record(summary, runID: runID)
+                logger.info(
+                    "file loaded",
+                    metadata: [
+                        "file.path": "\(path)", "file.records": "\(file.records)", "file.loaded": "\(file.loaded)",
+                        "file.duplicates": "\(file.duplicates)", "file.rejected": "\(file.rejected)",
+                    ]
+                )
+            }
+        } catch {
+            summary.seconds = Date().timeIntervalSince(started)
+            try? runs.finish(runID: runID, status: "failed", error: String(describing: error))
+            throw error
+        }
+        summary.seconds = Date().timeIntervalSince(started)
+        try runs.finish(runID: runID, status: "succeeded", error: nil)
+        return summary
+    }
+
+    // MARK: - One file
+
+    private func loadFile(
+        _ path: String,
+        runID: Int64,
+        progress: (Int64, Int64?, Int, Int) -> Void
+    ) throws -> LoadSummary.File {
+        let source = try ByteSource(path: path)
+        let fileSize = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
+        return try connection.withTransaction {
+            try prepareStaging()
+            let fileID = try insertSourceFile(path: source.displayName, runID: runID)
+            let decoder = RecordDecoder(
+                policy: options.policy, fileID: fileID, loadRunID: runID, keepBytes: options.quarantineRawBytes
+            )
+            var reader = RecordReader(
+                source: source, maxRecordBytes: options.maxRecordBytes, keepBytes: options.quarantineRawBytes
+            )
+            var counts = FileCounts()
+            var batch: [RawRecord] = []
+            batch.reserveCapacity(options.batchSize)
+            while let record = try reader.next() {
+                batch.append(record)
+                if batch.count >= options.batchSize {
+                    try process(batch, decoder: decoder, path: source.displayName, fileID: fileID, runID: runID, counts: &counts)
+                    batch.removeAll(keepingCapacity: true)
+                    progress(source.rawBytesRead, fileSize, counts.records, counts.rejected)
+                }
+            }
+            try process(batch, decoder: decoder, path: source.displayName, fileID: fileID, runID: runID, counts: &counts)
+            progress(source.rawBytesRead, fileSize, counts.records, counts.rejected)
+
+            let sha256 = source.sha256Hex()
+            let previousRun = try connection.execute(
+                "SELECT min(load_run_id) FROM source_files WHERE sha256 = $1 AND id <> $2::bigint",
+                [sha256, String(fileID)]
+            ).scalar.flatMap { Int64($0) }
+            let inserted = try mergeStaging()
+            try mergeQuarantine(sha256: sha256, fileID: fileID)
+            let file = LoadSummary.File(
+                path: source.displayName,
+                sizeBytes: source.rawBytesRead,
+                sha256: sha256,
+                records: counts.records,
+                loaded: inserted,
+                duplicates: counts.staged - inserted,
+                rejected: counts.rejected,
+                rejectedByReason: counts.rejectedByReason,
+                previousRunWithSameContent: previousRun,
+                sampleRejections: counts.samples
+            )
+            try connection.execute(
+                """
+                UPDATE source_files SET size_bytes = $2::bigint, sha256 = $3, records = $4::bigint, loaded = $5::bigint,
+                    duplicates = $6::bigint, rejected = $7::bigint
+                WHERE id = $1::bigint
+                """,
+                [
+                    String(fileID), String(file.sizeBytes), sha256, String(file.records), String(file.loaded),
+                    String(file.duplicates), String(file.rejected),
+                ]
+            )
+            return file
+        }
+    }
+
+    private struct FileCounts {
+        var records = 0
+        var staged = 0
+        var rejected = 0
+        var rejectedByReason: [String: Int] = [:]
+        var samples: [String] = []
+    }
+
+    /// Decodes a batch on the worker threads, then writes its rows and rejections.
+    private func process(
+        _ batch: [RawRecord],
+        decoder: RecordDecoder,
+        path: String,
+        fileID: Int64,
+        runID: Int64,
+        counts: inout FileCounts
+    ) throws {
+        guard !batch.isEmpty else { return }
+        let decoded = Self.decodeInParallel(batch, decoder: decoder, workers: options.workers)
+        var rows = CopyText(reservingCapacity: decoded.reduce(0) { $0 + $1.rows.count })
+        var rowCount = 0
+        var rejections: [Rejection] = []
+        for record in decoded {
+            rows.append(rows: record.rows)
+            rowCount += record.rowCount
+            rejections.append(contentsOf: record.rejections)
+        }
+        if rowCount > 0 {
+            rejections.append(contentsOf: try copyRows(rows, count: rowCount, batch: batch))
+        }
+        let stored = rowCount - rejections.filter { $0.reason == .rejectedByDatabase }.count
+        counts.staged += stored
+        counts.records += rowCount + rejections.filter { $0.reason != .rejectedByDatabase }.count
+        if !rejections.isEmpty {
+            try copyRejections(rejections, path: path, fileID: fileID, runID: runID)
+            counts.rejected += rejections.count
+            for rejection in rejections {
+                counts.rejectedByReason[rejection.reason.rawValue, default: 0] += 1
+                if counts.samples.count < 20 {
+                    counts.samples.append("\(rejection.location(in: path)): \(rejection.reason.rawValue): \(rejection.detail)")
+                }
+            }
+        }
+    }
+
+    /// Decodes records on `workers` threads, keeping their order.
+    static func decodeInParallel(_ batch: [RawRecord], decoder: RecordDecoder, workers: Int) -> [DecodedRecord] {
+        if workers <= 1 || batch.count < 2 {
+            return batch.map(decoder.decode)
+        }
+        let results = UnsafeMutableBufferPointer<DecodedRecord>.allocate(capacity: batch.count)
+        defer { results.deallocate() }
+        let chunk = (batch.count + workers - 1) / workers
+        let chunks = (batch.count + chunk - 1) / chunk
+        let base = UnsafeSendablePointer(results.baseAddress)
+        batch.withUnsafeBufferPointer { records in
+            let recordBase = UnsafeSendablePointer(records.baseAddress)
+            DispatchQueue.concurrentPerform(iterations: chunks) { part in
+                let lower = part * chunk
+                let upper = min(lower + chunk, batch.count)
+                for index in lower..<upper {
+                    guard let input = recordBase.pointer, let output = base.pointer else { continue }
+                    (output + index).initialize(to: decoder.decode(input[index]))
+                }
+            }
+        }
+        let array = Array(results)
+        _ = results.baseAddress.map { $0.deinitialize(count: batch.count) }
+        return array
+    }
+
+    // MARK: - SQL
+
+    private func prepareStaging() throws {
+        guard !stagingReady else { return }
+        // Temporary, so it vanishes with the session; no indexes, so COPY into it is cheap.
+        try connection.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS churn_staging (LIKE notifications INCLUDING DEFAULTS) ON COMMIT DELETE ROWS"
+        )
+        try connection.execute(
+            """
+            CREATE TEMP TABLE IF NOT EXISTS churn_quarantine_staging
+                (LIKE quarantine INCLUDING DEFAULTS) ON COMMIT DELETE ROWS
+            """
+        )
+        stagingReady = true
+    }
+
+    private func insertSourceFile(path: String, runID: Int64) throws -> Int64 {
+        let id = try connection.execute(
+            """
+            INSERT INTO source_files (load_run_id, path, size_bytes, sha256, records, loaded, duplicates, rejected)
+            VALUES ($1::bigint, $2, 0, '', 0, 0, 0, 0) RETURNING id
+            """,
+            [String(runID), path]
+        ).scalar.flatMap { Int64($0) }
+        guard let id else { throw PGError(kind: .unexpectedResult, message: "INSERT … RETURNING id gave no id") }
+        return id
+    }
+
+    private static let stagingCopy = "COPY churn_staging (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN"
+
+    /// COPYs a batch of rows into staging. When PostgreSQL refuses some row (a value it cannot store), the batch is
+    /// retried one row at a time and only the refused rows come back, as rejections.
+    private func copyRows(_ rows: CopyText, count: Int, batch: [RawRecord]) throws -> [Rejection] {
+        do {
+            try connection.withSavepoint("churn_batch") {
+                try connection.copyIn(Self.stagingCopy) { writer in try writer.write(rows.bytes) }
+            }
+            return []
+        } catch let error as PGError where error.isDataError {
+            logger.debug("a batch was refused; retrying row by row", metadata: ["pg.message": "\(error.message)"])
+        }
+        var rejections: [Rejection] = []
+        for line in rows.bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
+            do {
+                try connection.withSavepoint("churn_row") {
+                    try connection.copyIn(Self.stagingCopy) { writer in
+                        try writer.write(line)
+                        try writer.write([0x0A])
+                    }
+                }
+            } catch let error as PGError where error.isDataError {
+                let sourceLine = Self.sourceLine(ofRow: line)
+                let record = batch.first { $0.line == sourceLine }
+                rejections.append(
+                    Rejection(
+                        reason: .rejectedByDatabase,
+                        detail: "PostgreSQL refused the notification: \(error.message)",
+                        line: sourceLine,
+                        raw: Array((record?.bytes ?? []).prefix(options.quarantineRawBytes)),
+                        rawLength: record?.length ?? 0
+                    )
+                )
+            }
+        }
+        return rejections
+    }
+
+    /// The `source_line` column of an encoded row (third field from the end).
+    private static func sourceLine(ofRow row: ArraySlice<UInt8>) -> Int {
+        let fields = row.split(separator: 0x09, omittingEmptySubsequences: false)
+        guard fields.count >= 3 else { return 0 }
+        return Int(String(decoding: fields[fields.count - 2], as: UTF8.self)) ?? 0
+    }
+
+    private func copyRejections(_ rejections: [Rejection], path: String, fileID: Int64, runID: Int64) throws {
+        var rows = CopyText()
+        for rejection in rejections {
+            rows.append(runID)
+            rows.append(fileID)
+            try rows.append(path)
+            rows.append(rejection.line)
+            rows.append(rejection.item)
+            try rows.append(rejection.reason.rawValue)
+            try rows.append(Self.storableText(rejection.detail))
+            try rows.append(Self.storableText(String(decoding: rejection.raw, as: UTF8.self)))
+            rows.append(rejection.rawLength)
+            rows.append(rejection.raw.count < rejection.rawLength)
+            rows.endRow()
+        }
+        try connection.copyIn(
+            """
+            COPY churn_quarantine_staging (load_run_id, source_file_id, file, line, item, reason, detail, raw, raw_bytes,
+                raw_truncated) FROM STDIN
+            """
+        ) { writer in try writer.write(rows.bytes) }
+    }
+
+    /// Text PostgreSQL can store: invalid UTF-8 is already replaced by U+FFFD when decoding; NUL becomes U+FFFD.
+    private static func storableText(_ text: String) -> String {
+        text.contains("\u{0}") ? text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : text
+    }
+
+    /// Moves staged notifications into `notifications`, once per notificationUUID.
+    /// - Returns: how many were new.
+    private func mergeStaging() throws -> Int {
+        let columns = NotificationRow.columns.joined(separator: ", ")
+        let inserted = try connection.execute(
+            """
+            INSERT INTO notifications (\(columns))
+            SELECT DISTINCT ON (notification_uuid) \(columns) FROM churn_staging
+            ORDER BY notification_uuid, source_line
+            ON CONFLICT (notification_uuid) DO NOTHING
+            """
+        ).affectedRows
+        try connection.execute("TRUNCATE churn_staging")
+        return inserted
+    }
+
+    /// Moves staged rejections into `quarantine`, skipping those already quarantined from identical content.
+    private func mergeQuarantine(sha256: String, fileID: Int64) throws {
+        try connection.execute(
+            """
+            INSERT INTO quarantine (load_run_id, source_file_id, file, line, item, reason, detail, raw, raw_bytes,
+                raw_truncated)
+            SELECT s.load_run_id, s.source_file_id, s.file, s.line, s.item, s.reason, s.detail, s.raw, s.raw_bytes,
+                s.raw_truncated
+            FROM churn_quarantine_staging s
+            WHERE NOT EXISTS (
+                SELECT 1 FROM quarantine q JOIN source_files f ON f.id = q.source_file_id
+                WHERE f.sha256 = $1 AND f.id <> $2::bigint
+                  AND q.line IS NOT DISTINCT FROM s.line AND q.item IS NOT DISTINCT FROM s.item
+            )
+            ORDER BY s.line, s.item
+            """,
+            [sha256, String(fileID)]
+        )
+        try connection.execute("TRUNCATE churn_quarantine_staging")
+    }
+}
+
+/// A raw pointer handed to worker threads that each touch their own elements only.
+struct UnsafeSendablePointer<Pointee>: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Pointee>?
+
+    init(_ pointer: UnsafeMutablePointer<Pointee>?) {
+        self.pointer = pointer
+    }
+
+    init(_ pointer: UnsafePointer<Pointee>?) {
+        self.pointer = pointer.map { UnsafeMutablePointer(mutating: $0) }
+    }
+}

@@ -1,0 +1,195 @@
+import AppStoreNotifications
+import Foundation
+import PGClient
+
+/// One notification as stored: the typed columns of the `notifications` table and the decoded document.
+struct NotificationRow: Sendable {
+    /// The columns, in COPY order. Staging and `notifications` share them.
+    static let columns = [
+        "notification_uuid", "notification_type", "subtype", "signed_date", "version", "environment", "bundle_id",
+        "app_apple_id", "status", "original_transaction_id", "transaction_id", "web_order_line_item_id",
+        "product_id", "subscription_group_identifier", "storefront", "storefront_id", "purchase_date",
+        "original_purchase_date", "expires_date", "price", "currency", "in_app_ownership_type", "transaction_reason",
+        "offer_type", "offer_identifier", "offer_discount_type", "offer_period", "revocation_date",
+        "revocation_reason", "grace_period_expires_date", "is_in_billing_retry_period", "expiration_intent",
+        "auto_renew_status", "auto_renew_product_id", "renewal_price", "renewal_date", "payload", "verified",
+        "source_file_id", "source_line", "load_run_id",
+    ]
+
+    /// Encodes one decoded notification as a COPY text row.
+    ///
+    /// - Throws: ``Rejection/Reason`` with a detail when a value cannot be stored (a bad UUID, a date outside
+    ///   years 1–9999, a NUL character).
+    static func encode(
+        _ decoded: DecodedNotification,
+        verified: Bool,
+        fileID: Int64,
+        line: Int,
+        loadRunID: Int64,
+        into row: inout CopyText
+    ) throws(RowRejection) {
+        let payload = decoded.payload
+        guard let uuid = payload.notificationUUID, UUIDText.isValid(uuid) else {
+            throw RowRejection(.badUUID, "notificationUUID \(payload.notificationUUID.map { "\"\($0.prefix(60))\"" } ?? "") is not a UUID")
+        }
+        let transaction = decoded.transaction
+        let renewal = decoded.renewalInfo
+        let data = payload.data
+        do {
+            try row.append(uuid)
+            try row.append(payload.notificationType?.rawValue)
+            try row.append(payload.subtype?.rawValue)
+            try appendDate(payload.signedDate, "signedDate", &row)
+            try row.append(payload.version)
+            try row.append(environment(of: payload))
+            try row.append(bundleID(of: payload))
+            row.append(data?.appAppleId ?? payload.summary?.appAppleId ?? payload.externalPurchaseToken?.appAppleId
+                ?? payload.appData?.appAppleId)
+            row.append(data?.status?.rawValue)
+            try row.append(transaction?.originalTransactionId ?? renewal?.originalTransactionId)
+            try row.append(transaction?.transactionId)
+            try row.append(transaction?.webOrderLineItemId)
+            try row.append(transaction?.productId ?? payload.summary?.productId)
+            try row.append(transaction?.subscriptionGroupIdentifier)
+            try row.append(transaction?.storefront)
+            try row.append(transaction?.storefrontId)
+            try appendDate(transaction?.purchaseDate, "data.signedTransactionInfo.purchaseDate", &row)
+            try appendDate(transaction?.originalPurchaseDate, "data.signedTransactionInfo.originalPurchaseDate", &row)
+            try appendDate(transaction?.expiresDate, "data.signedTransactionInfo.expiresDate", &row)
+            row.append(transaction?.price)
+            try row.append(transaction?.currency)
+            try row.append(transaction?.inAppOwnershipType?.rawValue)
+            try row.append(transaction?.transactionReason?.rawValue)
+            row.append(transaction?.offerType?.rawValue)
+            try row.append(transaction?.offerIdentifier)
+            try row.append(transaction?.offerDiscountType?.rawValue)
+            try row.append(transaction?.offerPeriod)
+            try appendDate(transaction?.revocationDate, "data.signedTransactionInfo.revocationDate", &row)
+            row.append(transaction?.revocationReason?.rawValue)
+            try appendDate(renewal?.gracePeriodExpiresDate, "data.signedRenewalInfo.gracePeriodExpiresDate", &row)
+            row.append(renewal?.isInBillingRetryPeriod)
+            row.append(renewal?.expirationIntent?.rawValue)
+            row.append(renewal?.autoRenewStatus?.rawValue)
+            try row.append(renewal?.autoRenewProductId)
+            row.append(renewal?.renewalPrice)
+            try appendDate(renewal?.renewalDate, "data.signedRenewalInfo.renewalDate", &row)
+            try decoded.document.withUnsafeBytes { try row.append(utf8: $0) }
+            row.append(verified)
+            row.append(fileID)
+            row.append(line)
+            row.append(loadRunID)
+            row.endRow()
+        } catch let rejection as RowRejection {
+            throw rejection
+        } catch {
+            throw RowRejection(.nulByte, "a text field holds a NUL character, which PostgreSQL cannot store")
+        }
+    }
+
+    /// The environment a notification belongs to, wherever its kind keeps it.
+    static func environment(of payload: ResponseBodyV2DecodedPayload) -> String? {
+        if let environment = payload.data?.environment ?? payload.summary?.environment ?? payload.appData?.environment {
+            return environment.rawValue
+        }
+        if let token = payload.externalPurchaseToken {
+            return (token.externalPurchaseId ?? "").hasPrefix("SANDBOX") ? "Sandbox" : "Production"
+        }
+        return nil
+    }
+
+    /// The bundle id a notification belongs to, wherever its kind keeps it.
+    static func bundleID(of payload: ResponseBodyV2DecodedPayload) -> String? {
+        payload.data?.bundleId ?? payload.summary?.bundleId ?? payload.externalPurchaseToken?.bundleId
+            ?? payload.appData?.bundleId
+    }
+
+    private static func appendDate(_ milliseconds: Int64?, _ field: String, _ row: inout CopyText) throws(RowRejection) {
+        guard let milliseconds else { return row.appendNull() }
+        guard let text = Timestamp.text(milliseconds: milliseconds) else {
+            throw RowRejection(.dateOutOfRange, "\(field) \(milliseconds) is outside the years 1–9999")
+        }
+        row.appendVerbatim(text)
+    }
+}
+
+/// A row that cannot be stored, with its reason.
+struct RowRejection: Error {
+    var reason: Rejection.Reason
+    var detail: String
+
+    init(_ reason: Rejection.Reason, _ detail: String) {
+        self.reason = reason
+        self.detail = detail
+    }
+}
+
+/// Checks the canonical UUID text form (8-4-4-4-12 hexadecimal digits).
+enum UUIDText {
+    static func isValid(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count == 36 else { return false }
+        for (index, byte) in utf8.enumerated() {
+            switch index {
+            case 8, 13, 18, 23:
+                if byte != UInt8(ascii: "-") { return false }
+            default:
+                let isHex = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
+                if !isHex { return false }
+            }
+        }
+        return true
+    }
+}
+
+/// Unix milliseconds as PostgreSQL `timestamptz` text in UTC, without Foundation date formatting.
+package enum Timestamp {
+    /// `YYYY-MM-DD HH:MM:SS.mmm+00`, or nil outside years 1–9999.
+    package static func text(milliseconds: Int64) -> [UInt8]? {
+        // 0001-01-01 and 10000-01-01 in Unix milliseconds.
+        guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else { return nil }
+        let millisecondsPerDay: Int64 = 86_400_000
+        var days = milliseconds / millisecondsPerDay
+        var remainder = milliseconds % millisecondsPerDay
+        if remainder < 0 {
+            remainder += millisecondsPerDay
+            days -= 1
+        }
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        let hour = remainder / 3_600_000
+        let minute = remainder / 60_000 % 60
+        let second = remainder / 1000 % 60
+        let millisecond = remainder % 1000
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(26)
+        func digits(_ value: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var value = value
+            while divisor > 0 {
+                bytes.append(UInt8(0x30 + value / divisor))
+                value %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4); bytes.append(0x2D); digits(month, 2); bytes.append(0x2D); digits(day, 2)
+        bytes.append(0x20)
+        digits(hour, 2); bytes.append(0x3A); digits(minute, 2); bytes.append(0x3A); digits(second, 2)
+        bytes.append(0x2E); digits(millisecond, 3)
+        bytes.append(contentsOf: [0x2B, 0x30, 0x30])
+        return bytes
+    }
+
+    /// Year, month, day of a day count since 1970-01-01 (proleptic Gregorian; H. Hinnant's algorithm).
+    package static func civilDate(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
+        let z = daysSinceEpoch + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+}

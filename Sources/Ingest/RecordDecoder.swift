@@ -1,0 +1,283 @@
+import AppStoreNotifications
+import Foundation
+import PGClient
+
+/// What one record became: COPY rows for the notifications it held, and rejections for what was refused.
+struct DecodedRecord: Sendable {
+    var rows = CopyText()
+    var rowCount = 0
+    var rejections: [Rejection] = []
+}
+
+/// What the loader checks on every notification besides its format.
+package struct AcceptancePolicy: Sendable {
+    /// Verifies signatures; nil loads without verification (`--no-verify`).
+    package var verifier: JWSVerifier?
+    /// Also verify the nested transaction and renewal tokens (`--verify-nested`).
+    package var verifiesNestedTokens: Bool
+    /// Accept only this bundle id (`--bundle-id`).
+    package var bundleID: String?
+    /// Accept only this environment (`--environment`).
+    package var environment: String?
+
+    package init(verifier: JWSVerifier?, verifiesNestedTokens: Bool = false, bundleID: String? = nil, environment: String? = nil) {
+        self.verifier = verifier
+        self.verifiesNestedTokens = verifiesNestedTokens
+        self.bundleID = bundleID
+        self.environment = environment
+    }
+}
+
+/// Turns raw records into COPY rows or rejections. Pure and thread-safe: records are decoded on several threads.
+struct RecordDecoder: Sendable {
+    var policy: AcceptancePolicy
+    var fileID: Int64
+    var loadRunID: Int64
+    /// How many bytes of a bad record the quarantine keeps.
+    var keepBytes: Int
+
+    func decode(_ record: RawRecord) -> DecodedRecord {
+        var result = DecodedRecord()
+        if let problem = record.problem {
+            let detail: String
+            switch problem {
+            case .recordTooLarge: detail = "the record is \(record.length) bytes, more than the largest allowed"
+            default: detail = String(decoding: record.bytes, as: UTF8.self)
+            }
+            reject(problem, detail, record, item: nil, raw: problem == .truncatedInput ? [] : record.bytes, into: &result)
+            return result
+        }
+        let bytes = record.bytes
+        if bytes.contains(0) {
+            reject(.nulByte, "the line contains a NUL byte", record, item: nil, raw: bytes, into: &result)
+            return result
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            reject(.invalidUTF8, "the line is not valid UTF-8", record, item: nil, raw: bytes, into: &result)
+            return result
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch trimmed.utf8.first {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            decodeEnvelope(trimmed, record, into: &result)
+        case UInt8(ascii: "\""):
+            // A JSON string holding the token.
+            guard let token = try? JSONDecoder().decode(String.self, from: Data(trimmed.utf8)) else {
+                reject(.notJSON, "the line starts with a quote but is not a JSON string", record, item: nil, raw: bytes, into: &result)
+                return result
+            }
+            decodeSignedPayload(token, record, item: nil, into: &result)
+        default:
+            if trimmed.utf8.allSatisfy(Self.isTokenCharacter) && trimmed.utf8.contains(UInt8(ascii: ".")) {
+                decodeSignedPayload(trimmed, record, item: nil, into: &result)
+            } else {
+                reject(.notJSON, "the line is neither JSON nor a JWS", record, item: nil, raw: bytes, into: &result)
+            }
+        }
+        return result
+    }
+
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "/"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    // MARK: - Envelopes
+
+    /// `{"signedPayload": …}`, a Get Notification History page, or a JSON array of either.
+    private func decodeEnvelope(_ text: String, _ record: RawRecord, into result: inout DecodedRecord) {
+        if let token = Self.fastSignedPayload(text) {
+            decodeSignedPayload(token, record, item: nil, into: &result)
+            return
+        }
+        let data = Data(text.utf8)
+        let envelopes: [ExportEnvelope]
+        let isArray = text.utf8.first == UInt8(ascii: "[")
+        do {
+            envelopes = isArray
+                ? try JSONDecoder().decode([ExportEnvelope].self, from: data)
+                : [try JSONDecoder().decode(ExportEnvelope.self, from: data)]
+        } catch let error as DecodingError {
+            let (reason, detail) = Self.describe(error)
+            reject(reason, detail, record, item: nil, raw: record.bytes, into: &result)
+            return
+        } catch {
+            reject(.notJSON, "the line is not valid JSON", record, item: nil, raw: record.bytes, into: &result)
+            return
+        }
+        var item = 0
+        for (index, envelope) in envelopes.enumerated() {
+            let arrayItem: Int? = isArray ? index : nil
+            if let token = envelope.signedPayload {
+                decodeSignedPayload(token, record, item: arrayItem ?? (envelope.notificationHistory == nil ? nil : item), into: &result)
+                item += 1
+            }
+            if let history = envelope.notificationHistory {
+                for entry in history {
+                    if let token = entry.signedPayload {
+                        decodeSignedPayload(token, record, item: item, into: &result)
+                    } else {
+                        reject(.noSignedPayload, "notificationHistory[\(item)] has no signedPayload", record, item: item, raw: [], into: &result)
+                    }
+                    item += 1
+                }
+            }
+            if envelope.signedPayload == nil && envelope.notificationHistory == nil {
+                reject(
+                    .noSignedPayload,
+                    "the JSON has neither \"signedPayload\" nor \"notificationHistory\"",
+                    record, item: arrayItem, raw: record.bytes, into: &result
+                )
+            }
+        }
+    }
+
+    /// The common case without a JSON parser: exactly `{"signedPayload":"<token>"}` with a plain token.
+    static func fastSignedPayload(_ text: String) -> Substring? {
+        let prefix = "{\"signedPayload\":\""
+        let suffix = "\"}"
+        guard text.hasPrefix(prefix), text.hasSuffix(suffix), text.utf8.count > prefix.utf8.count + suffix.utf8.count else {
+            return nil
+        }
+        let token = text.dropFirst(prefix.count).dropLast(suffix.count)
+        guard token.utf8.allSatisfy(isTokenCharacter) else { return nil }
+        return token
+    }
+
+    private static func describe(_ error: DecodingError) -> (Rejection.Reason, String) {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return (.wrongType, "\(path.isEmpty ? "the line" : path) has the wrong type (signedPayload must be a string)")
+        case .dataCorrupted:
+            return (.notJSON, "the line is not valid JSON")
+        default:
+            return (.notJSON, "the line is not valid JSON")
+        }
+    }
+
+    // MARK: - Notifications
+
+    private func decodeSignedPayload(_ token: some StringProtocol, _ record: RawRecord, item: Int?, into result: inout DecodedRecord) {
+        let raw = item == nil ? record.bytes : Array(token.utf8.prefix(keepBytes))
+        let decoded: DecodedNotification
+        do {
+            decoded = try NotificationDecoder.decodeSignedPayload(token)
+        } catch {
+            reject(Rejection.Reason(error.reason), error.detail, record, item: item, raw: raw, into: &result)
+            return
+        }
+        if let verifier = policy.verifier {
+            let signedDate = Date(timeIntervalSince1970: Double(decoded.payload.signedDate ?? 0) / 1000)
+            do {
+                try verifier.verify(decoded.jws, at: signedDate)
+                if policy.verifiesNestedTokens {
+                    for nested in [decoded.transactionJWS, decoded.renewalInfoJWS, decoded.appTransactionJWS] {
+                        if let nested { try verifier.verify(nested, at: signedDate) }
+                    }
+                }
+            } catch {
+                reject(Rejection.Reason(error.reason), error.detail, record, item: item, raw: raw, into: &result)
+                return
+            }
+        }
+        if let wanted = policy.bundleID {
+            let bundleID = NotificationRow.bundleID(of: decoded.payload)
+            if bundleID != wanted {
+                reject(.wrongBundleID, "bundle id \(bundleID ?? "(none)") is not \(wanted)", record, item: item, raw: raw, into: &result)
+                return
+            }
+        }
+        if let wanted = policy.environment {
+            let environment = NotificationRow.environment(of: decoded.payload)
+            if environment != wanted {
+                reject(.wrongEnvironment, "environment \(environment ?? "(none)") is not \(wanted)", record, item: item, raw: raw, into: &result)
+                return
+            }
+        }
+        if decoded.document.containsJSONNulEscape {
+            reject(.nulByte, "a JSON string holds \\u0000, which PostgreSQL jsonb cannot store", record, item: item, raw: raw, into: &result)
+            return
+        }
+        let mark = result.rows.count
+        do {
+            try NotificationRow.encode(
+                decoded, verified: policy.verifier != nil, fileID: fileID, line: record.line, loadRunID: loadRunID,
+                into: &result.rows
+            )
+            result.rowCount += 1
+        } catch {
+            result.rows.truncate(to: mark)
+            reject(error.reason, error.detail, record, item: item, raw: raw, into: &result)
+        }
+    }
+
+    private func reject(
+        _ reason: Rejection.Reason,
+        _ detail: String,
+        _ record: RawRecord,
+        item: Int?,
+        raw: [UInt8],
+        into result: inout DecodedRecord
+    ) {
+        result.rejections.append(
+            Rejection(
+                reason: reason, detail: detail, line: record.line, item: item,
+                raw: Array(raw.prefix(keepBytes)), rawLength: item == nil ? record.length : raw.count
+            )
+        )
+    }
+}
+
+/// One JSON line or array element of an export.
+private struct ExportEnvelope: Decodable {
+    var signedPayload: String?
+    var notificationHistory: [NotificationHistoryResponseItem]?
+}
+
+extension Rejection.Reason {
+    init(_ reason: NotificationDecodingError.Reason) {
+        switch reason {
+        case .notJWS: self = .notJWS
+        case .badBase64: self = .badBase64
+        case .badHeader: self = .badHeader
+        case .badJSON: self = .badJSON
+        case .wrongType: self = .wrongType
+        case .badValue: self = .badValue
+        case .missingField: self = .missingField
+        }
+    }
+
+    init(_ reason: JWSVerificationError.Reason) {
+        self = Rejection.Reason(rawValue: reason.rawValue) ?? .badSignature
+    }
+}
+
+extension Data {
+    /// Whether the JSON text holds the escape `\u0000` (outside of an escaped backslash).
+    var containsJSONNulEscape: Bool {
+        guard count >= 6 else { return false }
+        return withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
+            var index = 0
+            let end = bytes.count
+            while index < end {
+                if bytes[index] == 0x5C, index + 1 < end {
+                    if bytes[index + 1] == UInt8(ascii: "u"), index + 5 < end,
+                        bytes[index + 2] == 0x30, bytes[index + 3] == 0x30, bytes[index + 4] == 0x30, bytes[index + 5] == 0x30
+                    {
+                        return true
+                    }
+                    index += 2
+                } else {
+                    index += 1
+                }
+            }
+            return false
+        }
+    }
+}

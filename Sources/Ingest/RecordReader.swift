@@ -1,0 +1,243 @@
+/// One unit of input: a line of a JSON Lines or JWS-per-line export, or a whole JSON document.
+struct RawRecord: Sendable {
+    /// 1-based line number where the record starts.
+    var line: Int
+    /// The record's bytes, without the line ending.
+    var bytes: [UInt8]
+    /// Set when the record was cut short or could not be read whole; it is quarantined with this reason.
+    var problem: Rejection.Reason?
+    /// The full length of the record in the input, even when ``bytes`` holds only a prefix.
+    var length: Int
+}
+
+/// Splits an export into records, streaming, with memory bounded by the largest record allowed.
+///
+/// - JSON Lines (`{"signedPayload": …}` or a Get Notification History page per line) and bare JWS lines: one
+///   record per non-blank line.
+/// - A pretty-printed JSON document spread over several lines (a saved Get Notification History page): when the
+///   file's first non-blank line opens a JSON value that the line does not close, the whole file is one record.
+///
+/// A line longer than `maxRecordBytes` becomes a record with problem `record_too_large` holding only its first
+/// `keepBytes` bytes; the rest is skipped without being held in memory.
+struct RecordReader {
+    private let source: ByteSource
+    private let maxRecordBytes: Int
+    private let keepBytes: Int
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var lineNumber = 0
+    private var ended = false
+    private var mode: Mode = .undecided
+    private var pendingFailure: IngestError?
+
+    private enum Mode {
+        case undecided, lines, document
+    }
+
+    init(source: ByteSource, maxRecordBytes: Int, keepBytes: Int) {
+        self.source = source
+        self.maxRecordBytes = maxRecordBytes
+        self.keepBytes = keepBytes
+        buffer.reserveCapacity(ByteSource.chunkSize * 2)
+    }
+
+    /// Reads more input into the buffer, compacting consumed bytes first.
+    /// - Returns: false at the end of input (or after a read failure, which is reported as a record).
+    private mutating func fill() throws -> Bool {
+        if ended { return false }
+        if position > 0 {
+            buffer.removeSubrange(0..<position)
+            position = 0
+        }
+        do {
+            if try source.read(into: &buffer) { return true }
+        } catch let error as IngestError {
+            if case .corruptCompression = error {
+                pendingFailure = error
+            } else {
+                throw error
+            }
+        }
+        ended = true
+        return false
+    }
+
+    /// The next record, or nil at the end of the input.
+    mutating func next() throws -> RawRecord? {
+        while true {
+            if mode == .undecided {
+                try decideMode()
+            }
+            if mode == .document {
+                return try nextDocument()
+            }
+            guard var record = try nextLine() else {
+                return takeFailureRecord()
+            }
+            if isBlank(record.bytes) && record.problem == nil { continue }
+            trimTrailingCarriageReturn(&record)
+            return record
+        }
+    }
+
+    private mutating func takeFailureRecord() -> RawRecord? {
+        guard let failure = pendingFailure else { return nil }
+        pendingFailure = nil
+        return RawRecord(
+            line: lineNumber + 1,
+            bytes: Array("\(failure)".utf8),
+            problem: .truncatedInput,
+            length: 0
+        )
+    }
+
+    private func isBlank(_ bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+
+    private func trimTrailingCarriageReturn(_ record: inout RawRecord) {
+        if record.problem == nil, record.bytes.last == 0x0D { record.bytes.removeLast() }
+    }
+
+    /// Looks at the first non-blank line: a JSON value it leaves open means the file is one document.
+    private mutating func decideMode() throws {
+        mode = .lines
+        var scanned = position
+        while true {
+            while scanned < buffer.count, isSpace(buffer[scanned]) { scanned += 1 }
+            if scanned < buffer.count { break }
+            guard try fill() else { return }
+            scanned = position
+        }
+        let first = buffer[scanned]
+        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return }
+        var scanner = JSONDepthScanner()
+        var index = scanned
+        while true {
+            while index < buffer.count {
+                let byte = buffer[index]
+                if byte == 0x0A {
+                    if !scanner.isComplete { mode = .document }
+                    return
+                }
+                scanner.consume(byte)
+                index += 1
+            }
+            if index - position > maxRecordBytes { return }
+            let offset = index - position
+            guard try fill() else { return }
+            index = position + offset
+        }
+    }
+
+    private func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private mutating func nextLine() throws -> RawRecord? {
+        var searchFrom = position
+        while true {
+            if let newline = buffer[searchFrom...].firstIndex(of: 0x0A) {
+                lineNumber += 1
+                let length = newline - position
+                if length > maxRecordBytes {
+                    let kept = Array(buffer[position..<(position + min(keepBytes, length))])
+                    position = newline + 1
+                    return RawRecord(line: lineNumber, bytes: kept, problem: .recordTooLarge, length: length)
+                }
+                let bytes = Array(buffer[position..<newline])
+                position = newline + 1
+                return RawRecord(line: lineNumber, bytes: bytes, problem: nil, length: bytes.count)
+            }
+            if buffer.count - position > maxRecordBytes {
+                return try skipOverlongLine()
+            }
+            searchFrom = buffer.count
+            let offset = searchFrom - position
+            guard try fill() else {
+                guard position < buffer.count else { return nil }
+                lineNumber += 1
+                let bytes = Array(buffer[position...])
+                position = buffer.count
+                return RawRecord(line: lineNumber, bytes: bytes, problem: nil, length: bytes.count)
+            }
+            searchFrom = position + offset
+        }
+    }
+
+    /// Keeps a prefix of a line that is too long and discards the rest up to the next newline.
+    private mutating func skipOverlongLine() throws -> RawRecord {
+        lineNumber += 1
+        let kept = Array(buffer[position..<min(buffer.count, position + keepBytes)])
+        var length = 0
+        while true {
+            if let newline = buffer[position...].firstIndex(of: 0x0A) {
+                length += newline - position
+                position = newline + 1
+                break
+            }
+            length += buffer.count - position
+            position = buffer.count
+            guard try fill() else { break }
+        }
+        return RawRecord(line: lineNumber, bytes: kept, problem: .recordTooLarge, length: length)
+    }
+
+    /// The whole rest of the input as one record (bounded by `maxRecordBytes`).
+    private mutating func nextDocument() throws -> RawRecord? {
+        guard !ended || position < buffer.count else { return takeFailureRecord() }
+        while try fill() {
+            if buffer.count - position > maxRecordBytes {
+                let kept = Array(buffer[position..<(position + keepBytes)])
+                var length = buffer.count - position
+                position = buffer.count
+                while try fill() {
+                    length += buffer.count - position
+                    position = buffer.count
+                }
+                lineNumber = 1
+                return RawRecord(line: 1, bytes: kept, problem: .recordTooLarge, length: length)
+            }
+        }
+        let bytes = Array(buffer[position...])
+        position = buffer.count
+        lineNumber = 1
+        if let failure = takeFailureRecord(), failure.problem != nil {
+            // A truncated compressed document cannot be parsed: report the truncation.
+            return RawRecord(line: 1, bytes: Array(bytes.prefix(keepBytes)), problem: .truncatedInput, length: bytes.count)
+        }
+        if isBlank(bytes) { return nil }
+        return RawRecord(line: 1, bytes: bytes, problem: nil, length: bytes.count)
+    }
+}
+
+/// Tracks JSON nesting depth outside strings, to tell whether a line closes the value it opens.
+struct JSONDepthScanner {
+    private var depth = 0
+    private var inString = false
+    private var escaped = false
+    private var started = false
+
+    var isComplete: Bool { started && depth == 0 && !inString }
+
+    mutating func consume(_ byte: UInt8) {
+        if inString {
+            if escaped {
+                escaped = false
+            } else if byte == 0x5C {
+                escaped = true
+            } else if byte == 0x22 {
+                inString = false
+            }
+            return
+        }
+        switch byte {
+        case 0x22: inString = true
+        case 0x7B, 0x5B:
+            depth += 1
+            started = true
+        case 0x7D, 0x5D: depth -= 1
+        default: break
+        }
+    }
+}

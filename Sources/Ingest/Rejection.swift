@@ -1,0 +1,78 @@
+/// An input that was refused: where it came from, why, and its raw text. Stored in the `quarantine` table.
+package struct Rejection: Sendable {
+    /// Why an input was refused. The raw value is stored in `quarantine.reason` and reported as
+    /// `rejected_<reason>` in data quality.
+    package enum Reason: String, Sendable, CaseIterable {
+        /// The line is neither JSON nor a JWS.
+        case notJSON = "not_json"
+        /// A JSON line or document without `signedPayload` or `notificationHistory`.
+        case noSignedPayload = "no_signed_payload"
+        /// `signedPayload` (or a nested token) is not a three-part compact JWS.
+        case notJWS = "not_jws"
+        /// A JWS part is not valid base64url.
+        case badBase64 = "bad_base64"
+        /// A decoded payload is not valid JSON.
+        case badJSON = "bad_json"
+        /// The JWS header is not a JSON object of the expected shape.
+        case badHeader = "bad_header"
+        /// A field holds the wrong type (a string where a number belongs, …).
+        case wrongType = "wrong_type"
+        /// A number does not fit its field (too large, or not a whole number).
+        case badValue = "bad_value"
+        /// A field the store needs (notificationUUID, notificationType, signedDate) is missing.
+        case missingField = "missing_field"
+        /// `notificationUUID` is not a UUID.
+        case badUUID = "bad_uuid"
+        /// A date lies outside years 1–9999.
+        case dateOutOfRange = "date_out_of_range"
+        /// The line is not valid UTF-8.
+        case invalidUTF8 = "invalid_utf8"
+        /// The line contains a NUL byte (or JSON `\u0000`), which PostgreSQL text cannot hold.
+        case nulByte = "nul_byte"
+        /// The line is longer than the largest record allowed.
+        case recordTooLarge = "record_too_large"
+        /// The input ended inside compressed data.
+        case truncatedInput = "truncated_input"
+        /// PostgreSQL refused the row (the detail holds its message).
+        case rejectedByDatabase = "rejected_by_database"
+        // Signature verification.
+        case badAlgorithm = "bad_algorithm"
+        case missingX5C = "missing_x5c"
+        case badCertificate = "bad_certificate"
+        case untrustedChain = "untrusted_chain"
+        case wrongOID = "wrong_oid"
+        case certificateNotValidAtSignedDate = "certificate_not_valid_at_signed_date"
+        case badSignature = "bad_signature"
+        // Filters the user asked for.
+        case wrongBundleID = "wrong_bundle_id"
+        case wrongEnvironment = "wrong_environment"
+    }
+
+    package var reason: Reason
+    /// A sentence for a person: what is wrong and where (`data.signedTransactionInfo.price: expected …`).
+    package var detail: String
+    /// 1-based line of the input file.
+    package var line: Int
+    /// Position within a Get Notification History page, when the input was one.
+    package var item: Int?
+    /// The raw input (a bounded prefix of it).
+    package var raw: [UInt8]
+    /// The full length of the raw input in bytes.
+    package var rawLength: Int
+
+    package init(reason: Reason, detail: String, line: Int, item: Int? = nil, raw: [UInt8], rawLength: Int? = nil) {
+        self.reason = reason
+        self.detail = detail
+        self.line = line
+        self.item = item
+        self.raw = raw
+        self.rawLength = rawLength ?? raw.count
+    }
+
+    /// Where, for messages: `file:line` or `file:line item 3`.
+    package func location(in file: String) -> String {
+        var text = "\(file):\(line)"
+        if let item { text += " (notificationHistory[\(item)])" }
+        return text
+    }
+}
