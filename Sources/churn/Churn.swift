@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Ingest
+import PGClient
+import Store
+
+/// The `churn` command: loads App Store Server Notifications into PostgreSQL and reports on involuntary churn.
+@main
+struct Churn: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "churn",
+        abstract: "Load App Store Server Notifications into PostgreSQL and report on involuntary churn.",
+        discussion: """
+            Typical use:
+              churn load export.jsonl.gz          verify and store an export (JSON Lines, history pages, JWS lines)
+              churn db url                        connection string of the embedded database, for psql
+
+            Database: --database-url, else DATABASE_URL, else libpq's PG* variables, else an embedded
+            PostgreSQL cluster the tool creates and starts under $CHURN_HOME (default ./.churn).
+
+            Exit codes:
+              0   success
+              1   failure (see the message)
+              2   completed, but more inputs were rejected than --max-rejects allows
+              64  bad usage (unknown option, missing argument)
+              66  an input file cannot be opened
+              69  the database is unreachable
+              75  another run holds the lock (try again later)
+            """,
+        version: "0.1.0",
+        subcommands: [Load.self, Migrate.self, Database.self]
+    )
+
+    /// Runs the command and turns run-level failures into a clear message and a documented exit code.
+    static func main() {
+        do {
+            var command = try parseAsRoot(nil)
+            try command.run()
+        } catch let error as PGError where error.isUnreachable {
+            fail("\(error)", code: .databaseUnreachable)
+        } catch let error as EmbeddedClusterError {
+            fail("the embedded database is unavailable: \(error)", code: .databaseUnreachable)
+        } catch let error as IngestError {
+            if case .cannotOpen = error {
+                fail("\(error)", code: .inputUnreadable)
+            }
+            fail("\(error)", code: .failure)
+        } catch let error as PGError {
+            fail("\(error)", code: .failure)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    private static func fail(_ message: String, code: ExitStatus) -> Never {
+        FileHandle.standardError.write(Data("churn: error: \(message)\n".utf8))
+        Foundation.exit(code.rawValue)
+    }
+}
+
+/// The exit codes `churn` uses, documented in `--help` and the README.
+enum ExitStatus: Int32 {
+    case success = 0
+    case failure = 1
+    case tooManyRejects = 2
+    case usage = 64
+    case inputUnreadable = 66
+    case databaseUnreachable = 69
+    case lockBusy = 75
+
+    var exitCode: ExitCode { ExitCode(rawValue) }
+}

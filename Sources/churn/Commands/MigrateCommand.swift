@@ -1,0 +1,22 @@
+import ArgumentParser
+import Store
+
+extension Churn {
+    /// `churn migrate`: bring the database schema up to date.
+    struct Migrate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create or update the database schema (load and the other commands do this themselves)."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let logger = global.makeLogger()
+            let connection = try global.target.connect(logger: logger)
+            let migrator = Migrator(logger: logger)
+            let applied = try migrator.migrate(connection)
+            let version = try migrator.currentVersion(connection).map(String.init) ?? "none"
+            print(applied.isEmpty ? "schema is current (version \(version))" : "applied \(applied.count) migration(s); schema version \(version)")
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PGClient
+import Store
+
+/// Options every subcommand takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(
+        name: .customLong("database-url"),
+        help: ArgumentHelp(
+            "PostgreSQL connection URI or conninfo (default: DATABASE_URL, then PG* variables, then the embedded cluster).",
+            valueName: "url"
+        )
+    )
+    var databaseURL: String?
+
+    @Option(help: ArgumentHelp("Log level on stderr: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
+    var logLevel: LogLevel = .notice
+
+    /// Sets up logging once, to stderr.
+    func makeLogger() -> Logger {
+        LoggingBootstrap.run(level: logLevel.level)
+        var logger = Logger(label: "churn")
+        logger.logLevel = logLevel.level
+        return logger
+    }
+
+    var target: DatabaseTarget {
+        DatabaseTarget.resolve(explicitURL: databaseURL)
+    }
+
+    /// Connects to the configured database and brings its schema up to date.
+    func connectMigrated(logger: Logger) throws -> PGConnection {
+        let connection = try target.connect(logger: logger)
+        try Migrator(logger: logger).migrate(connection)
+        return connection
+    }
+}
+
+/// `--log-level` values.
+enum LogLevel: String, ExpressibleByArgument, CaseIterable {
+    case trace, debug, info, notice, warning, error, critical
+
+    var level: Logger.Level {
+        Logger.Level(rawValue: rawValue) ?? .notice
+    }
+}
+
+/// Bootstraps swift-log exactly once per process.
+enum LoggingBootstrap {
+    private static let once: Void = {
+        LoggingSystem.bootstrap { label in
+            StreamLogHandler.standardError(label: label)
+        }
+    }()
+
+    static func run(level: Logger.Level) {
+        _ = once
+    }
+}
