@@ -8,7 +8,7 @@ let upcomingFeatures: [SwiftSetting] = [
 
 let package = Package(
     name: "InvoluntaryChurn",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "churn", targets: ["churn"])
     ],
@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.10.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.1.0"),
     ],
     targets: [
         // System libraries: libpq for PostgreSQL, zlib for .gz exports.
@@ -44,6 +45,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             resources: [.embedInCode("Resources/AppleRootCA-G3.der")],
             swiftSettings: upcomingFeatures
@@ -77,11 +79,18 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
+        // Report files: the CSVs of METRICS.md, summary.md for people, the recovery-curve chart.
+        .target(
+            name: "Reports",
+            dependencies: ["Analysis"],
+            swiftSettings: upcomingFeatures
+        ),
+
         // The command-line tool: thin glue over the modules above.
         .executableTarget(
             name: "churn",
             dependencies: [
-                "Ingest", "Store", "PGClient", "AppStoreNotifications", "Analysis",
+                "Ingest", "Store", "PGClient", "AppStoreNotifications", "Analysis", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
@@ -110,6 +119,16 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
+            name: "JWSVerifierTests",
+            dependencies: [
+                "AppStoreNotifications",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            resources: [.copy("Fixtures")],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
             name: "AnalysisTests",
             dependencies: ["Analysis"],
             swiftSettings: upcomingFeatures
@@ -121,6 +140,12 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            resources: [.copy("Fixtures")],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "ReportsTests",
+            dependencies: ["Reports", "Analysis"],
             resources: [.copy("Fixtures")],
             swiftSettings: upcomingFeatures
         ),
