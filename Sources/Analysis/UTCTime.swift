@@ -12,7 +12,8 @@ package enum UTCTime {
         let remainder = millis % Milliseconds.day
         let ofDay = Int(remainder < 0 ? remainder + Milliseconds.day : remainder)  // 0 ..< 86 400 000
         let seconds = ofDay / 1000
-        var text = date(millis) + "T" + padded(seconds / 3600, 2) + ":" + padded(seconds / 60 % 60, 2) + ":"
+        var text =
+            date(millis) + "T" + padded(seconds / 3600, 2) + ":" + padded(seconds / 60 % 60, 2) + ":"
             + padded(seconds % 60, 2)
         if ofDay % 1000 != 0 { text += "." + padded(ofDay % 1000, 3) }
         return text + "Z"

@@ -1,0 +1,102 @@
+import Analysis
+import Foundation
+
+extension Headline {
+    /// The snapshot as `headline.json`: pretty-printed, keys sorted, ending in a newline (the same figures give
+    /// the same bytes).
+    ///
+    /// - Throws: `ReportsError` if a figure cannot be encoded (a non-finite number).
+    package func encoded() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+        } catch {
+            throw ReportsError(operation: "writing the headline figures", path: Self.fileName, reason: "\(error)")
+        }
+    }
+
+    /// Reads a snapshot written by `encoded()`.
+    ///
+    /// - Parameters:
+    ///   - data: the bytes of a `headline.json`.
+    ///   - path: where they came from, for the error message.
+    /// - Throws: `ReportsError` naming the field that is missing or wrong, or a format this version cannot read.
+    package static func decode(_ data: Data, path: String) throws -> Headline {
+        let operation = "reading the previous report's headline figures"
+        let headline: Headline
+        do {
+            headline = try JSONDecoder().decode(Headline.self, from: data)
+        } catch let error as DecodingError {
+            throw ReportsError(operation: operation, path: path, reason: describe(error))
+        } catch {
+            throw ReportsError(operation: operation, path: path, reason: "\(error)")
+        }
+        guard headline.format == currentFormat else {
+            throw ReportsError(
+                operation: operation, path: path,
+                reason: "format \(headline.format) is not the format \(currentFormat) this version reads; "
+                    + "regenerate that report or report without a comparison")
+        }
+        return headline
+    }
+
+    /// Reads `headline.json` from a report directory.
+    ///
+    /// - Throws: `ReportsError` when the file cannot be read or decoded.
+    package static func read(fromReportDirectory directory: URL) throws -> Headline {
+        let url = directory.appendingPathComponent(fileName)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ReportsError(
+                operation: "reading the previous report's headline figures", path: url.path,
+                reason: "cannot read the file (\(error.localizedDescription))")
+        }
+        return try decode(data, path: url.path)
+    }
+
+    /// The latest earlier report of the same environment under a reports directory, for "what changed".
+    ///
+    /// Looks at each subdirectory's `headline.json` (written last, so only complete reports have one) and picks
+    /// the greatest as-of time before `asOf` whose environment is `environment`.
+    ///
+    /// - Parameters:
+    ///   - root: the directory holding one subdirectory per report, such as `reports/`.
+    ///   - asOf: the as-of time of the report being written; only earlier reports count.
+    ///   - environment: only reports of this environment count.
+    /// - Returns: nil when there is none (or `root` does not exist).
+    /// - Throws: `ReportsError` when a `headline.json` exists but cannot be read.
+    package static func latest(inReportsRoot root: URL, before asOf: Int64, environment: String) throws -> Headline? {
+        let fileManager = FileManager.default
+        guard let names = try? fileManager.contentsOfDirectory(atPath: root.path) else { return nil }
+        var best: Headline?
+        // Sorted, so that ties resolve the same way on every file system.
+        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            let directory = root.appendingPathComponent(name, isDirectory: true)
+            guard fileManager.fileExists(atPath: directory.appendingPathComponent(fileName).path) else { continue }
+            let headline = try read(fromReportDirectory: directory)
+            guard headline.environment == environment, headline.asOf < asOf else { continue }
+            if best.map({ headline.asOf > $0.asOf }) ?? true { best = headline }
+        }
+        return best
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            let text = codingPath.map { key in key.intValue.map { "[\($0)]" } ?? "." + key.stringValue }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : (text.isEmpty ? "(top level)" : text)
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        case .dataCorrupted(let context):
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "not a headline.json"
+        }
+    }
+}

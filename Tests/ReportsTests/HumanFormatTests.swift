@@ -1,0 +1,71 @@
+import Analysis
+import Reports
+import Testing
+
+@Suite struct HumanFormatTests {
+    @Test(arguments: [(0, "0"), (7, "7"), (999, "999"), (1000, "1,000"), (1_234_567, "1,234,567"), (-4321, "-4,321")])
+    func counts(value: Int, expected: String) {
+        #expect(HumanFormat.count(value) == expected)
+    }
+
+    @Test func signedCounts() {
+        #expect(HumanFormat.signedCount(3) == "+3")
+        #expect(HumanFormat.signedCount(0) == "0")
+        #expect(HumanFormat.signedCount(-1200) == "-1,200")
+    }
+
+    @Test(arguments: [
+        (0.0, "0.0%"), (1.0, "100.0%"), (0.5556, "55.6%"), (1.0 / 3.0, "33.3%"), (-0.0001, "0.0%"),
+    ])
+    func percentages(share: Double, expected: String) {
+        #expect(HumanFormat.percent(share) == expected)
+    }
+
+    @Test func undefinedValues() {
+        #expect(HumanFormat.percent(nil) == "n/a")
+        #expect(HumanFormat.percent(.nan) == "n/a")
+        #expect(HumanFormat.percentagePoints(from: nil, to: 0.5) == "n/a")
+    }
+
+    @Test func percentagePoints() {
+        #expect(HumanFormat.percentagePoints(from: 0.4, to: 0.425) == "+2.5 pp")
+        #expect(HumanFormat.percentagePoints(from: 0.5, to: 0.4) == "-10.0 pp")
+        #expect(HumanFormat.percentagePoints(from: 0.5, to: 0.5) == "0.0 pp")
+        #expect(HumanFormat.percentagePoints(from: 0.5, to: 0.5 - 1e-9) == "0.0 pp")
+    }
+
+    @Test(arguments: [
+        (Int64(9990), "USD", "USD 9.99"),
+        (1_234_560, "USD", "USD 1,234.56"),
+        (1_234_567, "KWD", "KWD 1,234.567"),
+        (120_000, "JPY", "JPY 120.00"),
+        (0, "EUR", "EUR 0.00"),
+        (5, "BHD", "BHD 0.005"),
+        (9990, "", "(no currency) 9.99"),
+    ])
+    func money(milliunits: Int64, currency: String, expected: String) {
+        #expect(HumanFormat.money(milliunits, currency: currency) == expected)
+    }
+
+    @Test func moneyChanges() {
+        #expect(HumanFormat.money(nil, currency: "USD") == "USD (too large to add up)")
+        #expect(HumanFormat.moneyChange(from: 7990, to: 0, currency: "GBP") == "GBP -7.99")
+        #expect(HumanFormat.moneyChange(from: 0, to: 9990, currency: "USD") == "USD +9.99")
+        #expect(HumanFormat.moneyChange(from: 10, to: 10, currency: "USD") == "USD 0.00")
+        #expect(HumanFormat.moneyChange(from: nil, to: 10, currency: "USD") == "USD n/a")
+        #expect(HumanFormat.moneyChange(from: Int64.min, to: Int64.max, currency: "USD") == "USD n/a")
+    }
+
+    @Test(arguments: [
+        (Int64(1_719_792_000_000), "2024-07-01", "2024-07-01T00:00:00Z"),
+        (1_721_347_200_123, "2024-07-19", "2024-07-19T00:00:00.123Z"),
+        (1_709_251_199_999, "2024-02-29", "2024-02-29T23:59:59.999Z"),
+        (-1, "1969-12-31", "1969-12-31T23:59:59.999Z"),
+        (0, "1970-01-01", "1970-01-01T00:00:00Z"),
+    ])
+    func utcTimes(millis: Int64, date: String, timestamp: String) {
+        #expect(UTCTime.date(millis) == date)
+        #expect(UTCTime.timestamp(millis) == timestamp)
+        #expect(Report.directoryName(asOf: millis) == date)
+    }
+}
