@@ -79,6 +79,16 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
+        // Feeds Analysis from PostgreSQL and stores its episodes (incremental rebuild).
+        .target(
+            name: "AnalysisStore",
+            dependencies: [
+                "Analysis", "PGClient", "Store",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+
         // Report files: the CSVs of METRICS.md, summary.md for people, the recovery-curve chart.
         .target(
             name: "Reports",
@@ -90,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "churn",
             dependencies: [
-                "Ingest", "Store", "PGClient", "AppStoreNotifications", "Analysis", "Reports",
+                "Ingest", "Store", "PGClient", "AppStoreNotifications", "Analysis", "AnalysisStore", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
@@ -147,6 +157,14 @@ let package = Package(
             name: "ReportsTests",
             dependencies: ["Reports", "Analysis"],
             resources: [.copy("Fixtures")],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "AnalysisStoreTests",
+            dependencies: [
+                "AnalysisStore", "Analysis", "Ingest", "Reports", "AppStoreNotifications", "PGClient", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -11,3 +11,16 @@ extension PGConnection {
         return String(cString: escaped)
     }
 }
+
+extension PGConnection {
+    /// Quotes a value as an SQL string literal (`PQescapeLiteral`), for the rare statement that takes no
+    /// parameters (`COPY (SELECT …) TO STDOUT`).
+    /// - Important: prefer bound parameters everywhere else.
+    package func quoteLiteral(_ text: String) throws(PGError) -> String {
+        guard let escaped = PQescapeLiteral(pointer, text, text.utf8.count) else {
+            throw PGError(kind: .invalidValue, message: "cannot quote a literal: \(connectionError(context: nil).message)")
+        }
+        defer { PQfreemem(escaped) }
+        return String(cString: escaped)
+    }
+}

@@ -1,0 +1,248 @@
+import Analysis
+import Foundation
+import Logging
+import PGClient
+import Store
+
+/// Rebuilds the stored billing-retry episodes (`billing_episodes`, `subscription_analysis`,
+/// `subscription_renewals`) for the subscriptions that loads since the last analysis touched.
+///
+/// The nightly cost follows the new data: only files not yet in `analyzed_files` are looked at, and only their
+/// subscriptions are rebuilt (each from its whole history, so the result equals a full rebuild). Notifications
+/// stream from a reader connection (`COPY … TO STDOUT`, ordered by subscription) while rows stream into the
+/// writer connection (`COPY … FROM STDIN`) inside one transaction: a crash leaves the previous state intact.
+package struct EpisodeAnalyzer {
+    /// What one analysis did.
+    package struct Summary: Sendable {
+        package var environment: String
+        package var filesAnalyzed: Int
+        package var subscriptionsRebuilt: Int
+        package var notificationsRead: Int
+        package var episodesWritten: Int
+        package var seconds: Double
+    }
+
+    /// The as-of the stored episodes are built with: after any real date, so nothing is cut and no open episode
+    /// is censored; reports apply their own as-of.
+    package static let openEnded: Int64 = 253_402_300_799_999
+
+    let writer: PGConnection
+    let reader: PGConnection
+    let logger: Logger
+
+    /// - Parameters:
+    ///   - writer: the connection whose transaction replaces the stored rows.
+    ///   - reader: a second connection to the same database, used only to stream notifications.
+    package init(writer: PGConnection, reader: PGConnection, logger: Logger) {
+        self.writer = writer
+        self.reader = reader
+        self.logger = logger
+    }
+
+    /// Brings the stored episodes of `environment` up to date with every committed load.
+    /// - Parameter full: rebuild every subscription, not only the touched ones.
+    @discardableResult
+    package func analyze(environment: String, full: Bool = false) throws -> Summary {
+        let started = Date()
+        try writer.execute("SELECT pg_advisory_lock($1::bigint)", [String(AdvisoryLockKey.analyze)])
+        defer { _ = try? writer.advisoryUnlock(AdvisoryLockKey.analyze) }
+
+        // The reader's snapshot decides what this analysis covers.
+        try reader.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        defer { _ = try? reader.execute("ROLLBACK") }
+        let pendingFiles = try reader.execute(
+            full
+                ? "SELECT id FROM source_files ORDER BY id"
+                : """
+                SELECT f.id FROM source_files f
+                WHERE NOT EXISTS (SELECT 1 FROM analyzed_files a WHERE a.environment = $1 AND a.source_file_id = f.id)
+                ORDER BY f.id
+                """,
+            full ? [] : [environment]
+        ).rows.compactMap { $0.first.flatMap { $0 } }
+        var summary = Summary(
+            environment: environment, filesAnalyzed: pendingFiles.count, subscriptionsRebuilt: 0, notificationsRead: 0,
+            episodesWritten: 0, seconds: 0
+        )
+        guard !pendingFiles.isEmpty else {
+            summary.seconds = Date().timeIntervalSince(started)
+            return summary
+        }
+        let fileList = "{" + pendingFiles.joined(separator: ",") + "}"
+        try reader.execute("CREATE TEMP TABLE IF NOT EXISTS churn_touched (original_transaction_id text PRIMARY KEY)")
+        try reader.execute("TRUNCATE churn_touched")
+        let touched = try reader.execute(
+            full
+                ? "INSERT INTO churn_touched SELECT DISTINCT coalesce(original_transaction_id, '') FROM notifications"
+                : """
+                INSERT INTO churn_touched
+                SELECT DISTINCT coalesce(original_transaction_id, '') FROM notifications
+                WHERE source_file_id = ANY($1::bigint[])
+                """,
+            full ? [] : [fileList]
+        ).affectedRows
+        summary.subscriptionsRebuilt = touched
+
+        try writer.withTransaction {
+            try writer.execute("CREATE TEMP TABLE IF NOT EXISTS churn_touched (original_transaction_id text PRIMARY KEY)")
+            try writer.execute("TRUNCATE churn_touched")
+            if full {
+                for table in ["billing_episodes", "subscription_analysis", "subscription_renewals"] {
+                    try writer.execute("DELETE FROM \(table) WHERE environment = $1", [environment])
+                }
+            } else {
+                try writer.copyIn("COPY churn_touched (original_transaction_id) FROM STDIN") { out in
+                    try reader.copyOut("COPY churn_touched TO STDOUT") { row in
+                        try out.write(UnsafeRawBufferPointer(row))
+                    }
+                }
+                for table in ["billing_episodes", "subscription_analysis", "subscription_renewals"] {
+                    try writer.execute(
+                        """
+                        DELETE FROM \(table) x USING churn_touched t
+                        WHERE x.environment = $1 AND x.original_transaction_id = t.original_transaction_id
+                        """,
+                        [environment]
+                    )
+                }
+            }
+            let counts = try rebuildTouched(environment: environment)
+            summary.notificationsRead = counts.notifications
+            summary.episodesWritten = counts.episodes
+            try writer.execute(
+                """
+                INSERT INTO analyzed_files (environment, source_file_id)
+                SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING
+                """,
+                [environment, fileList]
+            )
+        }
+        summary.seconds = Date().timeIntervalSince(started)
+        logger.info(
+            "episodes rebuilt",
+            metadata: [
+                "analyze.environment": "\(environment)", "analyze.files": "\(summary.filesAnalyzed)",
+                "analyze.subscriptions": "\(summary.subscriptionsRebuilt)",
+                "analyze.notifications": "\(summary.notificationsRead)", "analyze.episodes": "\(summary.episodesWritten)",
+            ]
+        )
+        return summary
+    }
+
+    /// Streams the touched subscriptions' notifications through the episode builder into the tables.
+    private func rebuildTouched(environment: String) throws -> (notifications: Int, episodes: Int) {
+        let builder = EpisodeBuilder(options: .init(environment: environment, asOf: Self.openEnded))
+        var stream = EpisodeStream(builder: builder)
+        var episodes = EpisodeRows(environment: environment)
+        var notifications = 0
+        try writer.copyIn("COPY billing_episodes (\(EpisodeRows.episodeColumns)) FROM STDIN") { out in
+            notifications = try NotificationEventReader(connection: reader).read(.touched) { event in
+                if let result = stream.add(event) {
+                    try episodes.add(result, to: &out)
+                }
+            }
+            if let result = stream.finish() {
+                try episodes.add(result, to: &out)
+            }
+        }
+        try writer.copyIn("COPY subscription_analysis (\(EpisodeRows.analysisColumns)) FROM STDIN") { out in
+            try out.write(episodes.analysisRows.bytes)
+        }
+        try writer.copyIn("COPY subscription_renewals (environment, original_transaction_id, month, renewals) FROM STDIN") {
+            out in
+            try out.write(episodes.renewalRows.bytes)
+        }
+        return (notifications, episodes.episodeCount)
+    }
+}
+
+/// Encodes builder results as COPY rows for the three episode tables.
+struct EpisodeRows {
+    static let episodeColumns = """
+        environment, original_transaction_id, sequence, product_id, storefront, start_at, has_grace, grace_end, end_at, \
+        outcome, duration, saved_in_grace, recovery_price, recovery_currency, cohort_month, cohort_week, offer_type, \
+        offer_discount_type, trial_conversion, opening_notification_uuid, closing_notification_uuid
+        """
+    static let analysisColumns = """
+        environment, original_transaction_id, outside_environment, family_shared_skipped, \
+        orphan_did_renew_billing_recovery, orphan_expired_billing_retry, orphan_grace_period_expired
+        """
+
+    let environment: String
+    private(set) var episodeCount = 0
+    /// Per-subscription rows are small (one or two per subscription) but there is one per subscription; they are
+    /// buffered and sent after the episodes.
+    private(set) var analysisRows = CopyText()
+    private(set) var renewalRows = CopyText()
+    private var row = CopyText()
+
+    init(environment: String) {
+        self.environment = environment
+    }
+
+    mutating func add(_ result: SubscriptionEpisodes, to out: inout PGCopyWriter) throws {
+        let subscription = result.subscription ?? ""
+        row.removeAll()
+        for episode in result.episodes {
+            try row.append(environment)
+            try row.append(subscription)
+            row.append(episode.sequence)
+            try row.append(episode.productId)
+            try row.append(episode.storefront)
+            try appendTimestamp(episode.start)
+            row.append(episode.hasGrace)
+            try appendTimestamp(episode.graceEnd)
+            try appendTimestamp(episode.end)
+            try row.append(episode.outcome.rawValue)
+            if let end = episode.end {
+                // Whole days plus the rest, so psql shows "20 days 06:00:00" rather than "486:00:00".
+                let elapsed = Milliseconds.elapsed(from: episode.start, to: end)
+                row.appendVerbatim(Array("\(elapsed / Milliseconds.day) days \(elapsed % Milliseconds.day) milliseconds".utf8))
+            } else {
+                row.appendNull()
+            }
+            row.append(episode.isSavedInGrace)
+            row.append(episode.recoveryPrice)
+            try row.append(episode.recoveryCurrency)
+            try row.append(episode.cohortMonth)
+            try row.append(episode.cohortWeek)
+            row.append(episode.offerType)
+            try row.append(episode.offerDiscountType)
+            row.append(episode.isTrialConversion)
+            try row.append(episode.openingNotificationUUID)
+            try row.append(episode.closingNotificationUUID)
+            row.endRow()
+            episodeCount += 1
+        }
+        if row.count > 0 { try out.write(row.bytes) }
+
+        let quality = result.dataQuality
+        if quality.outsideEnvironment + quality.familySharedSkipped + quality.orphanDidRenewBillingRecovery
+            + quality.orphanExpiredBillingRetry + quality.orphanGracePeriodExpired > 0
+        {
+            try analysisRows.append(environment)
+            try analysisRows.append(subscription)
+            analysisRows.append(quality.outsideEnvironment)
+            analysisRows.append(quality.familySharedSkipped)
+            analysisRows.append(quality.orphanDidRenewBillingRecovery)
+            analysisRows.append(quality.orphanExpiredBillingRetry)
+            analysisRows.append(quality.orphanGracePeriodExpired)
+            analysisRows.endRow()
+        }
+        for entry in result.renewals.entries where entry.count > 0 {
+            try renewalRows.append(environment)
+            try renewalRows.append(subscription)
+            try renewalRows.append(entry.period.description)
+            renewalRows.append(entry.count)
+            renewalRows.endRow()
+        }
+    }
+
+    private mutating func appendTimestamp(_ milliseconds: Int64?) throws {
+        guard let milliseconds else { return row.appendNull() }
+        guard let text = PGTimestamp.text(milliseconds: milliseconds) else {
+            throw PGError(kind: .invalidValue, message: "episode time \(milliseconds) is outside the years 1–9999")
+        }
+        row.appendVerbatim(text)
+    }
+}

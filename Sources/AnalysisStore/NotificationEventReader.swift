@@ -1,0 +1,78 @@
+import Analysis
+import PGClient
+
+/// Streams stored notifications as ``NotificationEvent`` values, ordered by subscription, `signedDate` and
+/// `notificationUUID`, with one `COPY … TO STDOUT`: memory stays flat however many rows there are.
+struct NotificationEventReader {
+    let connection: PGConnection
+
+    /// Which notifications to read.
+    enum Scope {
+        /// Every notification signed at or before `asOf` (Unix ms).
+        case all(asOf: Int64?)
+        /// The notifications of the subscriptions listed in the session's temporary table `churn_touched`.
+        case touched
+    }
+
+    /// Milliseconds since the epoch of a timestamptz column, exact for millisecond values.
+    private static func milliseconds(_ column: String) -> String {
+        "(date_part('epoch', n.\(column)) * 1000)::int8"
+    }
+
+    static func query(_ scope: Scope) -> String {
+        let columns = [
+            "n.notification_uuid", "n.notification_type", "n.subtype", milliseconds("signed_date"), "n.environment",
+            "n.original_transaction_id", "n.transaction_id", "n.product_id", "n.storefront",
+            milliseconds("purchase_date"), milliseconds("expires_date"), "n.price", "n.currency",
+            "n.in_app_ownership_type", "n.offer_type", "n.offer_discount_type",
+            milliseconds("grace_period_expires_date"), "n.transaction_reason",
+        ].joined(separator: ", ")
+        var sql = "SELECT \(columns) FROM notifications n"
+        switch scope {
+        case .all(let asOf):
+            // COPY takes no parameters; asOf is an integer formatted here, never text from outside.
+            if let asOf {
+                sql += " WHERE n.signed_date <= 'epoch'::timestamptz + \(asOf) * interval '1 millisecond'"
+            }
+        case .touched:
+            sql += " JOIN churn_touched t ON t.original_transaction_id = coalesce(n.original_transaction_id, '')"
+        }
+        sql += " ORDER BY n.original_transaction_id, n.signed_date, n.notification_uuid"
+        return "COPY (\(sql)) TO STDOUT"
+    }
+
+    /// Calls `body` with each event in order.
+    /// - Returns: the number of events read.
+    @discardableResult
+    func read(_ scope: Scope, _ body: (NotificationEvent) throws -> Void) throws -> Int {
+        try connection.copyOut(Self.query(scope)) { row in
+            let fields = CopyTextParser.fields(row)
+            guard fields.count == 18, let uuid = fields[0], let type = fields[1], let signedDate = fields[3].flatMap({ Int64($0) })
+            else {
+                throw PGError(kind: .unexpectedResult, message: "a notification row has an unexpected shape")
+            }
+            try body(
+                NotificationEvent(
+                    notificationUUID: uuid,
+                    notificationType: type,
+                    subtype: fields[2],
+                    signedDate: signedDate,
+                    environment: fields[4],
+                    originalTransactionId: fields[5],
+                    transactionId: fields[6],
+                    productId: fields[7],
+                    storefront: fields[8],
+                    purchaseDate: fields[9].flatMap { Int64($0) },
+                    expiresDate: fields[10].flatMap { Int64($0) },
+                    price: fields[11].flatMap { Int64($0) },
+                    currency: fields[12],
+                    inAppOwnershipType: fields[13],
+                    offerType: fields[14].flatMap { Int32($0) },
+                    offerDiscountType: fields[15],
+                    gracePeriodExpiresDate: fields[16].flatMap { Int64($0) },
+                    transactionReason: fields[17]
+                )
+            )
+        }
+    }
+}

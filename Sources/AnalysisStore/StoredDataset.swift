@@ -1,0 +1,136 @@
+import Analysis
+import PGClient
+
+/// Reads what reports need from the database: the stored episodes (as of the latest data) or episodes built
+/// afresh as of an earlier time, plus the counts that come from loading (rejections, duplicates).
+package struct StoredDataset {
+    let connection: PGConnection
+
+    package init(connection: PGConnection) {
+        self.connection = connection
+    }
+
+    /// The default as-of: the latest `signedDate` loaded (any environment), in Unix ms; nil when nothing is loaded.
+    package func latestSignedDate() throws -> Int64? {
+        try connection.execute("SELECT (date_part('epoch', max(signed_date)) * 1000)::int8 FROM notifications").scalar
+            .flatMap { Int64($0) }
+    }
+
+    /// The episodes stored by ``EpisodeAnalyzer`` for `environment`, reported as of `asOf`.
+    ///
+    /// Exact when `asOf` is at or after the latest `signedDate` loaded (the stored episodes see every notification);
+    /// for an earlier as-of use ``build(environment:asOf:reader:)``.
+    package func stored(environment: String, asOf: Int64) throws -> EpisodeDataset {
+        var dataset = EpisodeDataset(asOf: asOf)
+        try connection.copyOut(
+            """
+            COPY (SELECT original_transaction_id, sequence, product_id, storefront,
+                         (date_part('epoch', start_at) * 1000)::int8, has_grace,
+                         (date_part('epoch', grace_end) * 1000)::int8, (date_part('epoch', end_at) * 1000)::int8,
+                         outcome, recovery_price, recovery_currency, offer_type, offer_discount_type, trial_conversion,
+                         opening_notification_uuid, closing_notification_uuid
+                  FROM billing_episodes WHERE environment = \(try literal(environment))
+                  ORDER BY original_transaction_id, sequence) TO STDOUT
+            """
+        ) { row in
+            let field = CopyTextParser.fields(row)
+            guard field.count == 16, let subscription = field[0], let sequence = field[1].flatMap({ Int($0) }),
+                let start = field[4].flatMap({ Int64($0) }), let outcomeText = field[8],
+                let outcome = Episode.Outcome(rawValue: outcomeText), let opening = field[14]
+            else {
+                throw PGError(kind: .unexpectedResult, message: "a billing_episodes row has an unexpected shape")
+            }
+            dataset.episodes.append(
+                Episode(
+                    subscription: subscription,
+                    sequence: sequence,
+                    environment: environment,
+                    productId: field[2],
+                    storefront: field[3],
+                    start: start,
+                    hasGrace: field[5] == "t",
+                    graceEnd: field[6].flatMap { Int64($0) },
+                    end: field[7].flatMap { Int64($0) },
+                    outcome: outcome,
+                    recoveryPrice: field[9].flatMap { Int64($0) },
+                    recoveryCurrency: field[10],
+                    openingNotificationUUID: opening,
+                    closingNotificationUUID: field[15],
+                    offerType: field[11].flatMap { Int32($0) },
+                    offerDiscountType: field[12],
+                    isTrialConversion: field[13] == "t"
+                )
+            )
+        }
+        let quality = try connection.execute(
+            """
+            SELECT coalesce(sum(outside_environment), 0), coalesce(sum(family_shared_skipped), 0),
+                   coalesce(sum(orphan_did_renew_billing_recovery), 0), coalesce(sum(orphan_expired_billing_retry), 0),
+                   coalesce(sum(orphan_grace_period_expired), 0)
+            FROM subscription_analysis WHERE environment = $1
+            """,
+            [environment]
+        ).rows.first?.map { $0.flatMap { Int($0) } ?? 0 } ?? []
+        if quality.count == 5 {
+            dataset.dataQuality.outsideEnvironment = quality[0]
+            dataset.dataQuality.familySharedSkipped = quality[1]
+            dataset.dataQuality.orphanDidRenewBillingRecovery = quality[2]
+            dataset.dataQuality.orphanExpiredBillingRetry = quality[3]
+            dataset.dataQuality.orphanGracePeriodExpired = quality[4]
+        }
+        dataset.dataQuality.unresolvedOpenEpisodes = dataset.episodes.filter {
+            $0.isOpen && Milliseconds.elapsed(from: $0.start, to: asOf) > EpisodeBuilder.unresolvedAfter
+        }.count
+        let renewals = try connection.execute(
+            """
+            SELECT (date_part('epoch', to_date(month, 'YYYY-MM')) * 1000)::int8, sum(renewals)
+            FROM subscription_renewals WHERE environment = $1 GROUP BY month ORDER BY month
+            """,
+            [environment]
+        ).rows
+        for row in renewals {
+            guard let start = row[0].flatMap({ Int64($0) }), let count = row[1].flatMap({ Int($0) }) else { continue }
+            dataset.renewals.add(CalendarPeriod(.month, containing: start), count: count)
+        }
+        dataset.dataQuality.duplicatesSkipped = try duplicatesSkipped()
+        return dataset
+    }
+
+    /// Episodes built afresh from the notifications signed at or before `asOf` (not stored).
+    package func build(environment: String, asOf: Int64, reader: PGConnection) throws -> EpisodeDataset {
+        let builder = EpisodeBuilder(options: .init(environment: environment, asOf: asOf))
+        var stream = EpisodeStream(builder: builder)
+        var dataset = EpisodeDataset(asOf: asOf)
+        try NotificationEventReader(connection: reader).read(.all(asOf: asOf)) { event in
+            if let result = stream.add(event) { dataset.add(result) }
+        }
+        if let result = stream.finish() { dataset.add(result) }
+        dataset.dataQuality.duplicatesSkipped = try duplicatesSkipped()
+        return dataset
+    }
+
+    /// Resent copies of notifications seen while loading: the duplicates counted in each distinct file content
+    /// (loading the same file again is not a resend and does not count).
+    package func duplicatesSkipped() throws -> Int {
+        try connection.execute(
+            """
+            SELECT coalesce(sum(duplicates), 0) FROM source_files f
+            WHERE f.id = (SELECT min(g.id) FROM source_files g WHERE g.sha256 = f.sha256)
+            """
+        ).scalar.flatMap { Int($0) } ?? 0
+    }
+
+    /// Quarantined inputs by reason, for the data-quality table.
+    package func rejectionsByReason() throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for row in try connection.execute("SELECT reason, count(*) FROM quarantine GROUP BY reason").rows {
+            if let reason = row[0], let count = row[1].flatMap({ Int($0) }) { counts[reason] = count }
+        }
+        return counts
+    }
+
+    /// A string literal for COPY (which takes no parameters), quoted by libpq's rules.
+    private func literal(_ text: String) throws -> String {
+        try connection.quoteLiteral(text)
+    }
+}

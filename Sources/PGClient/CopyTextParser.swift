@@ -1,0 +1,63 @@
+/// Splits one row of PostgreSQL's COPY text format into fields: tab-separated, `\N` for NULL, backslash escapes.
+package enum CopyTextParser {
+    /// The fields of one row (the trailing newline is ignored). `nil` is SQL NULL.
+    package static func fields(_ row: UnsafeRawBufferPointer) -> [String?] {
+        var fields: [String?] = []
+        fields.reserveCapacity(24)
+        var end = row.count
+        if end > 0, row[end - 1] == 0x0A { end -= 1 }
+        var start = 0
+        var index = 0
+        var hasEscape = false
+        while index <= end {
+            if index == end || row[index] == 0x09 {
+                fields.append(field(row, start, index, hasEscape))
+                start = index + 1
+                hasEscape = false
+            } else if row[index] == 0x5C {
+                hasEscape = true
+                index += 1
+            }
+            index += 1
+        }
+        return fields
+    }
+
+    private static func field(_ row: UnsafeRawBufferPointer, _ start: Int, _ end: Int, _ hasEscape: Bool) -> String? {
+        if end - start == 2, row[start] == 0x5C, row[start + 1] == 0x4E { return nil }
+        let slice = UnsafeRawBufferPointer(rebasing: row[start..<end])
+        guard hasEscape else { return String(decoding: slice, as: UTF8.self) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(slice.count)
+        var index = 0
+        while index < slice.count {
+            let byte = slice[index]
+            guard byte == 0x5C, index + 1 < slice.count else {
+                bytes.append(byte)
+                index += 1
+                continue
+            }
+            let next = slice[index + 1]
+            index += 2
+            switch next {
+            case UInt8(ascii: "t"): bytes.append(0x09)
+            case UInt8(ascii: "n"): bytes.append(0x0A)
+            case UInt8(ascii: "r"): bytes.append(0x0D)
+            case UInt8(ascii: "b"): bytes.append(0x08)
+            case UInt8(ascii: "f"): bytes.append(0x0C)
+            case UInt8(ascii: "v"): bytes.append(0x0B)
+            case UInt8(ascii: "0")...UInt8(ascii: "7"):
+                var value = Int(next - 0x30)
+                var digits = 1
+                while digits < 3, index < slice.count, (0x30...0x37).contains(slice[index]) {
+                    value = value * 8 + Int(slice[index] - 0x30)
+                    index += 1
+                    digits += 1
+                }
+                bytes.append(UInt8(truncatingIfNeeded: value))
+            default: bytes.append(next)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,127 @@
+import Analysis
+import AnalysisStore
+import AppStoreNotifications
+import Foundation
+import Ingest
+import Logging
+import PGClient
+import Reports
+import Testing
+import TestSupport
+
+/// The incremental rebuild must equal a full one, and rebuild only what new loads touched.
+@Suite struct IncrementalTests {
+    /// A few subscriptions' billing stories, signed by a fresh test CA.
+    struct Stories {
+        let signer: JWSSigner
+        let root: TestCertificateAuthority
+        var counter = 0
+
+        init() throws {
+            root = try TestCertificateAuthority(name: "Incremental")
+            signer = try root.signer()
+        }
+
+        mutating func notification(
+            _ subscription: String, _ type: String, _ subtype: String? = nil, at day: Int64,
+            expires: Int64? = nil, grace: Int64? = nil, environment: String = "Production"
+        ) throws -> String {
+            counter += 1
+            let base: Int64 = 1_700_000_000_000
+            let signedDate = base + day * 86_400_000
+            var transaction: [String: Any] = [
+                "originalTransactionId": subscription, "transactionId": "\(subscription)-\(counter)",
+                "productId": "com.example.monthly", "purchaseDate": signedDate, "price": 2990, "currency": "USD",
+                "storefront": "USA", "inAppOwnershipType": "PURCHASED", "environment": environment,
+            ]
+            if let expires { transaction["expiresDate"] = base + expires * 86_400_000 }
+            var renewal: [String: Any] = ["originalTransactionId": subscription, "environment": environment]
+            if let grace { renewal["gracePeriodExpiresDate"] = base + grace * 86_400_000 }
+            var payload: [String: Any] = [
+                "notificationType": type,
+                "notificationUUID": String(format: "00000000-0000-4000-8000-%012d", counter),
+                "signedDate": signedDate,
+                "data": [
+                    "environment": environment, "bundleId": "com.example",
+                    "signedTransactionInfo": try signer.sign(try JSONSerialization.data(withJSONObject: transaction)),
+                    "signedRenewalInfo": try signer.sign(try JSONSerialization.data(withJSONObject: renewal)),
+                ],
+            ]
+            if let subtype { payload["subtype"] = subtype }
+            return "{\"signedPayload\":\"\(try signer.sign(try JSONSerialization.data(withJSONObject: payload)))\"}"
+        }
+    }
+
+    @Test func incrementalRebuildEqualsFullAndTouchesOnlyNewSubscriptions() throws {
+        let schema = try TestDatabase.makeSchema("incr")
+        let writer = try schema.migrated()
+        let reader = try schema.connect()
+        var stories = try Stories()
+        let first = [
+            try stories.notification("A", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", at: 30, expires: 30, grace: 46),
+            try stories.notification("A", "DID_RENEW", "BILLING_RECOVERY", at: 35),
+            try stories.notification("B", "DID_FAIL_TO_RENEW", at: 40, expires: 40),
+            try stories.notification("C", "DID_RENEW", at: 10),
+            try stories.notification("D", "DID_FAIL_TO_RENEW", at: 20, expires: 20),
+            try stories.notification("D", "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at: 25),
+        ]
+        let second = [
+            try stories.notification("B", "EXPIRED", "BILLING_RETRY", at: 100),
+            try stories.notification("E", "DID_FAIL_TO_RENEW", at: 90, expires: 90),
+            try stories.notification("E", "DID_RENEW", "BILLING_RECOVERY", at: 91),
+        ]
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("incr-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        func load(_ lines: [String], _ name: String) throws {
+            let path = directory.appendingPathComponent(name)
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: path)
+            let options = LoadOptions(
+                policy: AcceptancePolicy(verifier: JWSVerifier(trustRoots: [stories.root.root])), workers: 2,
+                command: "test"
+            )
+            let summary = try Loader(connection: writer, options: options, logger: .test).load([path.path])
+            #expect(summary.rejected == 0)
+        }
+        let analyzer = EpisodeAnalyzer(writer: writer, reader: reader, logger: .test)
+
+        try load(first, "first.jsonl")
+        let initial = try analyzer.analyze(environment: "Production")
+        #expect(initial.subscriptionsRebuilt == 4)
+        #expect(try analyzer.analyze(environment: "Production").filesAnalyzed == 0)
+
+        try load(second, "second.jsonl")
+        let incremental = try analyzer.analyze(environment: "Production")
+        #expect(incremental.filesAnalyzed == 1)
+        #expect(incremental.subscriptionsRebuilt == 2, "only B and E are touched by the second file")
+        let afterIncremental = try episodes(writer)
+
+        try analyzer.analyze(environment: "Production", full: true)
+        #expect(try episodes(writer) == afterIncremental)
+        #expect(
+            afterIncremental == [
+                "A|1|recovered|t", "B|1|expired|f", "D|1|cancelled|f", "E|1|recovered|f",
+            ]
+        )
+
+        // The stored episodes and a fresh build from the notifications give the same report tables.
+        let store = StoredDataset(connection: writer)
+        let asOf = try #require(try store.latestSignedDate())
+        let stored = try store.stored(environment: "Production", asOf: asOf)
+        let fresh = try store.build(environment: "Production", asOf: asOf, reader: reader)
+        #expect(
+            ChurnReport.tables(stored).map(CSVWriter.render) == ChurnReport.tables(fresh).map(CSVWriter.render)
+        )
+        // An earlier as-of sees only what had happened by then: B is still open on day 60.
+        let early = try store.build(environment: "Production", asOf: 1_700_000_000_000 + 60 * 86_400_000, reader: reader)
+        #expect(early.episodes.map { "\($0.subscription)|\($0.outcome.rawValue)" } == ["A|recovered", "B|open", "D|cancelled"])
+    }
+
+    private func episodes(_ connection: PGConnection) throws -> [String] {
+        try connection.execute(
+            """
+            SELECT original_transaction_id || '|' || sequence || '|' || outcome || '|' || (CASE WHEN saved_in_grace THEN 't' ELSE 'f' END)
+            FROM billing_episodes ORDER BY 1
+            """
+        ).rows.compactMap { $0[0] }
+    }
+}
