@@ -1,0 +1,45 @@
+import AnalysisStore
+import ArgumentParser
+import Foundation
+import Logging
+import Store
+
+extension Churn {
+    /// `churn analyze`: rebuild the stored billing-retry episodes for what new loads touched.
+    struct Analyze: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rebuild the billing_episodes table for the subscriptions that new loads touched.",
+            discussion: """
+                Only subscriptions with notifications from files not analyzed yet are rebuilt (each from its whole
+                history), so the nightly cost follows the new data. `churn report` runs this itself first.
+
+                Query the result from psql:  SELECT outcome, count(*) FROM billing_episodes GROUP BY 1;
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: ArgumentHelp("Environment whose episodes to build (Production, Sandbox).", valueName: "name"))
+        var environment: String = "Production"
+
+        @Flag(help: "Rebuild every subscription, not only the touched ones.")
+        var full = false
+
+        func run() throws {
+            let logger = global.makeLogger()
+            let writer = try global.connectMigrated(logger: logger)
+            let reader = try global.target.connect(logger: logger)
+            let summary = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
+                .analyze(environment: environment, full: full)
+            if summary.filesAnalyzed == 0 {
+                print("\(environment): episodes are current (no new files since the last analysis)")
+            } else {
+                print(
+                    "\(environment): \(summary.filesAnalyzed) new file(s); rebuilt \(summary.subscriptionsRebuilt) subscription(s) "
+                        + "from \(summary.notificationsRead) notifications into \(summary.episodesWritten) episode(s) "
+                        + String(format: "in %.1f s", summary.seconds)
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Analysis
+import AnalysisStore
+import ArgumentParser
+import Foundation
+import Logging
+import Reports
+import Store
+
+extension Churn {
+    /// `churn report`: write the involuntary-churn report (CSV files, summary.md, chart).
+    struct Report: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the involuntary-churn report: every CSV of METRICS.md, summary.md and a chart.",
+            discussion: """
+                Brings the stored episodes up to date first (like `churn analyze`), then writes
+                reports/<as-of date>/ (or --out DIR): recovery_by_cohort.csv, recovery_curve.csv, grace_period.csv,
+                grace_revenue.csv, message_bands.csv, billing_failures.csv, data_quality.csv, summary.md,
+                recovery_curve.svg and headline.json. The same data gives byte-identical files.
+
+                --as-of accepts a date (2026-11-20: the end of that day, UTC), a date-time (2026-11-20T12:00:00Z)
+                or Unix milliseconds; only notifications signed at or before it count. The default is the latest
+                signedDate loaded.
+
+                Examples:
+                  churn report
+                  churn report --as-of 2026-10-31 --granularity week
+                  churn report --environment Sandbox --out /tmp/sandbox-report
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: ArgumentHelp("Report as of this time (see below).", valueName: "time"))
+        var asOf: String?
+
+        @Option(help: ArgumentHelp("Directory to write (default: reports/<as-of date>).", valueName: "dir"))
+        var out: String?
+
+        @Option(help: ArgumentHelp("Directory holding dated reports (default: reports).", valueName: "dir"))
+        var reportsRoot: String = "reports"
+
+        @Option(help: ArgumentHelp("Environment to report on (Production, Sandbox).", valueName: "name"))
+        var environment: String = "Production"
+
+        @Option(help: ArgumentHelp("Cohorts by calendar month or ISO week: month, week.", valueName: "period"))
+        var granularity: CalendarPeriod.Granularity = .month
+
+        @Option(
+            help: ArgumentHelp(
+                "Message schedule file: one band per line, '<first>-<last> <hours>h' (default: Apple's).",
+                valueName: "file"
+            )
+        )
+        var schedule: String?
+
+        func validate() throws {
+            if let asOf, AsOfTime.parse(asOf) == nil {
+                throw ValidationError("--as-of \(asOf): expected YYYY-MM-DD, an ISO 8601 date-time, or Unix milliseconds.")
+            }
+            if let schedule, !FileManager.default.isReadableFile(atPath: schedule) {
+                throw ValidationError("cannot read schedule file \(schedule).")
+            }
+        }
+
+        func run() throws {
+            let logger = global.makeLogger()
+            let messageSchedule = try loadSchedule()
+            let writer = try global.connectMigrated(logger: logger)
+            let reader = try global.target.connect(logger: logger)
+            try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment)
+            let store = StoredDataset(connection: writer)
+            guard let latest = try store.latestSignedDate() else {
+                throw ValidationError("nothing is loaded yet: run `churn load FILE…` first.")
+            }
+            let asOfTime = asOf.flatMap(AsOfTime.parse) ?? latest
+            let dataset = asOfTime >= latest
+                ? try store.stored(environment: environment, asOf: asOfTime)
+                : try store.build(environment: environment, asOf: asOfTime, reader: reader)
+            let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
+            let directory = out.map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? root.appendingPathComponent(Reports.Report.directoryName(asOf: asOfTime), isDirectory: true)
+            var previous: Headline?
+            do {
+                previous = try Headline.latest(inReportsRoot: root, before: asOfTime, environment: environment)
+            } catch {
+                Console.warn("the previous report cannot be read, so no comparison is shown: \(error)")
+            }
+            let report = Reports.Report(
+                dataset: dataset,
+                options: .init(
+                    granularity: granularity, schedule: messageSchedule, environment: environment,
+                    rejections: try store.rejectionsByReason(), previous: previous
+                )
+            )
+            try report.write(to: directory)
+            let outcomes = report.outcomes
+            print("wrote \(directory.path)/ (\(Reports.Report.fileNames.count) files)")
+            print(
+                "\(environment) as of \(UTCTime.timestamp(asOfTime)): \(outcomes.episodes) episodes, "
+                    + "\(outcomes.recovered) recovered, \(outcomes.expired) expired, \(outcomes.cancelled) cancelled, "
+                    + "\(outcomes.other) other, \(outcomes.open) open"
+            )
+        }
+
+        private func loadSchedule() throws -> MessageSchedule {
+            guard let schedule else { return .standard }
+            let text = try String(contentsOfFile: schedule, encoding: .utf8)
+            do {
+                return try MessageSchedule.parse(text)
+            } catch {
+                throw ValidationError("\(schedule): \(error)")
+            }
+        }
+    }
+}
+
+extension CalendarPeriod.Granularity: ExpressibleByArgument {}
+
+/// Parses `--as-of` values into Unix milliseconds.
+enum AsOfTime {
+    static func parse(_ text: String) -> Int64? {
+        if let milliseconds = Int64(text), text.count >= 10 { return milliseconds }
+        let iso = ISO8601DateFormatter()
+        if let date = iso.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+        iso.formatOptions.insert(.withFractionalSeconds)
+        if let date = iso.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        if let date = day.date(from: text) {
+            // A date means the end of that day (UTC): its notifications count.
+            return Int64(date.timeIntervalSince1970 * 1000) + 86_400_000 - 1
+        }
+        return nil
+    }
+}
