@@ -44,8 +44,9 @@ package struct EpisodeAnalyzer {
     @discardableResult
     package func analyze(environment: String, full: Bool = false) throws -> Summary {
         let started = Date()
-        try writer.execute("SELECT pg_advisory_lock($1::bigint)", [String(AdvisoryLockKey.analyze)])
-        defer { _ = try? writer.advisoryUnlock(AdvisoryLockKey.analyze) }
+        let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.analyze, on: writer)
+        try writer.execute("SELECT pg_advisory_lock($1::bigint)", [String(lock)])
+        defer { _ = try? writer.advisoryUnlock(lock) }
 
         // The reader's snapshot decides what this analysis covers.
         try reader.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")

@@ -34,8 +34,9 @@ package struct Migrator {
     /// - Returns: the versions applied by this call (empty when the schema was current).
     @discardableResult
     package func migrate(_ connection: PGConnection) throws -> [Int] {
-        try connection.execute("SELECT pg_advisory_lock($1::bigint)", [String(AdvisoryLockKey.migrate)])
-        defer { _ = try? connection.advisoryUnlock(AdvisoryLockKey.migrate) }
+        let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.migrate, on: connection)
+        try connection.execute("SELECT pg_advisory_lock($1::bigint)", [String(lock)])
+        defer { _ = try? connection.advisoryUnlock(lock) }
         try connection.execute(
             """
             CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -71,7 +72,16 @@ package struct Migrator {
 }
 
 /// Keys of the session-level advisory locks the tool takes. One namespace, so they never collide.
+///
+/// Advisory locks belong to a database, and a database may hold several churn schemas (one per app, or per
+/// test): ``scoped(_:on:)`` mixes the current schema into a key so each schema has its own locks.
 package enum AdvisoryLockKey {
+    /// `base` mixed with a hash of the connection's current schema.
+    package static func scoped(_ base: Int64, on connection: PGConnection) throws -> Int64 {
+        let hash = try connection.execute("SELECT hashtext(current_schema())").scalar.flatMap { Int64($0) } ?? 0
+        return base ^ (hash << 16)
+    }
+
     /// Serializes schema migrations.
     package static let migrate: Int64 = 0x4348_5552_4E00_0001
     /// Held by `churn nightly` for its whole run.
