@@ -103,6 +103,7 @@ let package = Package(
                 "Ingest", "Store", "PGClient", "AppStoreNotifications", "Analysis", "AnalysisStore", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -165,6 +166,11 @@ let package = Package(
                 "AnalysisStore", "Analysis", "Ingest", "Reports", "AppStoreNotifications", "PGClient", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["churn", "PGClient", "Store", "TestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

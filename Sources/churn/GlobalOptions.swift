@@ -18,9 +18,12 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Log level on stderr: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel: LogLevel = .notice
 
+    @Option(help: ArgumentHelp("Log format on stderr: text, or json (one object per line).", valueName: "format"))
+    var logFormat: LogFormat = .text
+
     /// Sets up logging once, to stderr.
     func makeLogger() -> Logger {
-        LoggingBootstrap.run(level: logLevel.level)
+        LoggingBootstrap.run(format: logFormat)
         var logger = Logger(label: "churn")
         logger.logLevel = logLevel.level
         return logger
@@ -47,15 +50,26 @@ enum LogLevel: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
+/// `--log-format` values.
+enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
 /// Bootstraps swift-log exactly once per process.
 enum LoggingBootstrap {
-    private static let once: Void = {
-        LoggingSystem.bootstrap { label in
-            StreamLogHandler.standardError(label: label)
-        }
-    }()
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var done = false
 
-    static func run(level: Logger.Level) {
-        _ = once
+    static func run(format: LogFormat) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !done else { return }
+        done = true
+        switch format {
+        case .text:
+            LoggingSystem.bootstrap { label in StreamLogHandler.standardError(label: label) }
+        case .json:
+            LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        }
     }
 }

@@ -1,0 +1,141 @@
+import Analysis
+import AnalysisStore
+import ArgumentParser
+import Foundation
+import Ingest
+import Logging
+import PGClient
+import Reports
+import Store
+
+extension Churn {
+    /// `churn nightly`: the one command for cron.
+    struct Nightly: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The one command for cron: load new exports, rebuild what changed, write the report.",
+            discussion: """
+                Takes export files and/or directories (every regular file in a directory whose name matches --glob).
+                Files whose content (SHA-256) was loaded before are skipped without being read again. Then it
+                migrates, loads and verifies the new files, rebuilds the episodes of the subscriptions they touched,
+                writes <reports-root>/<as-of date>/ and points <reports-root>/latest at it; summary.md shows what
+                changed since the previous report.
+
+                Two nightly runs never overlap: the second waits up to --lock-timeout seconds for the first, then
+                exits with status 75. Logs go to stderr (--log-format json for one JSON object per line); the
+                progress bar shows only on a terminal.
+
+                Exit codes: 0 success, 1 failure, 2 more rejects than --max-rejects (the report is still written),
+                64 bad usage, 66 unreadable input, 69 database unreachable, 75 another run holds the lock.
+
+                crontab:
+                  15 3 * * *  CHURN_HOME=/var/lib/churn /usr/local/bin/churn nightly --reports-root /var/lib/churn/reports /srv/exports
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var ingest: IngestOptions
+
+        @Argument(help: ArgumentHelp("Export files or directories of exports.", valueName: "path"))
+        var paths: [String]
+
+        @Option(help: ArgumentHelp("Which files of a directory to load (shell pattern).", valueName: "pattern"))
+        var glob: String = "*"
+
+        @Option(help: ArgumentHelp("Directory of dated reports; `latest` points at the newest.", valueName: "dir"))
+        var reportsRoot: String = "reports"
+
+        @Option(help: ArgumentHelp("Environment to analyze and report (Production, Sandbox).", valueName: "name"))
+        var environment: String = "Production"
+
+        @Option(help: ArgumentHelp("Seconds to wait for another nightly run to finish.", valueName: "seconds"))
+        var lockTimeout: Double = 60
+
+        func validate() throws {
+            if lockTimeout < 0 { throw ValidationError("--lock-timeout must be 0 or more.") }
+            for path in paths where !FileManager.default.fileExists(atPath: path) {
+                throw ValidationError("\(path): no such file or directory.")
+            }
+        }
+
+        func run() throws {
+            let logger = global.makeLogger()
+            let options = try ingest.loadOptions(environment: nil)
+            let files = try ExportFiles.expand(paths, glob: glob)
+            let writer = try global.connectMigrated(logger: logger)
+            let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.nightly, on: writer)
+            guard try writer.advisoryLock(lock, timeout: lockTimeout) else {
+                FileHandle.standardError.write(
+                    Data("churn: another nightly run holds the lock (waited \(Int(lockTimeout)) s); try again later\n".utf8)
+                )
+                throw ExitStatus.lockBusy.exitCode
+            }
+            defer { _ = try? writer.advisoryUnlock(lock) }
+
+            // Skip what was loaded before, by content.
+            var newFiles: [String] = []
+            var skipped = 0
+            for file in files {
+                let digest = try ExportFiles.sha256(of: file)
+                let known = try writer.execute(
+                    """
+                    SELECT 1 FROM source_files f JOIN load_runs r ON r.id = f.load_run_id
+                    WHERE f.sha256 = $1 LIMIT 1
+                    """,
+                    [digest]
+                ).rows.isEmpty == false
+                if known { skipped += 1 } else { newFiles.append(file) }
+            }
+            logger.info(
+                "nightly run", metadata: ["files.new": "\(newFiles.count)", "files.skipped": "\(skipped)"]
+            )
+            var rejected = 0
+            if !newFiles.isEmpty {
+                let progress = ProgressBar(enabled: true)
+                let summary = try Loader(connection: writer, options: options, logger: logger).load(newFiles) {
+                    progress.update($0)
+                }
+                progress.finish()
+                rejected = summary.rejected
+                print(LoadReport.render(summary))
+            } else {
+                print("no new export files (\(skipped) already loaded)")
+            }
+
+            let reader = try global.target.connect(logger: logger)
+            let analysis = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
+                .analyze(environment: environment)
+            let store = StoredDataset(connection: writer)
+            guard let asOf = try store.latestSignedDate() else {
+                print("nothing loaded yet: no report written")
+                return
+            }
+            let dataset = try store.stored(environment: environment, asOf: asOf)
+            let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
+            let name = Reports.Report.directoryName(asOf: asOf)
+            let directory = root.appendingPathComponent(name, isDirectory: true)
+            var previous: Headline?
+            do {
+                previous = try Headline.latest(inReportsRoot: root, before: asOf, environment: environment)
+            } catch {
+                Console.warn("the previous report cannot be read, so no comparison is shown: \(error)")
+            }
+            let report = Reports.Report(
+                dataset: dataset,
+                options: .init(
+                    environment: environment, rejections: try store.rejectionsByReason(), previous: previous
+                )
+            )
+            try report.write(to: directory)
+            try ExportFiles.pointLatest(in: root, at: name)
+            print(
+                "rebuilt \(analysis.subscriptionsRebuilt) subscription(s); wrote \(directory.path)/ "
+                    + "(\(report.outcomes.episodes) episodes, \(report.outcomes.recovered) recovered, "
+                    + "\(report.outcomes.expired) expired); \(root.appendingPathComponent("latest").path) -> \(name)"
+            )
+            if rejected > ingest.maxRejects {
+                Console.warn("\(rejected) inputs rejected, more than --max-rejects \(ingest.maxRejects) (see table quarantine).")
+                throw ExitStatus.tooManyRejects.exitCode
+            }
+        }
+    }
+}

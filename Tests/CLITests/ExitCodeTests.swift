@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Exit codes and messages a cron job and a person rely on.
+@Suite struct ExitCodeTests {
+    @Test func anUnreachableDatabaseGivesItsCodeAndNamesTheHostNotThePassword() throws {
+        let result = try ChurnCommand.run(
+            ["migrate", "--database-url", "postgresql://churn:hunter2-secret@127.0.0.1:1/churn?connect_timeout=2"]
+        )
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("127.0.0.1"))
+        #expect(!result.stderr.contains("hunter2-secret"))
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+
+    @Test func badUsageGives64() throws {
+        #expect(try ChurnCommand.run(["load", "--no-such-flag"]).status == 64)
+        let missing = try ChurnCommand.run(["load", "/nonexistent/export.jsonl"])
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("/nonexistent/export.jsonl"))
+    }
+
+    @Test func rejectsAboveTheThresholdGive2AndTheGoodRowsStay() throws {
+        let schema = try TestDatabase.makeSchema("rejects")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rejects-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("IngestTests/Fixtures")
+        let good = try String(contentsOf: fixtures.appendingPathComponent("05_EXPIRED_BILLING_RETRY.jws"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let export = directory.appendingPathComponent("export.jsonl")
+        try Data("\(good)\nnot a notification\n".utf8).write(to: export)
+        let trust = fixtures.appendingPathComponent("testCA.der").path
+        let strict = try ChurnCommand.run(["load", "--database-url", schema.url, "--trust-root", trust, export.path])
+        #expect(strict.status == 2)
+        #expect(strict.stdout.contains("1 new"))
+        #expect(strict.stdout.contains("export.jsonl:2: not_json"))
+        let lenient = try ChurnCommand.run(
+            ["load", "--database-url", schema.url, "--trust-root", trust, "--max-rejects", "1", export.path]
+        )
+        #expect(lenient.status == 0)
+    }
+
+    @Test func helpTeachesTheExitCodes() throws {
+        let help = try ChurnCommand.run(["--help"])
+        #expect(help.status == 0)
+        for code in ["64", "66", "69", "75"] { #expect(help.stdout.contains(code)) }
+    }
+}

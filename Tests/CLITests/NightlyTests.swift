@@ -1,0 +1,127 @@
+import Foundation
+import PGClient
+import Store
+import Testing
+import TestSupport
+
+/// The nightly job as cron runs it: the built binary against a real database.
+@Suite struct NightlyTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("IngestTests/Fixtures")
+
+    /// A directory with the billing-lifecycle export and a place for reports.
+    struct Workspace {
+        let root: URL
+        let exports: URL
+        let reports: URL
+        let schema: TestDatabase.Schema
+
+        init() throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-\(UUID().uuidString)")
+            exports = root.appendingPathComponent("exports")
+            reports = root.appendingPathComponent("reports")
+            try FileManager.default.createDirectory(at: exports, withIntermediateDirectories: true)
+            let names = (1...5).map { index in
+                [
+                    "01_DID_FAIL_TO_RENEW_GRACE_PERIOD", "02_GRACE_PERIOD_EXPIRED", "03_DID_RENEW_BILLING_RECOVERY",
+                    "04_DID_FAIL_TO_RENEW", "05_EXPIRED_BILLING_RETRY",
+                ][index - 1] + ".jws"
+            }
+            let lines = try names.map {
+                "{\"signedPayload\":\"" + (try String(contentsOf: fixtures.appendingPathComponent($0), encoding: .utf8))
+                    .trimmingCharacters(in: .whitespacesAndNewlines) + "\"}"
+            }
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: exports.appendingPathComponent("day1.jsonl"))
+            schema = try TestDatabase.makeSchema("nightly")
+        }
+
+        func nightly(_ extra: [String] = []) throws -> ChurnCommand.Result {
+            try ChurnCommand.run(
+                [
+                    "nightly", "--database-url", schema.url, "--trust-root",
+                    fixtures.appendingPathComponent("testCA.der").path, "--environment", "Sandbox", "--reports-root",
+                    reports.path,
+                ] + extra + [exports.path]
+            )
+        }
+
+        func reportFiles() throws -> [String: Data] {
+            let directory = reports.appendingPathComponent("latest")
+            var files: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+                files[name] = try Data(contentsOf: directory.appendingPathComponent(name))
+            }
+            return files
+        }
+    }
+
+    @Test func runningTwiceLoadsNothingNewAndWritesIdenticalFiles() throws {
+        let workspace = try Workspace()
+        let first = try workspace.nightly()
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("5 new"))
+        let destination = try FileManager.default.destinationOfSymbolicLink(
+            atPath: workspace.reports.appendingPathComponent("latest").path
+        )
+        #expect(destination == "2024-07-19")
+        let before = try workspace.reportFiles()
+        #expect(before.count == 10)
+
+        let second = try workspace.nightly()
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("no new export files (1 already loaded)"))
+        #expect(try workspace.reportFiles() == before)
+        let connection = try workspace.schema.connect()
+        #expect(try connection.execute("SELECT count(*) FROM notifications").scalar == "5")
+        #expect(try connection.execute("SELECT count(*) FROM load_runs").scalar == "1")
+    }
+
+    @Test func aSecondRunWhileOneHoldsTheLockExitsWithLockBusy() throws {
+        let workspace = try Workspace()
+        let holder = try workspace.schema.migrated()
+        let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.nightly, on: holder)
+        #expect(try holder.tryAdvisoryLock(lock))
+        let blocked = try workspace.nightly(["--lock-timeout", "1"])
+        #expect(blocked.status == 75)
+        #expect(blocked.stderr.contains("another nightly run holds the lock"))
+        try holder.advisoryUnlock(lock)
+        #expect(try workspace.nightly().status == 0)
+    }
+
+    @Test func twoNightlyRunsAtOnceStoreEachNotificationOnce() throws {
+        let workspace = try Workspace()
+        _ = try workspace.schema.migrated()
+        let results = UnsafeResults()
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            results.set(index, try? workspace.nightly(["--lock-timeout", "60"]))
+        }
+        #expect(results.values.compactMap { $0?.status } == [0, 0])
+        let connection = try workspace.schema.connect()
+        #expect(try connection.execute("SELECT count(*) FROM notifications").scalar == "5")
+        #expect(try connection.execute("SELECT count(*) FROM billing_episodes").scalar == "2")
+    }
+
+    @Test func jsonLogsAreOneObjectPerLine() throws {
+        let workspace = try Workspace()
+        let result = try workspace.nightly(["--log-format", "json", "--log-level", "info"])
+        #expect(result.status == 0)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(!lines.isEmpty)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["message"] != nil && object?["level"] != nil)
+        }
+    }
+}
+
+/// Results written by concurrent iterations, each to its own slot.
+final class UnsafeResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var values: [ChurnCommand.Result?] = [nil, nil]
+
+    func set(_ index: Int, _ value: ChurnCommand.Result?) {
+        lock.lock()
+        values[index] = value
+        lock.unlock()
+    }
+}

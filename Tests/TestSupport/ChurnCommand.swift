@@ -1,0 +1,63 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the built `churn` executable as a user would, capturing its exit status, stdout and stderr.
+package struct ChurnCommand {
+    /// What a run of the command did.
+    package struct Result: Sendable {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
+    }
+
+    /// `.build/debug/churn` (or `$CHURN_BINARY`), built before the tests because the test target depends on it.
+    package static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["CHURN_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        // The test bundle lives in the same build products directory as the executable.
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let beside = products.appendingPathComponent("churn")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/churn")
+    }
+
+    /// Runs `churn` with `arguments` in `directory`, with `environment` added to (or, for nil values, removed from)
+    /// this process's environment.
+    package static func run(
+        _ arguments: [String],
+        in directory: URL? = nil,
+        environment: [String: String?] = [:]
+    ) throws -> Result {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("churn-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let stdoutPath = scratch.appendingPathComponent("stdout").path
+        let stderrPath = scratch.appendingPathComponent("stderr").path
+
+        var variables = ProcessInfo.processInfo.environment
+        for (key, value) in environment { variables[key] = value }
+        // A test never reaches the developer's own database by accident.
+        for key in ["DATABASE_URL", "PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE"] where environment[key] == nil {
+            variables[key] = nil
+        }
+        let script = """
+            cd "$1" && shift && exec "$@" > "\(stdoutPath)" 2> "\(stderrPath)" < /dev/null
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, "sh", (directory ?? scratch).path, executable.path] + arguments
+        process.environment = variables
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+        )
+    }
+}
