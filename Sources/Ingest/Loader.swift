@@ -80,19 +80,31 @@ package final class Loader {
             var reader = RecordReader(
                 source: source, maxRecordBytes: options.maxRecordBytes, keepBytes: options.quarantineRawBytes
             )
-            var counts = FileCounts()
+            // Decoding (both cores) overlaps with COPY: the writer sends batch k while batch k+1 is decoded.
+            let writer = BatchWriter(loader: self, path: source.displayName, fileID: fileID, runID: runID)
             var batch: [RawRecord] = []
             batch.reserveCapacity(options.batchSize)
-            while let record = try reader.next() {
-                batch.append(record)
-                if batch.count >= options.batchSize {
-                    try process(batch, decoder: decoder, path: source.displayName, fileID: fileID, runID: runID, counts: &counts)
-                    batch.removeAll(keepingCapacity: true)
-                    progress(source.rawBytesRead, fileSize, counts.records, counts.rejected)
-                }
+            var decodedRecords = 0
+            func submit() throws {
+                guard !batch.isEmpty else { return }
+                let encoded = encode(batch, decoder: decoder)
+                decodedRecords += batch.count
+                try writer.submit(encoded)
+                batch.removeAll(keepingCapacity: true)
+                progress(source.rawBytesRead, fileSize, decodedRecords, writer.rejectedSoFar)
             }
-            try process(batch, decoder: decoder, path: source.displayName, fileID: fileID, runID: runID, counts: &counts)
-            progress(source.rawBytesRead, fileSize, counts.records, counts.rejected)
+            do {
+                while let record = try reader.next() {
+                    batch.append(record)
+                    if batch.count >= options.batchSize { try submit() }
+                }
+                try submit()
+            } catch {
+                // Let the writer finish with the connection before the transaction rolls back.
+                _ = try? writer.finish()
+                throw error
+            }
+            let counts = try writer.finish()
 
             let sha256 = source.sha256Hex()
             let previousRun = try connection.execute(
@@ -128,7 +140,7 @@ package final class Loader {
         }
     }
 
-    private struct FileCounts {
+    fileprivate struct FileCounts {
         var records = 0
         var staged = 0
         var rejected = 0
@@ -136,39 +148,45 @@ package final class Loader {
         var samples: [String] = []
     }
 
-    /// Decodes a batch on the worker threads, then writes its rows and rejections.
-    private func process(
-        _ batch: [RawRecord],
-        decoder: RecordDecoder,
-        path: String,
-        fileID: Int64,
-        runID: Int64,
-        counts: inout FileCounts
-    ) throws {
-        guard !batch.isEmpty else { return }
+    /// A batch decoded and encoded, ready for COPY.
+    struct EncodedBatch: @unchecked Sendable {
+        var records: [RawRecord]
+        var rows: CopyText
+        var rowCount: Int
+        var rejections: [Rejection]
+    }
+
+    /// Decodes a batch on the worker threads and joins the results in input order.
+    private func encode(_ batch: [RawRecord], decoder: RecordDecoder) -> EncodedBatch {
         let decoded = Self.decodeInParallel(batch, decoder: decoder, workers: options.workers)
-        var rows = CopyText(reservingCapacity: decoded.reduce(0) { $0 + $1.rows.count })
-        var rowCount = 0
-        var rejections: [Rejection] = []
+        var encoded = EncodedBatch(
+            records: batch, rows: CopyText(reservingCapacity: decoded.reduce(0) { $0 + $1.rows.count }), rowCount: 0,
+            rejections: []
+        )
         for record in decoded {
-            rows.append(rows: record.rows)
-            rowCount += record.rowCount
-            rejections.append(contentsOf: record.rejections)
+            encoded.rows.append(rows: record.rows)
+            encoded.rowCount += record.rowCount
+            encoded.rejections.append(contentsOf: record.rejections)
         }
-        if rowCount > 0 {
-            rejections.append(contentsOf: try copyRows(rows, count: rowCount, batch: batch))
+        return encoded
+    }
+
+    /// Writes one encoded batch: its rows into staging, its rejections into the quarantine staging table.
+    fileprivate func write(_ batch: EncodedBatch, path: String, fileID: Int64, runID: Int64, counts: inout FileCounts) throws {
+        var rejections = batch.rejections
+        if batch.rowCount > 0 {
+            rejections.append(contentsOf: try copyRows(batch.rows, count: batch.rowCount, batch: batch.records))
         }
-        let stored = rowCount - rejections.filter { $0.reason == .rejectedByDatabase }.count
-        counts.staged += stored
-        counts.records += rowCount + rejections.filter { $0.reason != .rejectedByDatabase }.count
-        if !rejections.isEmpty {
-            try copyRejections(rejections, path: path, fileID: fileID, runID: runID)
-            counts.rejected += rejections.count
-            for rejection in rejections {
-                counts.rejectedByReason[rejection.reason.rawValue, default: 0] += 1
-                if counts.samples.count < 20 {
-                    counts.samples.append("\(rejection.location(in: path)): \(rejection.reason.rawValue): \(rejection.detail)")
-                }
+        let refused = rejections.filter { $0.reason == .rejectedByDatabase }.count
+        counts.staged += batch.rowCount - refused
+        counts.records += batch.rowCount + rejections.count - refused
+        guard !rejections.isEmpty else { return }
+        try copyRejections(rejections, path: path, fileID: fileID, runID: runID)
+        counts.rejected += rejections.count
+        for rejection in rejections {
+            counts.rejectedByReason[rejection.reason.rawValue, default: 0] += 1
+            if counts.samples.count < 20 {
+                counts.samples.append("\(rejection.location(in: path)): \(rejection.reason.rawValue): \(rejection.detail)")
             }
         }
     }
@@ -350,5 +368,76 @@ struct UnsafeSendablePointer<Pointee>: @unchecked Sendable {
 
     init(_ pointer: UnsafePointer<Pointee>?) {
         self.pointer = pointer.map { UnsafeMutablePointer(mutating: $0) }
+    }
+}
+
+/// Runs the COPY of encoded batches on its own thread, one batch at a time, while the caller decodes the next.
+///
+/// The connection is used by exactly one thread at a time: the writer thread between ``submit(_:)`` and the
+/// completion of that batch, the caller only after ``finish()`` returned. That discipline is why this type is
+/// `@unchecked Sendable`.
+private final class BatchWriter: @unchecked Sendable {
+    private let loader: Loader
+    private let path: String
+    private let fileID: Int64
+    private let runID: Int64
+    private let queue = DispatchQueue(label: "churn.ingest.copy")
+    /// One batch in flight: a second submit waits for the first to be written.
+    private let slot = DispatchSemaphore(value: 1)
+    private let lock = NSLock()
+    private var counts = Loader.FileCounts()
+    private var failure: (any Error)?
+
+    init(loader: Loader, path: String, fileID: Int64, runID: Int64) {
+        self.loader = loader
+        self.path = path
+        self.fileID = fileID
+        self.runID = runID
+    }
+
+    /// Rejections written so far (for progress).
+    var rejectedSoFar: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts.rejected
+    }
+
+    /// Hands a batch to the writer thread, after the previous one was written; rethrows a failed write.
+    func submit(_ batch: Loader.EncodedBatch) throws {
+        slot.wait()
+        lock.lock()
+        let earlier = failure
+        lock.unlock()
+        if let earlier {
+            slot.signal()
+            throw earlier
+        }
+        queue.async { [self] in
+            var local = Loader.FileCounts()
+            lock.lock()
+            local = counts
+            lock.unlock()
+            do {
+                try loader.write(batch, path: path, fileID: fileID, runID: runID, counts: &local)
+                lock.lock()
+                counts = local
+                lock.unlock()
+            } catch {
+                lock.lock()
+                failure = error
+                lock.unlock()
+            }
+            slot.signal()
+        }
+    }
+
+    /// Waits for the last batch and returns the file's counts, or the first write failure.
+    func finish() throws -> Loader.FileCounts {
+        slot.wait()
+        slot.signal()
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { throw failure }
+        return counts
     }
 }
