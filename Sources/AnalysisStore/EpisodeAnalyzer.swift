@@ -108,6 +108,7 @@ package struct EpisodeAnalyzer {
                 }
             }
             let counts = try rebuildTouched(environment: environment)
+            FaultPoint.reach("analyze.episodes-copied")
             summary.notificationsRead = counts.notifications
             summary.episodesWritten = counts.episodes
             try writer.execute(

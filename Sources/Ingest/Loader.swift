@@ -21,6 +21,11 @@ package final class Loader {
         self.logger = logger
     }
 
+    /// Marks runs whose process died (status `running`, lock free) as `interrupted`.
+    package static func markAbandonedRuns(connection: PGConnection) throws {
+        try LoadRuns(connection: connection).markAbandonedRunsInterrupted()
+    }
+
     /// Loads the files in order, recording one load run.
     /// - Parameters:
     ///   - paths: files to read; `-` is standard input.
@@ -43,6 +48,7 @@ package final class Loader {
                     )
                 }
                 summary.files.append(file)
+                FaultPoint.reach("load.file-committed")
                 try runs.record(summary, runID: runID)
                 logger.info(
                     "file loaded",
@@ -113,6 +119,7 @@ package final class Loader {
             ).scalar.flatMap { Int64($0) }
             let inserted = try mergeStaging()
             try mergeQuarantine(sha256: sha256, fileID: fileID)
+            FaultPoint.reach("load.file-merged")
             let file = LoadSummary.File(
                 path: source.displayName,
                 sizeBytes: source.rawBytesRead,
@@ -419,6 +426,7 @@ private final class BatchWriter: @unchecked Sendable {
             lock.unlock()
             do {
                 try loader.write(batch, path: path, fileID: fileID, runID: runID, counts: &local)
+                FaultPoint.reach("load.batch-copied")
                 lock.lock()
                 counts = local
                 lock.unlock()

@@ -95,6 +95,11 @@ extension TestDatabase {
 /// Why the test database is unavailable.
 package struct TestDatabaseError: Error, CustomStringConvertible, Sendable {
     package var message: String
+
+    package init(message: String) {
+        self.message = message
+    }
+
     package var description: String { message }
 }
 

@@ -70,6 +70,7 @@ extension Churn {
                 throw ExitStatus.lockBusy.exitCode
             }
             defer { _ = try? writer.advisoryUnlock(lock) }
+            try Loader.markAbandonedRuns(connection: writer)
 
             // Skip what was loaded before, by content.
             var newFiles: [String] = []
@@ -125,6 +126,7 @@ extension Churn {
                     environment: environment, rejections: try store.rejectionsByReason(), previous: previous
                 )
             )
+            FaultPoint.reach("nightly.before-report")
             try report.write(to: directory)
             try ExportFiles.pointLatest(in: root, at: name)
             print(

@@ -1,0 +1,32 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Named points in the job where the crash tests kill the process, to prove a kill anywhere loses nothing.
+///
+/// Inert unless `CHURN_FAULT=<point>[:<n>]` is set: then the process sends itself SIGKILL the n-th time (default the
+/// first) it reaches that point. Points: `load.batch-copied`, `load.file-merged`, `load.file-committed`,
+/// `analyze.episodes-copied`, `nightly.before-report`.
+package enum FaultPoint {
+    private static let target: (name: String, count: Int)? = {
+        guard let value = ProcessInfo.processInfo.environment["CHURN_FAULT"], !value.isEmpty else { return nil }
+        let parts = value.split(separator: ":", maxSplits: 1)
+        return (String(parts[0]), parts.count > 1 ? Int(parts[1]) ?? 1 : 1)
+    }()
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var reached = 0
+
+    /// Marks that the job reached `name`.
+    package static func reach(_ name: String) {
+        guard let target, target.name == name else { return }
+        lock.lock()
+        reached += 1
+        let count = reached
+        lock.unlock()
+        if count == target.count {
+            kill(getpid(), SIGKILL)
+        }
+    }
+}
