@@ -14,6 +14,11 @@ package enum TestDatabase {
         /// A libpq conninfo string whose `search_path` is this schema.
         package var url: String
 
+        package init(name: String, url: String) {
+            self.name = name
+            self.url = url
+        }
+
         /// Opens a new connection to the schema.
         package func connect() throws -> PGConnection {
             try PGConnection(url: url)
