@@ -308,8 +308,8 @@ package final class Loader {
             rows.append(rejection.line)
             rows.append(rejection.item)
             try rows.append(rejection.reason.rawValue)
-            try rows.append(Self.storableText(rejection.detail))
-            try rows.append(Self.storableText(String(decoding: rejection.raw, as: UTF8.self)))
+            try rows.append(Self.storableText(Array(rejection.detail.utf8)))
+            try rows.append(Self.storableText(rejection.raw))
             rows.append(rejection.rawLength)
             rows.append(rejection.raw.count < rejection.rawLength)
             rows.endRow()
@@ -322,9 +322,15 @@ package final class Loader {
         ) { writer in try writer.write(rows.bytes) }
     }
 
-    /// Text PostgreSQL can store: invalid UTF-8 is already replaced by U+FFFD when decoding; NUL becomes U+FFFD.
-    private static func storableText(_ text: String) -> String {
-        text.contains("\u{0}") ? text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : text
+    /// Text PostgreSQL can store: invalid UTF-8 becomes U+FFFD, and so does NUL.
+    private static func storableText(_ bytes: [UInt8]) -> String {
+        guard bytes.contains(0) else { return String(decoding: bytes, as: UTF8.self) }
+        var cleaned: [UInt8] = []
+        cleaned.reserveCapacity(bytes.count + 16)
+        for byte in bytes {
+            if byte == 0 { cleaned += [0xEF, 0xBF, 0xBD] } else { cleaned.append(byte) }
+        }
+        return String(decoding: cleaned, as: UTF8.self)
     }
 
     /// Moves staged notifications into `notifications`, once per notificationUUID.

@@ -15,7 +15,9 @@ struct RawRecord: Sendable {
 /// - JSON Lines (`{"signedPayload": …}` or a Get Notification History page per line) and bare JWS lines: one
 ///   record per non-blank line.
 /// - A pretty-printed JSON document spread over several lines (a saved Get Notification History page): when the
-///   file's first non-blank line opens a JSON value that the line does not close, the whole file is one record.
+///   file's first JSON value spans several lines and closes within `maxRecordBytes`, that value is one record;
+///   the rest of the file is read line by line. A first line that is merely broken (a truncated JSON line) never
+///   closes (JSON strings hold no raw newline, and the following lines are balanced), so it stays a line.
 ///
 /// A line longer than `maxRecordBytes` becomes a record with problem `record_too_large` holding only its first
 /// `keepBytes` bytes; the rest is skipped without being held in memory.
@@ -30,8 +32,10 @@ struct RecordReader {
     private var mode: Mode = .undecided
     private var pendingFailure: IngestError?
 
-    private enum Mode {
-        case undecided, lines, document
+    private enum Mode: Equatable {
+        case undecided, lines
+        /// The first record is a multi-line JSON value ending at this buffer index (exclusive).
+        case document(end: Int)
     }
 
     init(source: ByteSource, maxRecordBytes: Int, keepBytes: Int) {
@@ -68,8 +72,9 @@ struct RecordReader {
             if mode == .undecided {
                 try decideMode()
             }
-            if mode == .document {
-                return try nextDocument()
+            if case .document(let end) = mode {
+                mode = .lines
+                return takeDocument(end: end)
             }
             guard var record = try nextLine() else {
                 return takeFailureRecord()
@@ -99,7 +104,7 @@ struct RecordReader {
         if record.problem == nil, record.bytes.last == 0x0D { record.bytes.removeLast() }
     }
 
-    /// Looks at the first non-blank line: a JSON value it leaves open means the file is one document.
+    /// Looks at the first JSON value: when it spans several lines and closes within the limit, it is one record.
     private mutating func decideMode() throws {
         mode = .lines
         var scanned = position
@@ -113,21 +118,39 @@ struct RecordReader {
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return }
         var scanner = JSONDepthScanner()
         var index = scanned
+        var sawNewline = false
         while true {
             while index < buffer.count {
                 let byte = buffer[index]
                 if byte == 0x0A {
-                    if !scanner.isComplete { mode = .document }
-                    return
+                    // A raw newline cannot be inside a JSON string: the first line is broken, not a document.
+                    if scanner.isInString { return }
+                    sawNewline = true
                 }
                 scanner.consume(byte)
                 index += 1
+                if scanner.isComplete {
+                    if sawNewline { mode = .document(end: index) }
+                    return
+                }
+                if scanner.isBroken { return }
             }
             if index - position > maxRecordBytes { return }
             let offset = index - position
+            let scannedOffset = scanned - position
             guard try fill() else { return }
             index = position + offset
+            scanned = position + scannedOffset
         }
+    }
+
+    /// The multi-line first value as one record, counting the lines it spans.
+    private mutating func takeDocument(end: Int) -> RawRecord {
+        let bytes = Array(buffer[position..<end])
+        let startLine = lineNumber + 1
+        lineNumber += bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        position = end
+        return RawRecord(line: startLine, bytes: bytes, problem: nil, length: bytes.count)
     }
 
     private func isSpace(_ byte: UInt8) -> Bool {
@@ -183,32 +206,6 @@ struct RecordReader {
         return RawRecord(line: lineNumber, bytes: kept, problem: .recordTooLarge, length: length)
     }
 
-    /// The whole rest of the input as one record (bounded by `maxRecordBytes`).
-    private mutating func nextDocument() throws -> RawRecord? {
-        guard !ended || position < buffer.count else { return takeFailureRecord() }
-        while try fill() {
-            if buffer.count - position > maxRecordBytes {
-                let kept = Array(buffer[position..<(position + keepBytes)])
-                var length = buffer.count - position
-                position = buffer.count
-                while try fill() {
-                    length += buffer.count - position
-                    position = buffer.count
-                }
-                lineNumber = 1
-                return RawRecord(line: 1, bytes: kept, problem: .recordTooLarge, length: length)
-            }
-        }
-        let bytes = Array(buffer[position...])
-        position = buffer.count
-        lineNumber = 1
-        if let failure = takeFailureRecord(), failure.problem != nil {
-            // A truncated compressed document cannot be parsed: report the truncation.
-            return RawRecord(line: 1, bytes: Array(bytes.prefix(keepBytes)), problem: .truncatedInput, length: bytes.count)
-        }
-        if isBlank(bytes) { return nil }
-        return RawRecord(line: 1, bytes: bytes, problem: nil, length: bytes.count)
-    }
 }
 
 /// Tracks JSON nesting depth outside strings, to tell whether a line closes the value it opens.
@@ -219,6 +216,9 @@ struct JSONDepthScanner {
     private var started = false
 
     var isComplete: Bool { started && depth == 0 && !inString }
+    var isInString: Bool { inString }
+    /// More closing than opening brackets: not a JSON value.
+    var isBroken: Bool { depth < 0 }
 
     mutating func consume(_ byte: UInt8) {
         if inString {
