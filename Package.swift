@@ -96,16 +96,29 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
+        // Synthetic signed exports with known ground truth: the demo, tests and benchmarks.
+        .target(
+            name: "Simulator",
+            dependencies: [
+                "AppStoreNotifications", "Analysis", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+
         // The command-line tool: thin glue over the modules above.
         .executableTarget(
             name: "churn",
             dependencies: [
-                "Ingest", "Store", "PGClient", "AppStoreNotifications", "Analysis", "AnalysisStore", "Reports",
+                "Ingest", "Store", "PGClient", "AppStoreNotifications", "Analysis", "AnalysisStore", "Reports", "Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["Commands/QueryCommand.swift", "Commands/Query"],
             swiftSettings: upcomingFeatures
         ),
 
@@ -170,7 +183,16 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["churn", "PGClient", "Store", "TestSupport"],
+            dependencies: ["churn", "PGClient", "Store", "AppStoreNotifications", "TestSupport"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "SimulatorTests",
+            dependencies: [
+                "Simulator", "AppStoreNotifications", "Analysis", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -28,7 +28,7 @@ struct Churn: ParsableCommand {
               75  another run holds the lock (try again later)
             """,
         version: "0.1.0",
-        subcommands: [Nightly.self, Load.self, Analyze.self, Report.self, Migrate.self, Database.self]
+        subcommands: [Nightly.self, Simulate.self, Load.self, Analyze.self, Report.self, Migrate.self, Database.self]
     )
 
     /// Runs the command and turns run-level failures into a clear message and a documented exit code.

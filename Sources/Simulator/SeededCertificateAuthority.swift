@@ -1,0 +1,126 @@
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+
+/// A three-level test PKI shaped like Apple's App Store signing chain, made entirely from a seed: the same seed gives
+/// the same keys, serial numbers, certificates and signatures, so the root file and every `x5c` of an export repeat
+/// exactly.
+///
+/// It has the shape of `TestCertificateAuthority` (which makes fresh random keys on every `init`): P-256 keys, an
+/// intermediate CA (path length 0) with Apple's WWDR marker 1.2.840.113635.100.6.2.1, a leaf with the receipt-signing
+/// marker 1.2.840.113635.100.6.11.1. All signatures, certificates included, are RFC 6979 deterministic.
+/// - Important: Anyone who knows the seed can make the keys. Trust its root for simulated data only.
+package struct SeededCertificateAuthority: Sendable {
+    package let root: Certificate
+    package let intermediate: Certificate
+    package let leaf: Certificate
+    /// The leaf's key: the one that signs tokens.
+    package let leafKey: DeterministicSigningKey
+
+    /// Creates the three certificates.
+    /// - Parameters:
+    ///   - seed: where keys and serial numbers come from.
+    ///   - name: the organization in every subject ("<name> Root CA", "<name> Intermediate CA", "<name> Signing").
+    ///   - validity: notValidBefore...notValidAfter of all three certificates; it must cover every `signedDate`.
+    /// - Throws: when a certificate cannot be built.
+    package init(seed: UInt64, name: String = "InvoluntaryChurn Simulator", validity: ClosedRange<Date>) throws {
+        var generator = SplitMix64(seed: seed, index: 0, stream: 0xCA)
+        let rootKey = try DeterministicSigningKey(drawingFrom: &generator)
+        let intermediateKey = try DeterministicSigningKey(drawingFrom: &generator)
+        let leafKey = try DeterministicSigningKey(drawingFrom: &generator)
+        let rootName = try DistinguishedName {
+            CountryName("US")
+            OrganizationName(name)
+            CommonName("\(name) Root CA")
+        }
+        let intermediateName = try DistinguishedName {
+            CountryName("US")
+            OrganizationName(name)
+            CommonName("\(name) Intermediate CA")
+        }
+        let leafName = try DistinguishedName {
+            CountryName("US")
+            OrganizationName(name)
+            CommonName("\(name) Signing")
+        }
+        let rootKeyID = SubjectKeyIdentifier(hash: rootKey.publicKey)
+        let intermediateKeyID = SubjectKeyIdentifier(hash: intermediateKey.publicKey)
+
+        self.root = try Certificate(
+            version: .v3,
+            serialNumber: Self.serialNumber(&generator),
+            publicKey: rootKey.publicKey,
+            notValidBefore: validity.lowerBound,
+            notValidAfter: validity.upperBound,
+            issuer: rootName,
+            subject: rootName,
+            extensions: Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                rootKeyID
+            },
+            issuerPrivateKey: Certificate.PrivateKey(rootKey)
+        )
+        self.intermediate = try Certificate(
+            version: .v3,
+            serialNumber: Self.serialNumber(&generator),
+            publicKey: intermediateKey.publicKey,
+            notValidBefore: validity.lowerBound,
+            notValidAfter: validity.upperBound,
+            issuer: rootName,
+            subject: intermediateName,
+            extensions: Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                intermediateKeyID
+                AuthorityKeyIdentifier(keyIdentifier: rootKeyID.keyIdentifier)
+                Certificate.Extension(oid: Self.intermediateMarker, critical: false, value: Self.asn1Null)
+            },
+            issuerPrivateKey: Certificate.PrivateKey(rootKey)
+        )
+        self.leaf = try Certificate(
+            version: .v3,
+            serialNumber: Self.serialNumber(&generator),
+            publicKey: leafKey.publicKey,
+            notValidBefore: validity.lowerBound,
+            notValidAfter: validity.upperBound,
+            issuer: intermediateName,
+            subject: leafName,
+            extensions: Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                AuthorityKeyIdentifier(keyIdentifier: intermediateKeyID.keyIdentifier)
+                Certificate.Extension(oid: Self.leafMarker, critical: false, value: Self.asn1Null)
+            },
+            issuerPrivateKey: Certificate.PrivateKey(intermediateKey)
+        )
+        self.leafKey = leafKey
+    }
+
+    /// The root certificate as DER, for a trust-root file (`churn load --trust-root`).
+    package func rootDER() throws -> [UInt8] {
+        var serializer = DER.Serializer()
+        try serializer.serialize(root)
+        return serializer.serializedBytes
+    }
+
+    /// A signer that puts leaf, intermediate and root in `x5c` and signs with the leaf's key.
+    package func signer() throws -> DeterministicJWSSigner {
+        try DeterministicJWSSigner(key: leafKey, chain: [leaf, intermediate, root])
+    }
+
+    /// 16 random bytes, positive and without a leading zero byte (a canonical DER INTEGER).
+    private static func serialNumber(_ generator: inout SplitMix64) -> Certificate.SerialNumber {
+        var bytes = (0..<2).flatMap { _ in withUnsafeBytes(of: generator.next().bigEndian, Array.init) }
+        bytes[0] = bytes[0] & 0x7F | 0x40
+        return Certificate.SerialNumber(bytes: bytes)
+    }
+
+    /// Apple's WWDR intermediate marker.
+    private static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 1]
+    /// Apple's receipt-signing leaf marker.
+    private static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 11, 1]
+    /// Apple's marker extensions hold an ASN.1 NULL.
+    private static let asn1Null: ArraySlice<UInt8> = [0x05, 0x00]
+}

@@ -1,0 +1,91 @@
+import Analysis
+
+/// What to simulate: how many subscribers over which months, the app's settings, and how often each thing happens.
+///
+/// Rates are probabilities between 0 and 1. Changing a noise rate (duplicates, out-of-order lines) never changes the
+/// subscribers' histories or the ground truth: each draws from its own random stream.
+package struct SimulationOptions: Hashable, Sendable {
+    /// Subscribers (purchasers) to simulate; family members come on top.
+    package var subscribers = 1000
+    /// The seed of every random choice, the certificate authority's keys included.
+    package var seed: UInt64 = 1
+    /// The first day of the simulated history (Unix ms, midnight UTC). Default 2025-01-01.
+    package var start: Int64 = 1_735_689_600_000
+    /// Calendar months of history; subscribers join uniformly over them, and the export ends after them.
+    package var months = 12
+    package var grace = GraceSetting.days(16)
+    package var recoveryCurve = RecoveryCurve.default
+
+    /// Share of renewal charges that fail and open a billing-retry episode (doubled for the first charge after a
+    /// free trial).
+    package var failureRate = 0.06
+    /// Share of episodes that end in recovery, at a time drawn from ``recoveryCurve``.
+    package var recoveryRate = 0.5
+    /// Share of episodes in which the customer turns off auto-renew during billing retry.
+    package var cancelRate = 0.1
+    /// Share of episodes that end otherwise: a refund of the last paid period, or the product leaving the store.
+    package var otherRate = 0.02
+    /// Share of subscribers, per month, who turn off auto-renew and leave at the end of their period.
+    package var voluntaryChurnRate = 0.04
+    /// Share of new subscribers who start with the introductory free trial.
+    package var trialRate = 0.3
+    /// Share of free trials that go on to the first paid charge (the others are cancelled during the trial).
+    package var trialConversionRate = 0.6
+    /// Share of paid periods refunded (the subscription ends).
+    package var refundRate = 0.01
+    /// Share of lapsed subscribers who subscribe again (`SUBSCRIBED`/`RESUBSCRIBE`) after 3 to 90 days.
+    package var resubscribeRate = 0.1
+    /// Share of subscriptions shared with 1 to 3 family members, each with a `FAMILY_SHARED` copy of every
+    /// notification under their own `originalTransactionId`.
+    package var familyRate = 0.05
+    /// Share of subscribers in the Sandbox environment.
+    package var sandboxRate = 0.02
+    /// Share of notifications resent: the same line again, one to four lines later.
+    package var duplicateRate = 0.02
+    /// Share of notifications delivered after the next one of the same subscription.
+    package var outOfOrderRate = 0.02
+    /// One `TEST` notification per this many subscribers (the first subscriber's block always has one).
+    package var testEvery = 1000
+
+    package var bundleID = "com.example.app"
+    package var appAppleID: Int64 = 1_234_567_890
+
+    package init() {}
+
+    /// The end of the simulated history (exclusive): ``start`` plus ``months`` calendar months. Nothing is signed
+    /// after it, and episodes still open at it are `open` in the ground truth.
+    package var end: Int64 {
+        UTCCalendar.adding(months: months, to: start)
+    }
+
+    /// Checks ranges and combinations.
+    /// - Throws: ``SimulationError/invalidOptions(_:)`` naming the option.
+    package func validate() throws {
+        guard subscribers >= 1 else { throw SimulationError.invalidOptions("subscribers must be at least 1") }
+        guard subscribers <= 50_000_000 else {
+            throw SimulationError.invalidOptions("subscribers must be at most 50000000")
+        }
+        guard (1...120).contains(months) else { throw SimulationError.invalidOptions("months must be 1...120") }
+        guard testEvery >= 1 else { throw SimulationError.invalidOptions("testEvery must be at least 1") }
+        let rates: [(String, Double)] = [
+            ("failure rate", failureRate), ("recovery rate", recoveryRate), ("cancel rate", cancelRate),
+            ("other rate", otherRate), ("voluntary churn rate", voluntaryChurnRate), ("trial rate", trialRate),
+            ("trial conversion rate", trialConversionRate), ("refund rate", refundRate),
+            ("resubscribe rate", resubscribeRate), ("family rate", familyRate), ("sandbox rate", sandboxRate),
+            ("duplicate rate", duplicateRate), ("out-of-order rate", outOfOrderRate),
+        ]
+        for (name, rate) in rates where !(0...1).contains(rate) {
+            throw SimulationError.invalidOptions("\(name) must be between 0 and 1, not \(rate)")
+        }
+        guard recoveryRate + cancelRate + otherRate <= 1 else {
+            throw SimulationError.invalidOptions(
+                "recovery, cancel and other rates share the episodes: together at most 1, not "
+                    + "\(recoveryRate + cancelRate + otherRate)"
+            )
+        }
+        // Civil dates from 1971 to 2099 keep every identifier and certificate date in range.
+        guard start >= 365 * Milliseconds.day, end < 4_102_444_800_000 else {
+            throw SimulationError.invalidOptions("the history must lie between 1971 and 2099")
+        }
+    }
+}

@@ -1,0 +1,459 @@
+import Analysis
+import AppStoreNotifications
+import Foundation
+
+/// One subscriber's history from the first purchase to the export's end, as the notifications the App Store would
+/// send: to the purchaser, and a `FAMILY_SHARED` copy of each to every family member.
+///
+/// A state machine over billing periods. Each period ends in a renewal (`DID_RENEW`), a voluntary exit
+/// (`DID_CHANGE_RENEWAL_STATUS`/`AUTO_RENEW_DISABLED`, then `EXPIRED`/`VOLUNTARY`), a refund (`REFUND`), the
+/// product leaving the store (`EXPIRED`/`PRODUCT_NOT_FOR_SALE`) or a failed charge (`DID_FAIL_TO_RENEW`), which
+/// opens a billing-retry episode. The episode's outcome is drawn when it opens: recovery (`DID_RENEW`/
+/// `BILLING_RECOVERY` at a time from the recovery curve), a cancel during retry, a refund or a withdrawn product
+/// (`other`), or expiry after 60 days (`EXPIRED`/`BILLING_RETRY`); `GRACE_PERIOD_EXPIRED` comes first when the
+/// grace period ends before the outcome. A lapsed subscriber may subscribe again (`SUBSCRIBED`/`RESUBSCRIBE`).
+///
+/// Every notification records its ``SimulatedNotification/EpisodeRole``: the ground truth comes from those
+/// decisions, not from reading the notifications back. Signed dates increase strictly within each subscription
+/// (at least a second apart), so the processing order METRICS.md prescribes is the order of the decisions.
+struct SubscriptionTimeline {
+    /// What is drawn once per subscriber.
+    struct Profile: Hashable, Sendable {
+        var index: Int
+        var environment: Environment
+        var product: Catalog.Product
+        var storefront: Catalog.Storefront
+        /// Days of billing grace period; nil: none.
+        var graceDays: Int?
+        var startsWithTrial: Bool
+        /// Family members sharing the subscription (0…3).
+        var familyMembers: Int
+        /// The first purchase.
+        var joined: Int64
+        var appAccountToken: String?
+
+        /// Draws a profile from the subscriber's generator.
+        init(index: Int, options: SimulationOptions, generator: inout SplitMix64) {
+            self.index = index
+            environment = generator.chance(options.sandboxRate) ? .sandbox : .production
+            storefront = Catalog.storefronts[generator.index(weightedBy: Catalog.storefronts.map(\.weight))]
+            product = Catalog.products[generator.index(weightedBy: Catalog.products.map(\.weight))]
+            graceDays = options.grace.days(drawingFrom: &generator)
+            startsWithTrial = generator.chance(options.trialRate)
+            familyMembers =
+                generator.chance(options.familyRate)
+                ? 1 + Int(generator.next() % UInt64(Identifiers.maximumFamilyMembers)) : 0
+            joined = generator.int64(in: options.start...(options.end - 1))
+            appAccountToken = generator.chance(0.5) ? Identifiers.uuid(&generator) : nil
+        }
+    }
+
+    /// What the renewal info says besides the product and dates.
+    private struct RenewalState {
+        var autoRenew = true
+        var expirationIntent: ExpirationIntent?
+        var isInBillingRetry: Bool?
+        var gracePeriodExpires: Int64?
+    }
+
+    /// One receiver of the notifications: the purchaser (member 0) or a family member.
+    private struct Account {
+        var number: Int64
+        var ownership: InAppOwnershipType
+        /// Added to the purchaser's signed dates, so each copy is signed a little later.
+        var delay: Int64
+        var uuids: SplitMix64
+        var notifications: [SimulatedNotification] = []
+    }
+
+    /// Share of periods that end with the product withdrawn from sale.
+    private static let productNotForSaleRate = 0.002
+    /// Share of voluntary cancels (of paid periods) that the customer takes back before the period ends.
+    private static let reenableRate = 0.15
+    /// Share of cancels during billing retry followed by `EXPIRED`/`VOLUNTARY`.
+    private static let expiredAfterCancelRate = 0.5
+    private static let minute: Int64 = 60_000
+    private static let hour = Milliseconds.hour
+    private static let day = Milliseconds.day
+    private static let retryPeriod = 60 * Milliseconds.day
+
+    let profile: Profile
+    private let options: SimulationOptions
+    private let identifiers: Identifiers
+    private let end: Int64
+    private var life: SplitMix64
+    private var accounts: [Account]
+
+    private var isFinished = false
+    /// The purchaser's latest signed date.
+    private var lastSigned = Int64.min
+    /// The time of the latest event.
+    private var clock: Int64
+    /// The purchase number of the latest transaction (0: the original purchase).
+    private var sequence = 0
+    /// The latest transaction, without `signedDate` or per-account fields.
+    private var transaction = JWSTransactionDecodedPayload()
+    private var recentStart: Int64
+    private var hasBeenInRetry = false
+
+    /// Draws the subscriber's profile; ``run()`` then makes the history.
+    init(index: Int, options: SimulationOptions, identifiers: Identifiers) {
+        var life = SplitMix64(seed: options.seed, index: UInt64(index), stream: 1)
+        let profile = Profile(index: index, options: options, generator: &life)
+        self.profile = profile
+        self.options = options
+        self.identifiers = identifiers
+        self.end = options.end
+        self.life = life
+        self.clock = profile.joined
+        self.recentStart = profile.joined
+        self.accounts = (0...profile.familyMembers).map { member in
+            let number = Identifiers.account(subscriber: index, member: member)
+            return Account(
+                number: number,
+                ownership: member == 0 ? .purchased : .familyShared,
+                delay: Int64(member) * 1500,
+                uuids: SplitMix64(seed: options.seed, index: UInt64(number), stream: 2)
+            )
+        }
+    }
+
+    /// Simulates the history and returns each account's notifications (purchaser first), in signed order.
+    mutating func run() -> [[SimulatedNotification]] {
+        let joined = profile.joined
+        let trial = profile.startsWithTrial
+        transaction = makeTransaction(
+            purchase: joined,
+            expires: trial
+                ? joined + Int64(profile.product.trialDays) * Self.day
+                : profile.product.period.end(startingAt: joined),
+            reason: .purchase,
+            isTrial: trial
+        )
+        emit(.subscribed, .initialBuy, at: joined, status: .active, renewal: RenewalState())
+        while !isFinished {
+            runPeriod()
+        }
+        return accounts.map(\.notifications)
+    }
+
+    // MARK: Periods and episodes
+
+    private mutating func runPeriod() {
+        let periodStart = transaction.purchaseDate ?? clock
+        let periodEnd = transaction.expiresDate ?? clock
+        let isTrial = transaction.offerDiscountType == .known(.freeTrial)
+
+        if !isTrial, life.chance(options.refundRate) {
+            let latest = max(Self.hour, (periodEnd - periodStart) * 4 / 5)
+            refund(at: draw(from: periodStart + Self.hour, to: periodStart + latest), role: .none)
+            lapse()
+            return
+        }
+
+        let leaves =
+            isTrial
+            ? 1 - options.trialConversionRate
+            : 1 - pow(1 - options.voluntaryChurnRate, profile.product.period.months)
+        if life.chance(leaves) {
+            let time = draw(from: periodStart + Self.hour, to: periodEnd - 3 * Self.hour)
+            emit(
+                .didChangeRenewalStatus, .autoRenewDisabled, at: time, status: .active,
+                renewal: RenewalState(autoRenew: false, isInBillingRetry: retryFlag)
+            )
+            if !isTrial, life.chance(Self.reenableRate) {
+                emit(
+                    .didChangeRenewalStatus, .autoRenewEnabled,
+                    at: draw(from: time + Self.hour, to: periodEnd - 2 * Self.hour), status: .active,
+                    renewal: RenewalState(isInBillingRetry: retryFlag)
+                )
+            } else {
+                emit(
+                    .expired, .voluntary, at: periodEnd, status: .expired,
+                    renewal: RenewalState(
+                        autoRenew: false, expirationIntent: .customerCancelled, isInBillingRetry: retryFlag
+                    )
+                )
+                lapse()
+                return
+            }
+        }
+
+        if life.chance(Self.productNotForSaleRate) {
+            emit(
+                .expired, .productNotForSale, at: periodEnd, status: .expired,
+                renewal: RenewalState(
+                    autoRenew: false, expirationIntent: .productNotAvailable, isInBillingRetry: retryFlag
+                )
+            )
+            isFinished = true
+            return
+        }
+
+        if life.chance(min(1, options.failureRate * (isTrial ? 2 : 1))) {
+            runEpisode(periodEnd: periodEnd, afterTrial: isTrial)
+        } else {
+            let purchase = periodEnd - life.int64(in: 0...(30 * Self.minute))
+            sequence += 1
+            transaction = makeTransaction(
+                purchase: purchase,
+                expires: profile.product.period.end(startingAt: periodEnd),
+                reason: .renewal,
+                isTrial: false
+            )
+            emit(.didRenew, nil, at: purchase, status: .active, renewal: RenewalState(isInBillingRetry: retryFlag))
+        }
+    }
+
+    /// A failed renewal at `periodEnd` (t0) and what follows it.
+    private mutating func runEpisode(periodEnd start: Int64, afterTrial: Bool) {
+        let graceEnd = profile.graceDays.map { start + Int64($0) * Self.day }
+        // Seen in practice: a grace period after a free trial, with isInBillingRetryPeriod false.
+        let opened = emit(
+            .didFailToRenew, graceEnd == nil ? nil : .gracePeriod, at: start,
+            status: graceEnd == nil ? .billingRetry : .billingGracePeriod,
+            renewal: RenewalState(
+                expirationIntent: .billingError,
+                isInBillingRetry: !(afterTrial && graceEnd != nil),
+                gracePeriodExpires: graceEnd
+            ),
+            role: .opens(start: start, graceEnd: graceEnd)
+        )
+        guard opened else { return }
+        hasBeenInRetry = true
+        // Whatever ends the episode happens after the failure was notified.
+        let earliest = lastSigned + Self.minute
+        let retryEnd = start + Self.retryPeriod
+        let outcome = life.nextUnit()
+        let inRetry = RenewalState(
+            expirationIntent: .billingError, isInBillingRetry: true, gracePeriodExpires: graceEnd
+        )
+
+        if outcome < options.recoveryRate {
+            let recovery = max(start + options.recoveryCurve.delay(unit: life.nextUnit()), earliest)
+            expireGrace(graceEnd, before: recovery)
+            // Recovered within grace: the renewal dates do not move. Otherwise a new period starts now.
+            let savedInGrace = graceEnd.map { recovery <= $0 } ?? false
+            var expires = profile.product.period.end(startingAt: savedInGrace ? start : recovery)
+            while expires < recovery + Self.day {
+                expires = profile.product.period.end(startingAt: expires)
+            }
+            sequence += 1
+            transaction = makeTransaction(
+                purchase: recovery,
+                expires: expires,
+                reason: .renewal,
+                isTrial: false
+            )
+            emit(
+                .didRenew, .billingRecovery, at: recovery, status: .active,
+                renewal: RenewalState(isInBillingRetry: false, gracePeriodExpires: graceEnd),
+                role: .closes(.recovered)
+            )
+        } else if outcome < options.recoveryRate + options.cancelRate {
+            // Cancels come early rather than late: the day is 60 · u².
+            let unit = life.nextUnit()
+            let time = min(max(start + Int64(unit * unit * Double(Self.retryPeriod)), earliest), retryEnd - Self.hour)
+            expireGrace(graceEnd, before: time)
+            let inGrace = graceEnd.map { time < $0 } ?? false
+            var cancelled = inRetry
+            cancelled.autoRenew = false
+            emit(
+                .didChangeRenewalStatus, .autoRenewDisabled, at: time,
+                status: inGrace ? .billingGracePeriod : .billingRetry, renewal: cancelled,
+                role: .closes(.cancelled)
+            )
+            if life.chance(Self.expiredAfterCancelRate) {
+                emit(
+                    .expired, .voluntary, at: time + life.int64(in: Self.minute...(2 * Self.hour)), status: .expired,
+                    renewal: RenewalState(
+                        autoRenew: false, expirationIntent: .customerCancelled, isInBillingRetry: false)
+                )
+            }
+            lapse()
+        } else if outcome < options.recoveryRate + options.cancelRate + options.otherRate {
+            let time = max(start + life.int64(in: Self.day...(45 * Self.day)), earliest)
+            expireGrace(graceEnd, before: time)
+            if life.chance(0.5) {
+                refund(at: time, role: .closes(.other))
+                lapse()
+            } else {
+                emit(
+                    .expired, .productNotForSale, at: time, status: .expired,
+                    renewal: RenewalState(
+                        autoRenew: false, expirationIntent: .productNotAvailable, isInBillingRetry: false
+                    ),
+                    role: .closes(.other)
+                )
+                isFinished = true
+            }
+        } else {
+            expireGrace(graceEnd, before: retryEnd)
+            emit(
+                .expired, .billingRetry, at: retryEnd, status: .expired,
+                renewal: RenewalState(expirationIntent: .billingError, isInBillingRetry: false),
+                role: .closes(.expired)
+            )
+            lapse()
+        }
+    }
+
+    /// `GRACE_PERIOD_EXPIRED` when the grace period ends before `time`; the episode stays open.
+    private mutating func expireGrace(_ graceEnd: Int64?, before time: Int64) {
+        guard let graceEnd, graceEnd < time else { return }
+        emit(
+            .gracePeriodExpired, nil, at: graceEnd, status: .billingRetry,
+            renewal: RenewalState(expirationIntent: .billingError, isInBillingRetry: true, gracePeriodExpires: graceEnd)
+        )
+    }
+
+    /// `REFUND` of the latest transaction (`REVOKE` for family members).
+    private mutating func refund(at time: Int64, role: SimulatedNotification.EpisodeRole) {
+        transaction.revocationDate = time
+        transaction.revocationReason = .known(life.chance(0.3) ? .refundedDueToIssue : .refundedForOtherReason)
+        transaction.revocationType = .known(.refundFull)
+        emit(
+            .refund, nil, at: time, status: .revoked,
+            renewal: RenewalState(autoRenew: false, isInBillingRetry: retryFlag), role: role
+        )
+    }
+
+    /// After the subscription ended: perhaps a new purchase after 3 to 90 days, else the end of the history.
+    private mutating func lapse() {
+        guard !isFinished, life.chance(options.resubscribeRate) else {
+            isFinished = true
+            return
+        }
+        let time = clock + life.int64(in: (3 * Self.day)...(90 * Self.day))
+        // recentSubscriptionStartDate ignores lapses shorter than 60 days.
+        if time - (transaction.expiresDate ?? clock) >= Self.retryPeriod { recentStart = time }
+        sequence += 1
+        transaction = makeTransaction(
+            purchase: time,
+            expires: profile.product.period.end(startingAt: time),
+            reason: .purchase,
+            isTrial: false
+        )
+        emit(.subscribed, .resubscribe, at: time, status: .active, renewal: RenewalState(isInBillingRetry: retryFlag))
+    }
+
+    /// A time drawn uniformly from `lower...upper`, or `lower` when the interval is empty.
+    private mutating func draw(from lower: Int64, to upper: Int64) -> Int64 {
+        upper <= lower ? lower : life.int64(in: lower...upper)
+    }
+
+    /// `isInBillingRetryPeriod` outside retry: omitted until the first episode, false after it.
+    private var retryFlag: Bool? { hasBeenInRetry ? false : nil }
+
+    // MARK: Notifications
+
+    /// The purchaser's fields of a new transaction; ``emit`` fills in the account and the signed date.
+    private func makeTransaction(
+        purchase: Int64,
+        expires: Int64,
+        reason: TransactionReason,
+        isTrial: Bool
+    ) -> JWSTransactionDecodedPayload {
+        var transaction = JWSTransactionDecodedPayload()
+        transaction.bundleId = options.bundleID
+        transaction.productId = profile.product.productId
+        transaction.subscriptionGroupIdentifier = Catalog.subscriptionGroupIdentifier
+        transaction.purchaseDate = purchase
+        transaction.originalPurchaseDate = profile.joined
+        transaction.expiresDate = expires
+        transaction.quantity = 1
+        transaction.type = .known(.autoRenewableSubscription)
+        transaction.environment = .known(profile.environment)
+        transaction.storefront = profile.storefront.code
+        transaction.storefrontId = profile.storefront.id
+        transaction.transactionReason = .known(reason)
+        transaction.currency = profile.storefront.currency
+        transaction.price = isTrial ? 0 : profile.product.price(in: profile.storefront.currency)
+        if isTrial {
+            transaction.offerType = .known(.introductoryOffer)
+            transaction.offerDiscountType = .known(.freeTrial)
+            transaction.offerPeriod = profile.product.trialOfferPeriod
+        }
+        return transaction
+    }
+
+    /// Sends a notification about an event at `time` to every account, each signed a moment later.
+    /// - Returns: false, and the history ends, when the purchaser's copy would be signed at or after the export's
+    ///   end.
+    @discardableResult
+    private mutating func emit(
+        _ type: NotificationTypeV2,
+        _ subtype: Subtype?,
+        at time: Int64,
+        status: Status,
+        renewal: RenewalState,
+        role: SimulatedNotification.EpisodeRole = .none
+    ) -> Bool {
+        guard !isFinished else { return false }
+        let signed = max(time + life.int64(in: 2_000...90_000), lastSigned + 1_000)
+        guard signed < end else {
+            isFinished = true
+            return false
+        }
+        lastSigned = signed
+        clock = max(clock, time)
+        for index in accounts.indices {
+            let account = accounts[index]
+            let accountSigned = signed + account.delay
+            guard accountSigned < end else { continue }
+            let isFamily = account.ownership == .familyShared
+            var notification = SimulatedNotification(
+                notificationType: isFamily && type == .refund ? .revoke : type,
+                subtype: subtype,
+                notificationUUID: Identifiers.uuid(&accounts[index].uuids),
+                signedDate: accountSigned,
+                environment: profile.environment,
+                status: status,
+                transaction: accountTransaction(account, signedDate: accountSigned),
+                renewalInfo: renewalInfo(renewal, account: account, signedDate: accountSigned),
+                role: role
+            )
+            if isFamily, type == .refund { notification.transaction?.revocationType = .known(.familyRevoke) }
+            accounts[index].notifications.append(notification)
+        }
+        return true
+    }
+
+    private func accountTransaction(_ account: Account, signedDate: Int64) -> JWSTransactionDecodedPayload {
+        var copy = transaction
+        copy.transactionId = identifiers.transactionId(account: account.number, sequence: sequence)
+        copy.originalTransactionId = identifiers.transactionId(account: account.number, sequence: 0)
+        copy.webOrderLineItemId = identifiers.webOrderLineItemId(account: account.number, sequence: sequence)
+        copy.appTransactionId = identifiers.appTransactionId(account: account.number)
+        copy.inAppOwnershipType = .known(account.ownership)
+        copy.appAccountToken = account.ownership == .purchased ? profile.appAccountToken : nil
+        copy.signedDate = signedDate
+        return copy
+    }
+
+    private func renewalInfo(
+        _ state: RenewalState,
+        account: Account,
+        signedDate: Int64
+    ) -> JWSRenewalInfoDecodedPayload {
+        var info = JWSRenewalInfoDecodedPayload()
+        info.originalTransactionId = identifiers.transactionId(account: account.number, sequence: 0)
+        info.productId = profile.product.productId
+        info.autoRenewProductId = profile.product.productId
+        info.autoRenewStatus = .known(state.autoRenew ? .on : .off)
+        if state.autoRenew {
+            info.renewalPrice = profile.product.price(in: profile.storefront.currency)
+            info.currency = profile.storefront.currency
+        }
+        info.renewalDate = transaction.expiresDate
+        info.expirationIntent = state.expirationIntent.map { .known($0) }
+        info.isInBillingRetryPeriod = state.isInBillingRetry
+        info.gracePeriodExpiresDate = state.gracePeriodExpires
+        info.recentSubscriptionStartDate = recentStart
+        info.signedDate = signedDate
+        info.environment = .known(profile.environment)
+        info.appTransactionId = identifiers.appTransactionId(account: account.number)
+        info.appAccountToken = account.ownership == .purchased ? profile.appAccountToken : nil
+        return info
+    }
+}

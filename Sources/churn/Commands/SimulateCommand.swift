@@ -1,0 +1,247 @@
+import Analysis
+import ArgumentParser
+import Foundation
+import Simulator
+
+extension Churn {
+    /// `churn simulate`: write a signed export of simulated subscribers, with the ground truth of its episodes.
+    struct Simulate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a realistic signed export of simulated subscribers, with its ground truth.",
+            discussion: """
+                Simulates the subscribers of an app with weekly, monthly and annual
+                subscriptions sold in ten storefronts (USD, EUR, GBP, JPY, CAD, AUD,
+                BRL): free trials, renewals, billing failures with or without a grace
+                period, recoveries, cancels during billing retry, expiry after 60 days
+                of retry, refunds, withdrawn products, resubscriptions, family sharing,
+                Sandbox and TEST traffic, resent notifications and late deliveries.
+                Every notification is signed the way Apple signs them (ES256, x5c
+                chain; the nested transaction and renewal info too) by a test
+                certificate authority made from the seed.
+
+                Files written, for --out export.jsonl:
+                  export.jsonl      JSON Lines of {"signedPayload":"<JWS>"}, or Get
+                                    Notification History pages (--format history);
+                                    gzip with --gzip or a name ending in .gz
+                  export.truth.csv  the billing-retry episodes the simulation meant,
+                                    by METRICS.md (Sandbox and family-shared ones
+                                    too: filter on environment and ownership)
+                  export.root.der   the test root certificate, for
+                                    churn load --trust-root export.root.der
+
+                Ground-truth columns: subscription, sequence, environment, ownership,
+                product_id, storefront, start_ms, grace_end_ms, end_ms, outcome,
+                cohort, recovery_price, currency, trial_conversion, opening_uuid,
+                closing_uuid. The truth is as of the end of the history (after
+                --months); episodes still open then are "open".
+
+                The same seed and options give byte-identical files, whatever
+                --workers. With the defaults, 1000 subscribers over 12 months make
+                about 7700 notifications of 13 kB each.
+
+                Rates are shares between 0 and 1. A billing-retry episode ends in
+                recovery (--recovery-rate), a cancel (--cancel-rate), a refund or a
+                withdrawn product (--other-rate), or else expiry at day 60. Recovery
+                times follow the recovery curve: by default about 40 % of eventual
+                recoveries by day 3, 75 % by day 16, 90 % by day 28, all by day 60.
+                A curve file has one point per line, "<day> <cumulative share>", days
+                increasing up to 60, shares rising to exactly 1; # starts a comment.
+                The default curve as a file:
+                  3   0.40
+                  16  0.75
+                  28  0.90
+                  60  1.00
+
+                Examples:
+                  churn simulate --subscribers 2000 --seed 42 --out demo.jsonl
+                  churn load --trust-root demo.root.der demo.jsonl
+                  churn simulate --subscribers 13000 --grace mixed --out bench.jsonl.gz
+                  churn simulate --grace none --format history --out history.json
+                  churn simulate --recovery-curve slow.txt --recovery-rate 0.3
+                """
+        )
+
+        @Option(help: ArgumentHelp("Subscribers to simulate (family members come on top).", valueName: "n"))
+        var subscribers = 1000
+
+        @Option(help: ArgumentHelp("Seed of every random choice, the certificate authority included.", valueName: "n"))
+        var seed: UInt64 = 1
+
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp("The export file; the truth and root files go next to it.", valueName: "file")
+        )
+        var out = "export.jsonl"
+
+        @Option(help: ArgumentHelp("First day of the history (UTC).", valueName: "YYYY-MM-DD"))
+        var start = "2025-01-01"
+
+        @Option(help: ArgumentHelp("Months of history; subscribers join evenly over them.", valueName: "n"))
+        var months = SimulationOptions().months
+
+        @Option(
+            help: ArgumentHelp(
+                "Billing grace period: none, 3, 16, 28, or mixed (each subscriber one of the four).",
+                valueName: "days"
+            )
+        )
+        var grace = SimulationOptions().grace.description
+
+        @Option(help: ArgumentHelp("When recoveries happen (see the format above).", valueName: "file"))
+        var recoveryCurve: String?
+
+        @Option(
+            help: ArgumentHelp("Share of renewal charges that fail (doubled after a free trial).", valueName: "rate")
+        )
+        var failureRate = SimulationOptions().failureRate
+
+        @Option(help: ArgumentHelp("Share of billing-retry episodes that recover.", valueName: "rate"))
+        var recoveryRate = SimulationOptions().recoveryRate
+
+        @Option(help: ArgumentHelp("Share of episodes cancelled by the customer during retry.", valueName: "rate"))
+        var cancelRate = SimulationOptions().cancelRate
+
+        @Option(help: ArgumentHelp("Share of episodes ended by a refund or a withdrawn product.", valueName: "rate"))
+        var otherRate = SimulationOptions().otherRate
+
+        @Option(help: ArgumentHelp("Share of subscribers turning off auto-renew, per month.", valueName: "rate"))
+        var voluntaryChurnRate = SimulationOptions().voluntaryChurnRate
+
+        @Option(help: ArgumentHelp("Share of new subscribers starting with a free trial.", valueName: "rate"))
+        var trialRate = SimulationOptions().trialRate
+
+        @Option(help: ArgumentHelp("Share of free trials that go on to the first charge.", valueName: "rate"))
+        var trialConversionRate = SimulationOptions().trialConversionRate
+
+        @Option(help: ArgumentHelp("Share of paid periods refunded.", valueName: "rate"))
+        var refundRate = SimulationOptions().refundRate
+
+        @Option(help: ArgumentHelp("Share of subscriptions shared with 1 to 3 family members.", valueName: "rate"))
+        var familyRate = SimulationOptions().familyRate
+
+        @Option(help: ArgumentHelp("Share of subscribers in the Sandbox environment.", valueName: "rate"))
+        var sandboxRate = SimulationOptions().sandboxRate
+
+        @Option(help: ArgumentHelp("Share of notifications resent (the same line again).", valueName: "rate"))
+        var duplicateRate = SimulationOptions().duplicateRate
+
+        @Option(help: ArgumentHelp("Share of notifications delivered after the next one.", valueName: "rate"))
+        var outOfOrderRate = SimulationOptions().outOfOrderRate
+
+        @Option(help: ArgumentHelp("Export format: jsonl or history.", valueName: "format"))
+        var format = ExportFormat.jsonLines.rawValue
+
+        @Flag(help: "Compress the export with gzip (also when --out ends in .gz).")
+        var gzip = false
+
+        @Option(help: ArgumentHelp("The app's bundle id.", valueName: "id"))
+        var bundleID = SimulationOptions().bundleID
+
+        @Option(help: ArgumentHelp("Threads that simulate and sign (default: one per core).", valueName: "n"))
+        var workers = ProcessInfo.processInfo.activeProcessorCount
+
+        @Flag(help: "Print no summary.")
+        var quiet = false
+
+        func validate() throws {
+            if workers < 1 { throw ValidationError("--workers must be at least 1.") }
+            let directory = URL(fileURLWithPath: out).deletingLastPathComponent().path
+            if !FileManager.default.isWritableFile(atPath: directory) {
+                throw ValidationError("cannot write to \(directory): no such directory, or not writable.")
+            }
+            if let recoveryCurve, !FileManager.default.isReadableFile(atPath: recoveryCurve) {
+                throw ValidationError("cannot read \(recoveryCurve): no such file, or not readable.")
+            }
+            do {
+                try makeOptions().validate()
+            } catch let error as SimulationError {
+                throw ValidationError("\(error)")
+            }
+        }
+
+        func run() throws {
+            let simulation = try ExportSimulation(options: makeOptions())
+            let output = ExportSimulation.Output(
+                exportPath: out,
+                format: ExportFormat(rawValue: format) ?? .jsonLines,
+                compressed: gzip
+            )
+            let showsProgress = !quiet && isatty(STDERR_FILENO) == 1
+            let summary = try simulation.run(to: output, workers: workers) { progress in
+                guard showsProgress else { return }
+                let rate = Int(Double(progress.notifications) / max(progress.seconds, 0.001))
+                let line =
+                    "\r\u{1B}[K\(progress.subscribersDone)/\(progress.subscribers) subscribers, "
+                    + "\(progress.notifications) notifications (\(rate)/s)"
+                FileHandle.standardError.write(Data(line.utf8))
+            }
+            if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if !quiet { print(Self.report(summary, workers: workers)) }
+        }
+
+        /// The options from the flags; throws ``ValidationError`` for values that do not parse.
+        private func makeOptions() throws -> SimulationOptions {
+            var options = SimulationOptions()
+            options.subscribers = subscribers
+            options.seed = seed
+            guard let start = UTCCalendar.startOfDay(start) else {
+                throw ValidationError("--start must be a date YYYY-MM-DD, not \(start).")
+            }
+            options.start = start
+            options.months = months
+            guard let grace = GraceSetting(argument: grace) else {
+                throw ValidationError("--grace must be none, 3, 16, 28 or mixed, not \(grace).")
+            }
+            options.grace = grace
+            if let recoveryCurve {
+                do {
+                    let text = try String(contentsOfFile: recoveryCurve, encoding: .utf8)
+                    options.recoveryCurve = try RecoveryCurve(parsing: text)
+                } catch {
+                    throw ValidationError("--recovery-curve \(recoveryCurve): \(error)")
+                }
+            }
+            guard ExportFormat(rawValue: format) != nil else {
+                throw ValidationError("--format must be jsonl or history, not \(format).")
+            }
+            options.failureRate = failureRate
+            options.recoveryRate = recoveryRate
+            options.cancelRate = cancelRate
+            options.otherRate = otherRate
+            options.voluntaryChurnRate = voluntaryChurnRate
+            options.trialRate = trialRate
+            options.trialConversionRate = trialConversionRate
+            options.refundRate = refundRate
+            options.familyRate = familyRate
+            options.sandboxRate = sandboxRate
+            options.duplicateRate = duplicateRate
+            options.outOfOrderRate = outOfOrderRate
+            options.bundleID = bundleID
+            return options
+        }
+
+        /// The summary as people read it.
+        static func report(_ summary: SimulationSummary, workers: Int) -> String {
+            let outcomes = Episode.Outcome.allCases.map { outcome in
+                "\(summary.productionEpisodes[outcome] ?? 0) \(outcome.rawValue)"
+            }
+            let end = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(summary.end) / 1000))
+            return [
+                "\(summary.exportPath): \(summary.notifications) notifications in \(summary.records) lines "
+                    + "(\(summary.duplicates) resent, \(summary.lateDeliveries) late), "
+                    + "\(summary.subscribers) subscribers + \(summary.familyMembers) family members, "
+                    + "\(summary.exportBytes) bytes",
+                "  \(summary.sandboxNotifications) Sandbox, \(summary.familySharedNotifications) family-shared, "
+                    + "\(summary.testNotifications) TEST notifications",
+                "\(summary.truthPath): \(summary.truthRows) episodes; Production purchasers: "
+                    + outcomes.joined(separator: ", "),
+                "history ends \(end): the truth is as of then",
+                String(
+                    format: "signed in %.1f s: %.0f notifications/s on %d worker(s)",
+                    summary.seconds, summary.notificationsPerSecond, workers
+                ),
+                "load it with: churn load --trust-root \(summary.rootPath) \(summary.exportPath)",
+            ].joined(separator: "\n")
+        }
+    }
+}
