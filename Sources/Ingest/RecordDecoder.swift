@@ -48,33 +48,70 @@ struct RecordDecoder: Sendable {
             return result
         }
         let bytes = record.bytes
+        // The common shapes are recognised on the bytes, without building a String of the whole line.
+        let trimmed = Self.trimmedRange(bytes)
+        if let token = Self.fastSignedPayload(bytes, trimmed) ?? Self.bareToken(bytes, trimmed) {
+            decodeSignedPayload(String(decoding: bytes[token], as: UTF8.self), record, item: nil, into: &result)
+            return result
+        }
         if bytes.contains(0) {
             reject(.nulByte, "the line contains a NUL byte", record, item: nil, raw: bytes, into: &result)
             return result
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = String(validating: bytes[trimmed], as: UTF8.self) else {
             reject(.invalidUTF8, "the line is not valid UTF-8", record, item: nil, raw: bytes, into: &result)
             return result
         }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        switch trimmed.utf8.first {
+        switch text.utf8.first {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            decodeEnvelope(trimmed, record, into: &result)
+            decodeEnvelope(text, record, into: &result)
         case UInt8(ascii: "\""):
             // A JSON string holding the token.
-            guard let token = try? JSONDecoder().decode(String.self, from: Data(trimmed.utf8)) else {
+            guard let token = try? JSONDecoder().decode(String.self, from: Data(text.utf8)) else {
                 reject(.notJSON, "the line starts with a quote but is not a JSON string", record, item: nil, raw: bytes, into: &result)
                 return result
             }
             decodeSignedPayload(token, record, item: nil, into: &result)
         default:
-            if trimmed.utf8.allSatisfy(Self.isTokenCharacter) && trimmed.utf8.contains(UInt8(ascii: ".")) {
-                decodeSignedPayload(trimmed, record, item: nil, into: &result)
-            } else {
-                reject(.notJSON, "the line is neither JSON nor a JWS", record, item: nil, raw: bytes, into: &result)
-            }
+            reject(.notJSON, "the line is neither JSON nor a JWS", record, item: nil, raw: bytes, into: &result)
         }
         return result
+    }
+
+    /// The line without surrounding spaces, tabs and carriage returns.
+    static func trimmedRange(_ bytes: [UInt8]) -> Range<Int> {
+        var lower = 0
+        var upper = bytes.count
+        while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 || bytes[lower] == 0x0D { lower += 1 }
+        while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 || bytes[upper - 1] == 0x0D { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// The token of exactly `{"signedPayload":"<token>"}` with a plain token, found without a JSON parser.
+    static func fastSignedPayload(_ bytes: [UInt8], _ range: Range<Int>) -> Range<Int>? {
+        let prefix = Self.envelopePrefix
+        let suffix: [UInt8] = [0x22, 0x7D]
+        guard range.count > prefix.count + suffix.count,
+            bytes[range.lowerBound..<(range.lowerBound + prefix.count)].elementsEqual(prefix),
+            bytes[(range.upperBound - 2)..<range.upperBound].elementsEqual(suffix)
+        else { return nil }
+        let token = (range.lowerBound + prefix.count)..<(range.upperBound - 2)
+        return isToken(bytes, token) ? token : nil
+    }
+
+    /// A bare compact JWS line.
+    static func bareToken(_ bytes: [UInt8], _ range: Range<Int>) -> Range<Int>? {
+        guard !range.isEmpty, isToken(bytes, range), bytes[range].contains(UInt8(ascii: ".")) else { return nil }
+        return range
+    }
+
+    private static let envelopePrefix = Array("{\"signedPayload\":\"".utf8)
+
+    private static func isToken(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            for index in range where !isTokenCharacter(buffer[index]) { return false }
+            return true
+        }
     }
 
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
@@ -91,10 +128,6 @@ struct RecordDecoder: Sendable {
 
     /// `{"signedPayload": …}`, a Get Notification History page, or a JSON array of either.
     private func decodeEnvelope(_ text: String, _ record: RawRecord, into result: inout DecodedRecord) {
-        if let token = Self.fastSignedPayload(text) {
-            decodeSignedPayload(token, record, item: nil, into: &result)
-            return
-        }
         let data = Data(text.utf8)
         let envelopes: [ExportEnvelope]
         let isArray = text.utf8.first == UInt8(ascii: "[")
@@ -135,18 +168,6 @@ struct RecordDecoder: Sendable {
                 )
             }
         }
-    }
-
-    /// The common case without a JSON parser: exactly `{"signedPayload":"<token>"}` with a plain token.
-    static func fastSignedPayload(_ text: String) -> Substring? {
-        let prefix = "{\"signedPayload\":\""
-        let suffix = "\"}"
-        guard text.hasPrefix(prefix), text.hasSuffix(suffix), text.utf8.count > prefix.utf8.count + suffix.utf8.count else {
-            return nil
-        }
-        let token = text.dropFirst(prefix.count).dropLast(suffix.count)
-        guard token.utf8.allSatisfy(isTokenCharacter) else { return nil }
-        return token
     }
 
     private static func describe(_ error: DecodingError) -> (Rejection.Reason, String) {
