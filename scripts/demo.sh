@@ -1,28 +1,31 @@
 #!/usr/bin/env bash
-# The demo: start the embedded PostgreSQL, make a sample export, load it (twice: the second load stores
-# nothing new) and show what was stored.
+# The demo: start the embedded PostgreSQL, simulate a realistic signed export, run the nightly job on it twice
+# (the second run finds nothing new) and show where the report is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 churn=.build/release/churn
-mkdir -p data/demo
-
-# A sample export: the billing-lifecycle notifications (signed by Apple's test PKI) as JSON Lines.
-export_file=data/demo/export.jsonl
-: > "$export_file"
-for jws in Tests/IngestTests/Fixtures/0*.jws; do
-    printf '{"signedPayload":"%s"}\n' "$(tr -d '\n' < "$jws")" >> "$export_file"
-done
-trust=Tests/IngestTests/Fixtures/testCA.der
+export_dir=data/demo
 
 echo "== starting the embedded PostgreSQL (in $CHURN_HOME)"
 "$churn" db start
 echo
-echo "== loading $export_file (signatures verified against Apple's test CA)"
-"$churn" load --trust-root "$trust" "$export_file"
+
+if [ ! -f "$export_dir/export.jsonl" ]; then
+    echo "== simulating a signed export of 3,000 subscribers (a test CA signs it; its root is written beside it)"
+    mkdir -p "$export_dir"
+    "$churn" simulate --subscribers 3000 --seed 2026 --grace mixed --out "$export_dir/export.jsonl"
+    echo
+fi
+
+echo "== churn nightly: load and verify, rebuild episodes, write the report"
+"$churn" nightly --trust-root "$export_dir/export.root.der" "$export_dir"
 echo
-echo "== loading it again: nothing new is stored"
-"$churn" load --trust-root "$trust" "$export_file"
+echo "== churn nightly again: nothing new is loaded, the report is identical"
+"$churn" nightly --trust-root "$export_dir/export.root.der" "$export_dir"
 echo
-echo "== what is stored"
-psql "$("$churn" db url)" -c "SELECT notification_type, subtype, signed_date, original_transaction_id, price, currency FROM notifications ORDER BY signed_date"
-echo "Explore it yourself:  psql \"\$($churn db url)\""
+echo "== stored"
+psql "$("$churn" db url)" -c "SELECT count(*) AS notifications, count(DISTINCT original_transaction_id) AS subscriptions FROM notifications" \
+    -c "SELECT outcome, count(*) AS episodes FROM billing_episodes GROUP BY 1 ORDER BY 2 DESC"
+echo "The report:     reports/latest/summary.md  (CSV files beside it)"
+echo "Ask questions:  $churn query recovery-rate --group-by cohort-month"
+echo "Explore in SQL: psql \"\$($churn db url)\""

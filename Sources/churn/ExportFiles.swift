@@ -7,9 +7,9 @@ import Glibc
 
 /// Finding export files, hashing them, and the `latest` link of the reports directory.
 enum ExportFiles {
-    /// Files given directly, plus the regular, non-hidden files of given directories whose names match `glob`,
-    /// each directory's files sorted by name.
-    static func expand(_ paths: [String], glob: String) throws -> [String] {
+    /// Files given directly, plus the regular, non-hidden files of given directories whose names match one of
+    /// `patterns`, each directory's files sorted by name.
+    static func expand(_ paths: [String], glob patterns: [String]) throws -> [String] {
         var files: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -19,7 +19,7 @@ enum ExportFiles {
                 continue
             }
             let names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-            for name in names where !name.hasPrefix(".") && fnmatch(glob, name, 0) == 0 {
+            for name in names where !name.hasPrefix(".") && patterns.contains(where: { fnmatch($0, name, 0) == 0 }) {
                 let full = (path as NSString).appendingPathComponent(name)
                 var childIsDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: full, isDirectory: &childIsDirectory), !childIsDirectory.boolValue {

@@ -14,7 +14,7 @@ extension Churn {
         static let configuration = CommandConfiguration(
             abstract: "The one command for cron: load new exports, rebuild what changed, write the report.",
             discussion: """
-                Takes export files and/or directories (every regular file in a directory whose name matches --glob).
+                Takes export files and/or directories (the regular files of a directory whose names match --glob).
                 Files whose content (SHA-256) was loaded before are skipped without being read again. Then it
                 migrates, loads and verifies the new files, rebuilds the episodes of the subscriptions they touched,
                 writes <reports-root>/<as-of date>/ and points <reports-root>/latest at it; summary.md shows what
@@ -38,8 +38,13 @@ extension Churn {
         @Argument(help: ArgumentHelp("Export files or directories of exports.", valueName: "path"))
         var paths: [String]
 
-        @Option(help: ArgumentHelp("Which files of a directory to load (shell pattern).", valueName: "pattern"))
-        var glob: String = "*"
+        @Option(
+            help: ArgumentHelp(
+                "Which files of a directory to load (shell pattern; repeatable). Default: *.json *.jsonl *.jws, each also .gz.",
+                valueName: "pattern"
+            )
+        )
+        var glob: [String] = ["*.json", "*.jsonl", "*.jws", "*.json.gz", "*.jsonl.gz", "*.jws.gz"]
 
         @Option(help: ArgumentHelp("Directory of dated reports; `latest` points at the newest.", valueName: "dir"))
         var reportsRoot: String = "reports"
