@@ -118,7 +118,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["Commands/QueryCommand.swift", "Commands/Query"],
             swiftSettings: upcomingFeatures
         ),
 
@@ -192,6 +191,15 @@ let package = Package(
                 "Simulator", "AppStoreNotifications", "Analysis", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "QueryTests",
+            dependencies: [
+                "churn", "AnalysisStore", "Analysis", "Ingest", "Reports", "AppStoreNotifications", "PGClient", "Store",
+                "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
         ),

@@ -24,42 +24,13 @@ package struct StoredDataset {
         var dataset = EpisodeDataset(asOf: asOf)
         try connection.copyOut(
             """
-            COPY (SELECT original_transaction_id, sequence, product_id, storefront,
-                         (date_part('epoch', start_at) * 1000)::int8, has_grace,
-                         (date_part('epoch', grace_end) * 1000)::int8, (date_part('epoch', end_at) * 1000)::int8,
-                         outcome, recovery_price, recovery_currency, offer_type, offer_discount_type, trial_conversion,
-                         opening_notification_uuid, closing_notification_uuid
+            COPY (SELECT \(StoredEpisodeColumns.selectList)
                   FROM billing_episodes WHERE environment = \(try literal(environment))
-                  ORDER BY original_transaction_id, sequence) TO STDOUT
+                  ORDER BY \(StoredEpisodeColumns.orderBy)) TO STDOUT
             """
         ) { row in
-            let field = CopyTextParser.fields(row)
-            guard field.count == 16, let subscription = field[0], let sequence = field[1].flatMap({ Int($0) }),
-                let start = field[4].flatMap({ Int64($0) }), let outcomeText = field[8],
-                let outcome = Episode.Outcome(rawValue: outcomeText), let opening = field[14]
-            else {
-                throw PGError(kind: .unexpectedResult, message: "a billing_episodes row has an unexpected shape")
-            }
             dataset.episodes.append(
-                Episode(
-                    subscription: subscription,
-                    sequence: sequence,
-                    environment: environment,
-                    productId: field[2],
-                    storefront: field[3],
-                    start: start,
-                    hasGrace: field[5] == "t",
-                    graceEnd: field[6].flatMap { Int64($0) },
-                    end: field[7].flatMap { Int64($0) },
-                    outcome: outcome,
-                    recoveryPrice: field[9].flatMap { Int64($0) },
-                    recoveryCurrency: field[10],
-                    openingNotificationUUID: opening,
-                    closingNotificationUUID: field[15],
-                    offerType: field[11].flatMap { Int32($0) },
-                    offerDiscountType: field[12],
-                    isTrialConversion: field[13] == "t"
-                )
+                try StoredEpisodeColumns.episode(CopyTextParser.fields(row), environment: environment)
             )
         }
         let quality = try connection.execute(

@@ -20,6 +20,9 @@ package struct Migrator {
             version: 2, name: "002_billing_episodes.sql",
             sql: String(decoding: PackageResources._02_billing_episodes_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 3, name: "003_views.sql", sql: String(decoding: PackageResources._03_views_sql, as: UTF8.self)
+        ),
     ]
 
     let logger: Logger

@@ -12,11 +12,15 @@ struct Churn: ParsableCommand {
         abstract: "Load App Store Server Notifications into PostgreSQL and report on involuntary churn.",
         discussion: """
             Typical use:
-              churn load export.jsonl.gz          verify and store an export (JSON Lines, history pages, JWS lines)
-              churn db url                        connection string of the embedded database, for psql
+              churn nightly /srv/exports      load new exports, rebuild episodes, write reports/latest
+              churn load export.jsonl.gz      verify and store one export
+              churn report --as-of 2026-10-31 the report as of another time
+              churn query recovery-rate --group-by cohort-month
+              psql "$(churn db url)"          ask your own questions in SQL
 
-            Database: --database-url, else DATABASE_URL, else libpq's PG* variables, else an embedded
-            PostgreSQL cluster the tool creates and starts under $CHURN_HOME (default ./.churn).
+            Database: --database-url, else DATABASE_URL, else libpq's PG* variables,
+            else an embedded PostgreSQL cluster the tool creates and starts under
+            $CHURN_HOME (default ./.churn).
 
             Exit codes:
               0   success
@@ -28,7 +32,7 @@ struct Churn: ParsableCommand {
               75  another run holds the lock (try again later)
             """,
         version: "0.1.0",
-        subcommands: [Nightly.self, Simulate.self, Load.self, Analyze.self, Report.self, Migrate.self, Database.self]
+        subcommands: [Nightly.self, Load.self, Analyze.self, Report.self, Query.self, Simulate.self, Migrate.self, Database.self]
     )
 
     /// Runs the command and turns run-level failures into a clear message and a documented exit code.

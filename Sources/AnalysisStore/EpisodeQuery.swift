@@ -1,0 +1,117 @@
+import Analysis
+import PGClient
+
+/// Selects the episodes an ad-hoc question is about (`churn query`): the stored episodes of one environment that
+/// pass an ``EpisodeFilter``, read with one parameterized statement, or episodes built afresh for an earlier
+/// as-of time and filtered in memory.
+///
+/// - Important: every filter value is bound as a parameter (`$1`, `$2`, …); the statement's text holds only
+///   column names and operators from this file.
+package struct EpisodeQuery {
+    package var environment: String
+    package var filter: EpisodeFilter
+
+    /// Rows fetched per round trip from the server-side cursor.
+    static let batchSize = 10_000
+
+    package init(environment: String, filter: EpisodeFilter = EpisodeFilter()) {
+        self.environment = environment
+        self.filter = filter
+    }
+
+    /// The SELECT over `billing_episodes` and its parameters, in the order of `$1`, `$2`, ….
+    package var statement: (sql: String, parameters: [String?]) {
+        var parameters: [String?] = []
+        func bind(_ value: String, as type: String) -> String {
+            parameters.append(value)
+            return "$\(parameters.count)::\(type)"
+        }
+        var conditions = ["environment = \(bind(environment, as: "text"))"]
+        if !filter.productIds.isEmpty {
+            let list = filter.productIds.map { bind($0, as: "text") }.joined(separator: ", ")
+            conditions.append("coalesce(product_id, '') IN (\(list))")
+        }
+        if !filter.storefronts.isEmpty {
+            let list = filter.storefronts.map { bind($0, as: "text") }.joined(separator: ", ")
+            conditions.append("coalesce(storefront, '') IN (\(list))")
+        }
+        if let from = filter.startFrom {
+            if let text = Self.timestamp(from) {
+                conditions.append("start_at >= \(bind(text, as: "timestamptz"))")
+            } else if from > 0 {
+                conditions.append("false")  // after the year 9999: nothing starts that late
+            }
+        }
+        if let before = filter.startBefore {
+            if let text = Self.timestamp(before) {
+                conditions.append("start_at < \(bind(text, as: "timestamptz"))")
+            } else if before < 0 {
+                conditions.append("false")  // before the year 1: nothing starts that early
+            }
+        }
+        if let isTrialConversion = filter.isTrialConversion {
+            conditions.append("trial_conversion = \(bind(isTrialConversion ? "true" : "false", as: "boolean"))")
+        }
+        if let isFirstEpisode = filter.isFirstEpisode {
+            conditions.append(isFirstEpisode ? "sequence = 1" : "sequence <> 1")
+        }
+        let sql = """
+            SELECT \(StoredEpisodeColumns.selectList)
+            FROM billing_episodes
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY \(StoredEpisodeColumns.orderBy)
+            """
+        return (sql, parameters)
+    }
+
+    /// The stored episodes that pass the filter, as ``EpisodeAnalyzer`` last built them.
+    ///
+    /// Rows come through a server-side cursor in batches, so the rows in flight stay few however many match.
+    package func storedEpisodes(_ connection: PGConnection) throws -> [Episode] {
+        let (sql, parameters) = statement
+        var episodes: [Episode] = []
+        func read() throws {
+            try connection.execute("DECLARE churn_episode_query NO SCROLL CURSOR FOR \(sql)", parameters)
+            while true {
+                let rows = try connection.execute("FETCH FORWARD \(Self.batchSize) FROM churn_episode_query").rows
+                if rows.isEmpty { break }
+                for row in rows {
+                    episodes.append(try StoredEpisodeColumns.episode(row, environment: environment))
+                }
+            }
+            try connection.execute("CLOSE churn_episode_query")
+        }
+        // A cursor lives in a transaction: the caller's, or one of its own.
+        if connection.isInTransaction {
+            try read()
+        } else {
+            try connection.withTransaction(read)
+        }
+        return episodes
+    }
+
+    /// The episodes in scope as of `asOf`, or nil when nothing is loaded.
+    ///
+    /// At or after the latest `signedDate` loaded (the default), the stored episodes are selected in SQL; for an
+    /// earlier time they are built afresh from the notifications signed by then (as `churn report --as-of` does)
+    /// and filtered in memory. Only `asOf` and `episodes` of the result are filled in.
+    /// - Parameters:
+    ///   - asOf: Unix ms; nil for the latest `signedDate` loaded.
+    ///   - connection: the connection to read stored episodes with.
+    ///   - reader: a second connection, used to stream notifications when building afresh.
+    package func dataset(asOf: Int64?, connection: PGConnection, reader: PGConnection) throws -> EpisodeDataset? {
+        let store = StoredDataset(connection: connection)
+        guard let latest = try store.latestSignedDate() else { return nil }
+        let asOfTime = asOf ?? latest
+        guard asOfTime < latest else {
+            return EpisodeDataset(asOf: asOfTime, episodes: try storedEpisodes(connection))
+        }
+        let built = try store.build(environment: environment, asOf: asOfTime, reader: reader)
+        return EpisodeDataset(asOf: asOfTime, episodes: built.episodes.filter(filter.matches))
+    }
+
+    /// `timestamptz` text of Unix ms, or nil outside the years 1–9999.
+    private static func timestamp(_ milliseconds: Int64) -> String? {
+        PGTimestamp.text(milliseconds: milliseconds).map { String(decoding: $0, as: UTF8.self) }
+    }
+}

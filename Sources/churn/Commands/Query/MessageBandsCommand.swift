@@ -1,0 +1,57 @@
+import Analysis
+import ArgumentParser
+import Foundation
+
+extension Churn.Query {
+    /// `churn query message-bands`: recoveries against the billing-issue message schedule.
+    struct MessageBands: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "message-bands",
+            abstract: "Recoveries per band of the billing-issue message schedule, against modelled exposure.",
+            discussion: """
+                The columns of message_bands.csv: per band of the message schedule,
+                the episodes entering it, messages counted as sent, recoveries,
+                exposure, hazard per day, recoveries per 1000 messages, the share of
+                recoveries within 24 h of a message, the share expected if messages
+                did nothing, and their ratio (lift). Messages are modelled from the
+                schedule: an export does not record which were shown. Each group gets
+                its own bands.
+
+                Examples:
+                  churn query message-bands
+                  churn query message-bands --group-by product --format markdown
+                  churn query message-bands --schedule my-schedule.txt --paid-renewal
+                """
+        )
+
+        @OptionGroup var options: QueryOptions
+
+        @Option(
+            help: ArgumentHelp(
+                "Message schedule file: one band per line, '<first>-<last> <hours>h' (default: Apple's).",
+                valueName: "file"
+            )
+        )
+        var schedule: String?
+
+        func validate() throws {
+            if let schedule, !FileManager.default.isReadableFile(atPath: schedule) {
+                throw ValidationError("cannot read schedule file \(schedule).")
+            }
+        }
+
+        func run() throws {
+            try options.answer(.messageBands, schedule: try loadSchedule())
+        }
+
+        private func loadSchedule() throws -> MessageSchedule {
+            guard let schedule else { return .standard }
+            let text = try String(contentsOfFile: schedule, encoding: .utf8)
+            do {
+                return try MessageSchedule.parse(text)
+            } catch {
+                throw ValidationError("\(schedule): \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Analysis
+import AnalysisStore
+import ArgumentParser
+import Foundation
+import Reports
+import Store
+
+/// The options every `churn query` question takes: scope, filters, grouping and output format.
+struct QueryOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Environment to ask about (Production, Sandbox).", valueName: "name"))
+    var environment: String = "Production"
+
+    @Option(
+        help: ArgumentHelp(
+            "As of this time: YYYY-MM-DD (end of that day, UTC), ISO 8601, or Unix ms (default: latest signedDate).",
+            valueName: "time"
+        )
+    )
+    var asOf: String?
+
+    @Option(
+        name: .customLong("product"),
+        help: ArgumentHelp("Only episodes of this product (repeatable; '' for episodes without one).", valueName: "id")
+    )
+    var products: [String] = []
+
+    @Option(
+        name: .customLong("storefront"),
+        help: ArgumentHelp("Only episodes of this storefront (repeatable; '' for none).", valueName: "code")
+    )
+    var storefronts: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Only episodes that started from the start of this day, month or ISO week (2026-03-05, 2026-03, 2026-W10).",
+            valueName: "when"
+        )
+    )
+    var from: String?
+
+    @Option(
+        help: ArgumentHelp("Only episodes that started by the end of this day, month or ISO week.", valueName: "when")
+    )
+    var to: String?
+
+    @Flag
+    var renewal: RenewalKind?
+
+    @Flag
+    var episodeOrder: EpisodeOrder?
+
+    @Option(
+        name: .customLong("group-by"),
+        help: ArgumentHelp(
+            "Group by these attributes (repeatable, or comma-separated).",
+            valueName: "attribute"
+        )
+    )
+    var groupBy: [GroupingList] = []
+
+    @Option(help: ArgumentHelp("Output format.", valueName: "format"))
+    var format: TableRenderer.Format = .table
+
+    @OptionGroup var global: GlobalOptions
+
+    /// The grouping attributes in the order given.
+    var grouping: [EpisodeGrouping] {
+        groupBy.flatMap(\.groupings)
+    }
+
+    func validate() throws {
+        if let asOf, AsOfTime.parse(asOf) == nil {
+            throw ValidationError("--as-of \(asOf): expected YYYY-MM-DD, an ISO 8601 date-time, or Unix milliseconds.")
+        }
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, CalendarPeriod.span(named: value) == nil {
+                throw ValidationError(
+                    "\(name) \(value): expected a day (2026-03-05), a month (2026-03) or an ISO week (2026-W10)."
+                )
+            }
+        }
+        if let from, let to, let start = CalendarPeriod.span(named: from), let end = CalendarPeriod.span(named: to),
+            start.lowerBound >= end.upperBound
+        {
+            throw ValidationError("--from \(from) is after --to \(to): no episode can start in between.")
+        }
+        let grouping = self.grouping
+        if Set(grouping).count != grouping.count {
+            throw ValidationError("--group-by names an attribute twice.")
+        }
+        if grouping.contains(.cohortMonth), grouping.contains(.cohortWeek) {
+            throw ValidationError("--group-by takes cohort-month or cohort-week, not both.")
+        }
+    }
+
+    /// The filters as given.
+    var filter: EpisodeFilter {
+        EpisodeFilter(
+            productIds: products,
+            storefronts: storefronts,
+            startFrom: from.flatMap(CalendarPeriod.span(named:))?.lowerBound,
+            startBefore: to.flatMap(CalendarPeriod.span(named:))?.upperBound,
+            isTrialConversion: renewal.map { $0 == .trialConversion },
+            isFirstEpisode: episodeOrder.map { $0 == .firstEpisode }
+        )
+    }
+
+    /// Brings the episodes up to date, selects those in scope, answers the question and prints the answer.
+    /// - Parameters:
+    ///   - kind: what is asked.
+    ///   - schedule: the message schedule, for `message-bands`.
+    ///   - limit: the most rows, for `episodes`.
+    func answer(_ kind: EpisodeQuestion.Kind, schedule: MessageSchedule = .standard, limit: Int? = nil) throws {
+        let logger = global.makeLogger()
+        let writer = try global.connectMigrated(logger: logger)
+        let reader = try global.target.connect(logger: logger)
+        try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment)
+        let query = EpisodeQuery(environment: environment, filter: filter)
+        guard let dataset = try query.dataset(asOf: asOf.flatMap(AsOfTime.parse), connection: writer, reader: reader)
+        else {
+            throw ValidationError("nothing is loaded yet: run `churn load FILE…` first.")
+        }
+        let question = EpisodeQuestion(kind, grouping: grouping, schedule: schedule, limit: limit)
+        let table = question.table(episodes: dataset.episodes, asOf: dataset.asOf)
+        if format == .table, Console.isInteractive {
+            let scope = "\(environment) as of \(UTCTime.timestamp(dataset.asOf))"
+            FileHandle.standardError.write(Data("\(scope): \(dataset.episodes.count) episode(s) in scope\n".utf8))
+        }
+        FileHandle.standardOutput.write(Data(TableRenderer.render(table, as: format).utf8))
+    }
+}
+
+extension TableRenderer.Format: ExpressibleByArgument {}

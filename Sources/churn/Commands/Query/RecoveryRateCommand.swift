@@ -1,0 +1,32 @@
+import Analysis
+import ArgumentParser
+
+extension Churn.Query {
+    /// `churn query recovery-rate`: outcomes and recovery rate of the selected episodes.
+    struct RecoveryRate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "recovery-rate",
+            abstract: "Outcomes and recovery_rate = recovered / (recovered + expired + cancelled + other).",
+            discussion: """
+                Columns: episodes, recovered, expired, cancelled, other, open and
+                recovery_rate (empty when no episode has ended), after the --group-by
+                columns. Grouped by cohort-month, the rows are the (cohort, (all))
+                rows of recovery_by_cohort.csv; by cohort-month and product, its
+                (cohort, product) rows; by grace-length, grace against no grace.
+
+                Examples:
+                  churn query recovery-rate
+                  churn query recovery-rate --group-by cohort-month
+                  churn query recovery-rate --group-by grace-length --paid-renewal
+                  churn query recovery-rate --group-by storefront \\
+                      --product com.example.yearly --format csv
+                """
+        )
+
+        @OptionGroup var options: QueryOptions
+
+        func run() throws {
+            try options.answer(.recoveryRate)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+
+extension Churn {
+    /// `churn query`: the report's questions for the episodes a user picks, from the shell.
+    struct Query: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Ask the report's questions about the episodes you pick: no SQL needed.",
+            discussion: """
+                Brings the stored episodes up to date first (like `churn analyze`),
+                selects the episodes that pass the filters and answers with the
+                report's own analyzers: for the same scope the figures are the
+                report's. `churn query recovery-rate --group-by cohort-month` prints
+                the (cohort, (all)) rows of recovery_by_cohort.csv, and
+                `churn query recovery-curve` prints recovery_curve.csv.
+
+                Questions:
+                  recovery-rate   outcomes and recovery_rate (recovery_by_cohort.csv)
+                  recovery-curve  at_risk, recovered, cif_recovery by day, 1-60
+                                  (recovery_curve.csv)
+                  grace-saves     grace episodes, saves, save_rate (grace_period.csv);
+                                  --revenue: revenue saved per currency
+                                  (grace_revenue.csv)
+                  message-bands   recoveries against message exposure
+                                  (message_bands.csv)
+                  episodes        the episodes themselves, one row each
+
+                Filters (every one given must hold):
+                  --product ID, --storefront CODE
+                      any of the values given (repeat the option; '' for none)
+                  --from WHEN, --to WHEN
+                      episodes whose start (t0) lies from the start of WHEN through
+                      the end of WHEN: a day (2026-03-05), a month (2026-03) or an
+                      ISO week (2026-W10), UTC
+                  --trial-conversion | --paid-renewal
+                      the failed charge was the first after a free trial, or not
+                  --first-episode | --repeat-episode
+                      a subscription's first episode, or a later one
+                  --environment NAME, --as-of TIME
+                      as for `churn report`
+
+                --group-by (repeat it, or separate with commas): cohort-month,
+                cohort-week, product, storefront, offer-type, grace-length (3, 16,
+                28 days, or none). A grouped answer ends with the figures over every
+                selected episode, marked (all).
+
+                Output: an aligned table, or --format csv, json (an array of objects,
+                numbers as numbers, null for empty) or markdown.
+
+                Examples:
+                  churn query recovery-rate --group-by cohort-month
+                  churn query recovery-rate --group-by grace-length \\
+                      --from 2026-01 --to 2026-06
+                  churn query recovery-rate --group-by product,storefront \\
+                      --as-of 2026-10-31 --format json
+                  churn query recovery-curve --product com.example.monthly \\
+                      --format csv > curve.csv
+                  churn query grace-saves --group-by cohort-month
+                  churn query grace-saves --revenue --storefront USA
+                  churn query message-bands --trial-conversion --format markdown
+                  churn query episodes --repeat-episode --group-by product --limit 20
+                """,
+            subcommands: [RecoveryRate.self, RecoveryCurve.self, GraceSaves.self, MessageBands.self, Episodes.self]
+        )
+    }
+}

@@ -1,0 +1,180 @@
+import Analysis
+import AnalysisStore
+import Foundation
+import PGClient
+import Reports
+import TestSupport
+import Testing
+
+/// Every question, in every format, gives the report's figures for the same scope.
+@Suite struct QuestionTests {
+    /// One question and the report rows it must reproduce.
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var question: EpisodeQuestion
+        var granularity: CalendarPeriod.Granularity = .month
+        /// The expected columns and rows, taken from the report's tables.
+        var expected: @Sendable ([ReportTable]) -> (columns: [String], rows: [[ReportTable.Cell]])
+
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            name: "recovery-rate by cohort-month", question: EpisodeQuestion(.recoveryRate, grouping: [.cohortMonth])
+        ) {
+            // The (cohort, (all)) rows, ending with ((all), (all)), without the product column.
+            let rows = $0[0].rows.filter { $0[1] == .text("(all)") }
+            return (["cohort"] + $0[0].columns.dropFirst(2), rows.map { [$0[0]] + $0.dropFirst(2) })
+        },
+        Case(
+            name: "recovery-rate by cohort-week", question: EpisodeQuestion(.recoveryRate, grouping: [.cohortWeek]),
+            granularity: .week
+        ) {
+            let rows = $0[0].rows.filter { $0[1] == .text("(all)") }
+            return (["cohort"] + $0[0].columns.dropFirst(2), rows.map { [$0[0]] + $0.dropFirst(2) })
+        },
+        Case(
+            name: "recovery-rate by cohort-month and product",
+            question: EpisodeQuestion(.recoveryRate, grouping: [.cohortMonth, .product])
+        ) {
+            let table = $0[0]
+            let rows = table.rows.filter {
+                ($0[0] != .text("(all)") && $0[1] != .text("(all)")) || $0 == table.rows.last
+            }
+            return (table.columns, rows)
+        },
+        Case(name: "recovery-rate", question: EpisodeQuestion(.recoveryRate)) {
+            let table = $0[0]
+            return (Array(table.columns.dropFirst(2)), [Array((table.rows.last ?? []).dropFirst(2))])
+        },
+        Case(name: "recovery-curve", question: EpisodeQuestion(.recoveryCurve)) { ($0[1].columns, $0[1].rows) },
+        Case(name: "grace-saves by cohort-month", question: EpisodeQuestion(.graceSaves, grouping: [.cohortMonth])) {
+            ($0[2].columns, $0[2].rows)
+        },
+        Case(name: "grace-saves", question: EpisodeQuestion(.graceSaves)) {
+            (Array($0[2].columns.dropFirst()), [Array(($0[2].rows.last ?? []).dropFirst())])
+        },
+        Case(name: "grace-saves --revenue", question: EpisodeQuestion(.graceRevenue)) { ($0[3].columns, $0[3].rows) },
+        Case(name: "message-bands", question: EpisodeQuestion(.messageBands)) { ($0[4].columns, $0[4].rows) },
+    ]
+
+    static let formats = TableRenderer.Format.allCases
+
+    @Test(arguments: cases, formats)
+    func answersEqualTheReport(_ testCase: Case, _ format: TableRenderer.Format) throws {
+        let fixture = try QueryFixture.shared()
+        let connection = try fixture.schema.connect()
+        let reader = try fixture.schema.connect()
+        let dataset = try #require(
+            try EpisodeQuery(environment: "Production").dataset(asOf: nil, connection: connection, reader: reader)
+        )
+        #expect(dataset.asOf == fixture.asOf)
+        #expect(dataset.episodes == fixture.stored.episodes)
+        let report = ChurnReport.tables(fixture.stored, options: ChurnReport.Options(granularity: testCase.granularity))
+        let expected = testCase.expected(report)
+        let answer = testCase.question.table(episodes: dataset.episodes, asOf: dataset.asOf)
+        #expect(answer.columns == expected.columns)
+        #expect(answer.rows == expected.rows)
+        #expect(!answer.rows.isEmpty)
+        try RenderedTable.expect(answer, as: format, columns: expected.columns, rows: expected.rows)
+    }
+
+    @Test func theReportNumbersAreTheHandCheckedOnes() throws {
+        let fixture = try QueryFixture.shared()
+        let answer = EpisodeQuestion(.recoveryRate, grouping: [.cohortMonth])
+            .table(episodes: fixture.stored.episodes, asOf: fixture.asOf)
+        #expect(
+            CSVWriter.render(answer) == """
+                cohort,episodes,recovered,expired,cancelled,other,open,recovery_rate
+                2023-11,4,2,1,0,1,0,0.500000
+                2023-12,4,2,0,1,0,1,0.666667
+                (all),8,4,1,1,1,1,0.571429
+
+                """
+        )
+    }
+
+    @Test func groupsByGraceLengthStorefrontAndOfferType() throws {
+        let fixture = try QueryFixture.shared()
+        let episodes = fixture.stored.episodes
+        let byGrace = EpisodeQuestion(.recoveryRate, grouping: [.graceLength]).table(
+            episodes: episodes, asOf: fixture.asOf)
+        #expect(
+            CSVWriter.render(byGrace) == """
+                grace_days,episodes,recovered,expired,cancelled,other,open,recovery_rate
+                none,4,1,1,1,1,0,0.250000
+                3,1,1,0,0,0,0,1.000000
+                16,2,2,0,0,0,0,1.000000
+                28,1,0,0,0,0,1,
+                (all),8,4,1,1,1,1,0.571429
+
+                """
+        )
+        let byStorefront = EpisodeQuestion(.recoveryRate, grouping: [.storefront, .offerType])
+            .table(episodes: episodes, asOf: fixture.asOf)
+        #expect(
+            CSVWriter.render(byStorefront) == """
+                storefront,offer_type,episodes,recovered,expired,cancelled,other,open,recovery_rate
+                GBR,none,3,1,0,1,0,1,0.500000
+                GBR,1,1,1,0,0,0,0,1.000000
+                USA,none,2,1,1,0,0,0,0.500000
+                USA,1,1,1,0,0,0,0,1.000000
+                USA,3,1,0,0,0,1,0,0.000000
+                (all),(all),8,4,1,1,1,1,0.571429
+
+                """
+        )
+        // Grace saves count grace episodes only: the lengths without grace are left out.
+        let graceByLength = EpisodeQuestion(.graceSaves, grouping: [.graceLength])
+            .table(episodes: episodes, asOf: fixture.asOf)
+        #expect(graceByLength.rows.map { $0[0] } == [.integer(3), .integer(16), .integer(28), .text("(all)")])
+        #expect(graceByLength.rows[1][2] == .integer(2), "A and F are saved in grace")
+        // Each group gets its own curve; the last 60 rows are the curve over every episode.
+        let curves = EpisodeQuestion(.recoveryCurve, grouping: [.product]).table(episodes: episodes, asOf: fixture.asOf)
+        #expect(curves.rows.count == 3 * 60)
+        #expect(
+            Array(curves.rows.suffix(60).map { Array($0.dropFirst()) })
+                == RecoveryCurve.table(
+                    episodes: episodes, asOf: fixture.asOf
+                ).rows)
+        let monthly = episodes.filter { $0.productId == QueryFixture.monthly }
+        #expect(
+            Array(curves.rows.prefix(60).map { Array($0.dropFirst()) })
+                == RecoveryCurve.table(
+                    episodes: monthly, asOf: fixture.asOf
+                ).rows)
+    }
+
+    @Test(arguments: formats)
+    func listsTheEpisodes(_ format: TableRenderer.Format) throws {
+        let fixture = try QueryFixture.shared()
+        let table = EpisodeQuestion(.episodes).table(episodes: fixture.stored.episodes, asOf: fixture.asOf)
+        #expect(table.columns == EpisodeList.columns)
+        #expect(
+            table.rows.map { "\($0[0].formatted)\($0[1].formatted)" } == [
+                "E1", "A1", "B1", "G1", "C1", "F1", "E2", "D1",
+            ]
+        )
+        let repeatEpisode = try #require(table.rows.first { $0[0] == .text("E") && $0[1] == .integer(2) })
+        let values = Dictionary(uniqueKeysWithValues: zip(table.columns, repeatEpisode.map(\.formatted)))
+        #expect(values["outcome"] == "open")
+        #expect(values["end_at"] == "")
+        #expect(values["duration_days"] == "48.0000", "open: from day 22 to the as-of time on day 70")
+        #expect(values["grace_days"] == "28")
+        #expect(values["cohort_month"] == "2023-12")
+        let saved = try #require(table.rows.first { $0[0] == .text("F") })
+        let savedValues = Dictionary(uniqueKeysWithValues: zip(table.columns, saved.map(\.formatted)))
+        #expect(savedValues["recovery_amount"] == "4.990")
+        #expect(savedValues["recovery_currency"] == "EUR")
+        #expect(savedValues["trial_conversion"] == "true")
+        #expect(savedValues["saved_in_grace"] == "true")
+        #expect(savedValues["offer_type"] == "1")
+        try RenderedTable.expect(table, as: format, columns: table.columns, rows: table.rows)
+
+        let limited = EpisodeQuestion(.episodes, grouping: [.product], limit: 2)
+            .table(episodes: fixture.stored.episodes, asOf: fixture.asOf)
+        #expect(limited.columns.first == "product_id")
+        #expect(limited.rows.map { $0[1].formatted } == ["E", "A"], "monthly first, by start")
+    }
+}

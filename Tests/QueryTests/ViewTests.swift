@@ -1,0 +1,117 @@
+import Analysis
+import Foundation
+import PGClient
+import Store
+import TestSupport
+import Testing
+
+/// The SQL views of `003_views.sql`, against hand-checked numbers and the report's CSV files.
+@Suite struct ViewTests {
+    @Test func recoveryByCohortHasTheHandCheckedNumbersAndTheReportsRows() throws {
+        let fixture = try QueryFixture.shared()
+        let connection = try fixture.schema.connect()
+        let rows = try connection.execute(
+            """
+            SELECT cohort_month, product_id, episodes, recovered, expired, cancelled, other, open,
+                   to_char(recovery_rate, 'FM0.000000')
+            FROM recovery_by_cohort WHERE environment = $1
+            """,
+            ["Production"]
+        ).rows.map { $0.map { $0 ?? "" }.joined(separator: ",") }
+        #expect(
+            rows == [
+                "2023-11,com.example.monthly,3,2,1,0,0,0,0.666667",
+                "2023-11,com.example.yearly,1,0,0,0,1,0,0.000000",
+                "2023-11,(all),4,2,1,0,1,0,0.500000",
+                "2023-12,com.example.monthly,2,1,0,0,0,1,1.000000",
+                "2023-12,com.example.yearly,2,1,0,1,0,0,0.500000",
+                "2023-12,(all),4,2,0,1,0,1,0.666667",
+                "(all),com.example.monthly,5,3,1,0,0,1,0.750000",
+                "(all),com.example.yearly,3,1,0,1,1,0,0.333333",
+                "(all),(all),8,4,1,1,1,1,0.571429",
+            ]
+        )
+        // Row for row the report's file, with the rate written as the CSV writes it (from the same double).
+        let viewRows = try connection.execute(
+            """
+            SELECT cohort_month, product_id, episodes, recovered, expired, cancelled, other, open, recovery_rate
+            FROM recovery_by_cohort WHERE environment = $1
+            """,
+            ["Production"]
+        ).rows.map { row in
+            row.enumerated().map { index, value -> String in
+                guard index == 8 else { return value ?? "" }
+                return value.flatMap(Double.init).map { ReportTable.Cell.decimal($0, places: 6).formatted } ?? ""
+            }.joined(separator: ",") + "\n"
+        }.joined()
+        let report = ChurnReport.tables(fixture.stored)
+        #expect(
+            "cohort,product_id,episodes,recovered,expired,cancelled,other,open,recovery_rate\n" + viewRows
+                == CSVWriter.render(report[0]))
+    }
+
+    @Test func episodesHaveDurationsGraceLengthAndOrder() throws {
+        let fixture = try QueryFixture.shared()
+        let connection = try fixture.schema.connect()
+        let rows = try connection.execute(
+            """
+            SELECT original_transaction_id || sequence, is_first_episode, outcome, duration_days::float8, grace_days,
+                   recovery_amount, recovery_currency
+            FROM episodes WHERE environment = $1 ORDER BY start_at
+            """,
+            ["Production"]
+        ).rows.map { $0.map { $0 ?? "-" }.joined(separator: " ") }
+        #expect(
+            rows == [
+                "E1 t recovered 1 - 2.990 USD",
+                "A1 t recovered 3 16 2.990 USD",
+                "B1 t expired 60 - - -",
+                "G1 t other 2 - - -",
+                "C1 t recovered 10 3 2.990 USD",
+                "F1 t recovered 3 16 4.990 EUR",
+                "E2 f open 48 28 - -",
+                "D1 t cancelled 2 - - -",
+            ]
+        )
+        // The view's grace length is the one `--group-by grace-length` uses.
+        let graceDays = try connection.execute(
+            "SELECT original_transaction_id || sequence, grace_days FROM episodes WHERE environment = $1",
+            ["Production"]
+        ).rows
+        for row in graceDays {
+            let episode = try #require(fixture.stored.episodes.first { "\($0.subscription)\($0.sequence)" == row[0] })
+            #expect(row[1].flatMap { Int($0) } == episode.graceDays)
+        }
+    }
+
+    @Test func dailyRecoveryMatchesTheCurvesCounts() throws {
+        let fixture = try QueryFixture.shared()
+        let connection = try fixture.schema.connect()
+        let rows = try connection.execute(
+            "SELECT day, at_risk, recovered, recovered_cumulative FROM daily_recovery WHERE environment = $1",
+            ["Production"]
+        ).rows.map { $0.map { Int($0 ?? "") ?? -1 } }
+        #expect(rows.count == 60)
+        let byDay = Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0) })
+        #expect(byDay[1] == [1, 8, 1, 1])
+        #expect(byDay[3] == [3, 7, 2, 3])
+        #expect(byDay[4] == [4, 5, 0, 3])
+        #expect(byDay[10] == [10, 3, 1, 4])
+        #expect(byDay[60] == [60, 1, 0, 4])
+        #expect(rows.map { $0[2] }.reduce(0, +) == 4)
+        let curve = RecoveryCurve.points(episodes: fixture.stored.episodes, asOf: fixture.asOf)
+        #expect(rows.map { [$0[0], $0[1], $0[3]] } == curve.map { [$0.day, $0.atRisk, $0.recovered] })
+    }
+
+    @Test func theViewsAreReplacedNotDuplicatedWhenMigratingAgain() throws {
+        // A schema of its own: replacing views locks them, which must not race the other tests' reads.
+        let schema = try TestDatabase.makeSchema("views")
+        let connection = try schema.migrated()
+        let migration = try #require(Store.Migrator.all.first { $0.name == "003_views.sql" })
+        try connection.withTransaction { try connection.executeScript(migration.sql, name: migration.name) }
+        let views = try connection.execute(
+            "SELECT table_name FROM information_schema.views WHERE table_schema = $1 ORDER BY 1", [schema.name]
+        ).rows.compactMap { $0[0] }
+        #expect(views == ["daily_recovery", "episodes", "recovery_by_cohort"])
+    }
+}
