@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A JWS in compact serialization (`header.payload.signature`), split and base64url-decoded but not verified.
 ///
@@ -16,6 +17,37 @@ package struct JWS: Sendable {
 
     /// Shared by all calls: `JSONDecoder` is `Sendable` and safe to use from several threads at once.
     private static let headerDecoder = JSONDecoder()
+
+    /// Decoded headers by their base64url text. Every token signed with one certificate chain carries the same
+    /// header (about 2 KB, mostly `x5c`), so a batch job decodes each distinct header once instead of per token.
+    private static let headerCache = Mutex<[HeaderText: JWSHeader]>([:])
+    private static let headerCacheCapacity = 256
+
+    /// A header's base64url text as a dictionary key, hashed in bulk rather than byte by byte.
+    private struct HeaderText: Hashable {
+        let bytes: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
+    private static func decodeHeader(_ slice: ArraySlice<UInt8>) throws(JWSError) -> JWSHeader {
+        let text = HeaderText(bytes: Array(slice))
+        if let cached = headerCache.withLock({ $0[text] }) { return cached }
+        guard let headerData = Base64URL.decode(slice) else { throw .badBase64(.header) }
+        let header: JWSHeader
+        do {
+            header = try headerDecoder.decode(JWSHeader.self, from: headerData)
+        } catch {
+            throw .badHeader
+        }
+        headerCache.withLock { cache in
+            if cache.count >= headerCacheCapacity { cache.removeAll(keepingCapacity: true) }
+            cache[text] = header
+        }
+        return header
+    }
 
     /// Splits and decodes a compact JWS.
     /// - Parameter token: the compact serialization; surrounding white space is not allowed.
@@ -38,15 +70,9 @@ package struct JWS: Sendable {
         let headerBytes = bytes[..<dots[0]]
         let payloadBytes = bytes[(dots[0] + 1)..<dots[1]]
         let signatureBytes = bytes[(dots[1] + 1)...]
-        guard let headerData = Base64URL.decode(headerBytes) else { throw .badBase64(.header) }
+        let header = try decodeHeader(headerBytes)
         guard let payload = Base64URL.decode(payloadBytes) else { throw .badBase64(.payload) }
         guard let signature = Base64URL.decode(signatureBytes) else { throw .badBase64(.signature) }
-        let header: JWSHeader
-        do {
-            header = try headerDecoder.decode(JWSHeader.self, from: headerData)
-        } catch {
-            throw .badHeader
-        }
         return JWS(
             header: header,
             payload: payload,

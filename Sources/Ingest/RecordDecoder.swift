@@ -101,16 +101,22 @@ struct RecordDecoder: Sendable {
 
     /// A bare compact JWS line.
     static func bareToken(_ bytes: [UInt8], _ range: Range<Int>) -> Range<Int>? {
-        guard !range.isEmpty, isToken(bytes, range), bytes[range].contains(UInt8(ascii: ".")) else { return nil }
+        guard !range.isEmpty, isToken(bytes, range) else { return nil }
         return range
     }
 
     private static let envelopePrefix = Array("{\"signedPayload\":\"".utf8)
 
+    /// Whether the range looks like a compact JWS: token characters in its first bytes and the first dot. The rest
+    /// is checked by base64url decoding, which refuses any other character.
     private static func isToken(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
-            for index in range where !isTokenCharacter(buffer[index]) { return false }
-            return true
+            for index in range {
+                let byte = buffer[index]
+                if byte == UInt8(ascii: ".") { return index > range.lowerBound }
+                if !isTokenCharacter(byte) { return false }
+            }
+            return false
         }
     }
 
