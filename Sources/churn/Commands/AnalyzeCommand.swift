@@ -10,10 +10,11 @@ extension Churn {
         static let configuration = CommandConfiguration(
             abstract: "Rebuild the billing_episodes table for the subscriptions that new loads touched.",
             discussion: """
-                Only subscriptions with notifications from files not analyzed yet are rebuilt (each from its whole
-                history), so the nightly cost follows the new data. `churn report` runs this itself first.
+                Only subscriptions with notifications from files not analyzed yet are
+                rebuilt (each from its whole history), so the nightly cost follows the
+                new data. `churn report` and `churn nightly` run this themselves.
 
-                Query the result from psql:  SELECT outcome, count(*) FROM billing_episodes GROUP BY 1;
+                From psql:  SELECT outcome, count(*) FROM billing_episodes GROUP BY 1;
                 """
         )
 
@@ -22,7 +23,7 @@ extension Churn {
         @Option(help: ArgumentHelp("Environment whose episodes to build (Production, Sandbox).", valueName: "name"))
         var environment: String = "Production"
 
-        @Flag(help: "Rebuild every subscription, not only the touched ones.")
+        @Flag(help: "Rebuild every subscription, not just the touched ones.")
         var full = false
 
         func run() throws {

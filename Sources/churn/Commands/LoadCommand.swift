@@ -9,21 +9,22 @@ extension Churn {
         static let configuration = CommandConfiguration(
             abstract: "Verify and store notifications from export files.",
             discussion: """
-                Reads, in any mix and optionally gzip-compressed (detected from the content):
-                  - JSON Lines of {"signedPayload": "<JWS>"} (what the App Store POSTs to your endpoint),
-                  - Get Notification History pages ({"notificationHistory": [{"signedPayload": …}, …]}),
-                    one per line or one pretty-printed document per file,
-                  - bare JWS lines.
+                Reads, in any mix, optionally gzip-compressed (detected from the content):
+                  - JSON Lines of {"signedPayload": "<JWS>"}: what the App Store POSTs
+                  - Get Notification History pages, {"notificationHistory": [...]},
+                    one per line or one pretty-printed page per file
+                  - bare JWS lines
                 Use - to read standard input.
 
-                Every notification's signature is verified against Apple Root CA - G3 (or the --trust-root
-                certificates) at the notification's signedDate. A notificationUUID is stored once: loading the same
-                file again stores nothing new. Bad inputs are quarantined (table quarantine) with file, line and
+                Each signature is verified against Apple Root CA - G3 (or the
+                --trust-root certificates) at the notification's signedDate. A
+                notificationUUID is stored once: loading a file again stores nothing
+                new. Bad inputs go to the quarantine table with file, line and
                 reason, and the load goes on.
 
                 Examples:
                   churn load exports/2026-11-20.jsonl.gz
-                  churn load --trust-root testCA.der --environment Sandbox sandbox-export.jsonl
+                  churn load --trust-root testCA.der --environment Sandbox sandbox.jsonl
                   zcat export.gz | churn load -
                 """
         )

@@ -14,21 +14,25 @@ extension Churn {
         static let configuration = CommandConfiguration(
             abstract: "The one command for cron: load new exports, rebuild what changed, write the report.",
             discussion: """
-                Takes export files and/or directories (the regular files of a directory whose names match --glob).
-                Files whose content (SHA-256) was loaded before are skipped without being read again. Then it
-                migrates, loads and verifies the new files, rebuilds the episodes of the subscriptions they touched,
-                writes <reports-root>/<as-of date>/ and points <reports-root>/latest at it; summary.md shows what
-                changed since the previous report.
+                Takes export files and directories (a directory's files whose names
+                match --glob). Files whose content (SHA-256) was loaded before are
+                skipped without being read again. Then it migrates, loads and
+                verifies the new files, rebuilds the episodes of the subscriptions
+                they touched, writes <reports-root>/<as-of date>/ and points
+                <reports-root>/latest at it; summary.md shows what changed since the
+                previous report.
 
-                Two nightly runs never overlap: the second waits up to --lock-timeout seconds for the first, then
-                exits with status 75. Logs go to stderr (--log-format json for one JSON object per line); the
-                progress bar shows only on a terminal.
+                Two runs never overlap: the second waits up to --lock-timeout
+                seconds, then exits with 75. Logs go to stderr (--log-format json for
+                one JSON object per line); the progress bar shows only on a terminal.
 
-                Exit codes: 0 success, 1 failure, 2 more rejects than --max-rejects (the report is still written),
-                64 bad usage, 66 unreadable input, 69 database unreachable, 75 another run holds the lock.
+                Exit codes: 0 success, 1 failure, 2 more rejects than --max-rejects
+                (the report is still written), 64 bad usage, 66 unreadable input,
+                69 database unreachable, 75 another run holds the lock.
 
                 crontab:
-                  15 3 * * *  CHURN_HOME=/var/lib/churn /usr/local/bin/churn nightly --reports-root /var/lib/churn/reports /srv/exports
+                  15 3 * * *  CHURN_HOME=/var/lib/churn churn nightly \\
+                      --reports-root /var/lib/churn/reports /srv/exports
                 """
         )
 

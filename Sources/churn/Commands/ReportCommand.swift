@@ -12,14 +12,15 @@ extension Churn {
         static let configuration = CommandConfiguration(
             abstract: "Write the involuntary-churn report: every CSV of METRICS.md, summary.md and a chart.",
             discussion: """
-                Brings the stored episodes up to date first (like `churn analyze`), then writes
-                reports/<as-of date>/ (or --out DIR): recovery_by_cohort.csv, recovery_curve.csv, grace_period.csv,
-                grace_revenue.csv, message_bands.csv, billing_failures.csv, data_quality.csv, summary.md,
-                recovery_curve.svg and headline.json. The same data gives byte-identical files.
+                Brings the stored episodes up to date first (like `churn analyze`),
+                then writes reports/<as-of date>/ (or --out DIR): every CSV file of
+                METRICS.md, summary.md, recovery_curve.svg and headline.json. The
+                same data gives byte-identical files.
 
-                --as-of accepts a date (2026-11-20: the end of that day, UTC), a date-time (2026-11-20T12:00:00Z)
-                or Unix milliseconds; only notifications signed at or before it count. The default is the latest
-                signedDate loaded.
+                --as-of takes a date (2026-11-20: the end of that day, UTC), a
+                date-time (2026-11-20T12:00:00Z) or Unix milliseconds; only
+                notifications signed by then count. Default: the latest signedDate
+                loaded.
 
                 Examples:
                   churn report
