@@ -1,3 +1,4 @@
+import AppStoreNotifications
 import Crypto
 import Foundation
 import SwiftASN1
@@ -29,72 +30,18 @@ package struct SeededCertificateAuthority: Sendable {
         let rootKey = try DeterministicSigningKey(drawingFrom: &generator)
         let intermediateKey = try DeterministicSigningKey(drawingFrom: &generator)
         let leafKey = try DeterministicSigningKey(drawingFrom: &generator)
-        let rootName = try DistinguishedName {
-            CountryName("US")
-            OrganizationName(name)
-            CommonName("\(name) Root CA")
-        }
-        let intermediateName = try DistinguishedName {
-            CountryName("US")
-            OrganizationName(name)
-            CommonName("\(name) Intermediate CA")
-        }
-        let leafName = try DistinguishedName {
-            CountryName("US")
-            OrganizationName(name)
-            CommonName("\(name) Signing")
-        }
-        let rootKeyID = SubjectKeyIdentifier(hash: rootKey.publicKey)
-        let intermediateKeyID = SubjectKeyIdentifier(hash: intermediateKey.publicKey)
-
-        self.root = try Certificate(
-            version: .v3,
-            serialNumber: Self.serialNumber(&generator),
-            publicKey: rootKey.publicKey,
-            notValidBefore: validity.lowerBound,
-            notValidAfter: validity.upperBound,
-            issuer: rootName,
-            subject: rootName,
-            extensions: Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-                rootKeyID
-            },
-            issuerPrivateKey: Certificate.PrivateKey(rootKey)
+        let serials = [Self.serialNumber(&generator), Self.serialNumber(&generator), Self.serialNumber(&generator)]
+        let chain = try TestCertificateAuthority.makeChain(
+            name: name,
+            rootKey: Certificate.PrivateKey(rootKey),
+            intermediateKey: Certificate.PrivateKey(intermediateKey),
+            leafPublicKey: leafKey.publicKey,
+            serialNumbers: serials,
+            validity: [validity, validity, validity]
         )
-        self.intermediate = try Certificate(
-            version: .v3,
-            serialNumber: Self.serialNumber(&generator),
-            publicKey: intermediateKey.publicKey,
-            notValidBefore: validity.lowerBound,
-            notValidAfter: validity.upperBound,
-            issuer: rootName,
-            subject: intermediateName,
-            extensions: Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-                intermediateKeyID
-                AuthorityKeyIdentifier(keyIdentifier: rootKeyID.keyIdentifier)
-                Certificate.Extension(oid: Self.intermediateMarker, critical: false, value: Self.asn1Null)
-            },
-            issuerPrivateKey: Certificate.PrivateKey(rootKey)
-        )
-        self.leaf = try Certificate(
-            version: .v3,
-            serialNumber: Self.serialNumber(&generator),
-            publicKey: leafKey.publicKey,
-            notValidBefore: validity.lowerBound,
-            notValidAfter: validity.upperBound,
-            issuer: intermediateName,
-            subject: leafName,
-            extensions: Certificate.Extensions {
-                Critical(BasicConstraints.notCertificateAuthority)
-                Critical(KeyUsage(digitalSignature: true))
-                AuthorityKeyIdentifier(keyIdentifier: intermediateKeyID.keyIdentifier)
-                Certificate.Extension(oid: Self.leafMarker, critical: false, value: Self.asn1Null)
-            },
-            issuerPrivateKey: Certificate.PrivateKey(intermediateKey)
-        )
+        self.root = chain.root
+        self.intermediate = chain.intermediate
+        self.leaf = chain.leaf
         self.leafKey = leafKey
     }
 
@@ -118,9 +65,6 @@ package struct SeededCertificateAuthority: Sendable {
     }
 
     /// Apple's WWDR intermediate marker.
-    private static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 1]
     /// Apple's receipt-signing leaf marker.
-    private static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 11, 1]
     /// Apple's marker extensions hold an ASN.1 NULL.
-    private static let asn1Null: ArraySlice<UInt8> = [0x05, 0x00]
 }

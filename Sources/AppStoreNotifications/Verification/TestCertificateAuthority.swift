@@ -39,6 +39,37 @@ package struct TestCertificateAuthority: Sendable {
         let rootKey = P256.Signing.PrivateKey()
         let intermediateKey = P256.Signing.PrivateKey()
         let leafKey = P256.Signing.PrivateKey()
+        let chain = try Self.makeChain(
+            name: name,
+            rootKey: Certificate.PrivateKey(rootKey),
+            intermediateKey: Certificate.PrivateKey(intermediateKey),
+            leafPublicKey: Certificate.PublicKey(leafKey.publicKey),
+            serialNumbers: [Certificate.SerialNumber(), Certificate.SerialNumber(), Certificate.SerialNumber()],
+            validity: [rootValidity, intermediateValidity, leafValidity]
+        )
+        self.root = chain.root
+        self.intermediate = chain.intermediate
+        self.leaf = chain.leaf
+        self.leafKey = leafKey
+    }
+
+    /// Builds a root, an intermediate carrying Apple's intermediate marker OID and a leaf carrying Apple's
+    /// receipt-signing OID, named after `name`: the shape of Apple's real chain, with any keys.
+    /// - Parameters:
+    ///   - serialNumbers: for the root, the intermediate and the leaf, in that order.
+    ///   - validity: notValidBefore...notValidAfter of the root, the intermediate and the leaf, in that order.
+    /// - Throws: when a certificate cannot be built (for example with fewer than 3 serial numbers or validities).
+    package static func makeChain(
+        name: String,
+        rootKey: Certificate.PrivateKey,
+        intermediateKey: Certificate.PrivateKey,
+        leafPublicKey: Certificate.PublicKey,
+        serialNumbers: [Certificate.SerialNumber],
+        validity: [ClosedRange<Date>]
+    ) throws -> (root: Certificate, intermediate: Certificate, leaf: Certificate) {
+        guard serialNumbers.count == 3, validity.count == 3 else {
+            throw JWSVerificationError(.badCertificate, "a chain needs 3 serial numbers and 3 validity periods")
+        }
         let rootName = try DistinguishedName {
             CountryName("US")
             OrganizationName(name)
@@ -54,17 +85,14 @@ package struct TestCertificateAuthority: Sendable {
             OrganizationName(name)
             CommonName("\(name) Signing")
         }
-        let rootPublicKey = Certificate.PublicKey(rootKey.publicKey)
-        let intermediatePublicKey = Certificate.PublicKey(intermediateKey.publicKey)
-        let rootKeyID = SubjectKeyIdentifier(hash: rootPublicKey)
-        let intermediateKeyID = SubjectKeyIdentifier(hash: intermediatePublicKey)
-
-        self.root = try Certificate(
+        let rootKeyID = SubjectKeyIdentifier(hash: rootKey.publicKey)
+        let intermediateKeyID = SubjectKeyIdentifier(hash: intermediateKey.publicKey)
+        let root = try Certificate(
             version: .v3,
-            serialNumber: Certificate.SerialNumber(),
-            publicKey: rootPublicKey,
-            notValidBefore: rootValidity.lowerBound,
-            notValidAfter: rootValidity.upperBound,
+            serialNumber: serialNumbers[0],
+            publicKey: rootKey.publicKey,
+            notValidBefore: validity[0].lowerBound,
+            notValidAfter: validity[0].upperBound,
             issuer: rootName,
             subject: rootName,
             extensions: Certificate.Extensions {
@@ -72,14 +100,14 @@ package struct TestCertificateAuthority: Sendable {
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
                 rootKeyID
             },
-            issuerPrivateKey: Certificate.PrivateKey(rootKey)
+            issuerPrivateKey: rootKey
         )
-        self.intermediate = try Certificate(
+        let intermediate = try Certificate(
             version: .v3,
-            serialNumber: Certificate.SerialNumber(),
-            publicKey: intermediatePublicKey,
-            notValidBefore: intermediateValidity.lowerBound,
-            notValidAfter: intermediateValidity.upperBound,
+            serialNumber: serialNumbers[1],
+            publicKey: intermediateKey.publicKey,
+            notValidBefore: validity[1].lowerBound,
+            notValidAfter: validity[1].upperBound,
             issuer: rootName,
             subject: intermediateName,
             extensions: Certificate.Extensions {
@@ -87,27 +115,27 @@ package struct TestCertificateAuthority: Sendable {
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
                 intermediateKeyID
                 AuthorityKeyIdentifier(keyIdentifier: rootKeyID.keyIdentifier)
-                Certificate.Extension(oid: AppleChainPolicy.intermediateMarker, critical: false, value: Self.asn1Null)
+                Certificate.Extension(oid: AppleChainPolicy.intermediateMarker, critical: false, value: asn1Null)
             },
-            issuerPrivateKey: Certificate.PrivateKey(rootKey)
+            issuerPrivateKey: rootKey
         )
-        self.leaf = try Certificate(
+        let leaf = try Certificate(
             version: .v3,
-            serialNumber: Certificate.SerialNumber(),
-            publicKey: Certificate.PublicKey(leafKey.publicKey),
-            notValidBefore: leafValidity.lowerBound,
-            notValidAfter: leafValidity.upperBound,
+            serialNumber: serialNumbers[2],
+            publicKey: leafPublicKey,
+            notValidBefore: validity[2].lowerBound,
+            notValidAfter: validity[2].upperBound,
             issuer: intermediateName,
             subject: leafName,
             extensions: Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
                 AuthorityKeyIdentifier(keyIdentifier: intermediateKeyID.keyIdentifier)
-                Certificate.Extension(oid: AppleChainPolicy.leafMarker, critical: false, value: Self.asn1Null)
+                Certificate.Extension(oid: AppleChainPolicy.leafMarker, critical: false, value: asn1Null)
             },
-            issuerPrivateKey: Certificate.PrivateKey(intermediateKey)
+            issuerPrivateKey: intermediateKey
         )
-        self.leafKey = leafKey
+        return (root, intermediate, leaf)
     }
 
     /// The root certificate as DER, for a trust-root file.
