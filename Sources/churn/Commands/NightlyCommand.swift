@@ -123,20 +123,10 @@ extension Churn {
             let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
             let name = Reports.Report.directoryName(asOf: asOf)
             let directory = root.appendingPathComponent(name, isDirectory: true)
-            var previous: Headline?
-            do {
-                previous = try Headline.latest(inReportsRoot: root, before: asOf, environment: environment)
-            } catch {
-                Console.warn("the previous report cannot be read, so no comparison is shown: \(error)")
-            }
-            let report = Reports.Report(
-                dataset: dataset,
-                options: .init(
-                    environment: environment, rejections: try store.rejectionsByReason(), previous: previous
-                )
-            )
             FaultPoint.reach("nightly.before-report")
-            try report.write(to: directory)
+            let report = try ReportWriting.write(
+                dataset, store: store, environment: environment, root: root, directory: directory
+            )
             try ExportFiles.pointLatest(in: root, at: name)
             print(
                 "rebuilt \(analysis.subscriptionsRebuilt) subscription(s); wrote \(directory.path)/ "

@@ -46,26 +46,17 @@ extension Churn {
         @Option(help: ArgumentHelp("Cohorts by calendar month or ISO week: month, week.", valueName: "period"))
         var granularity: CalendarPeriod.Granularity = .month
 
-        @Option(
-            help: ArgumentHelp(
-                "Message schedule file: one band per line, '<first>-<last> <hours>h' (default: Apple's).",
-                valueName: "file"
-            )
-        )
-        var schedule: String?
+        @OptionGroup var schedule: ScheduleOption
 
         func validate() throws {
             if let asOf, AsOfTime.parse(asOf) == nil {
                 throw ValidationError("--as-of \(asOf): expected YYYY-MM-DD, an ISO 8601 date-time, or Unix milliseconds.")
             }
-            if let schedule, !FileManager.default.isReadableFile(atPath: schedule) {
-                throw ValidationError("cannot read schedule file \(schedule).")
-            }
         }
 
         func run() throws {
             let logger = global.makeLogger()
-            let messageSchedule = try loadSchedule()
+            let messageSchedule = try schedule.load()
             let writer = try global.connectMigrated(logger: logger)
             let reader = try global.target.connect(logger: logger)
             try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment)
@@ -80,20 +71,10 @@ extension Churn {
             let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
             let directory = out.map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? root.appendingPathComponent(Reports.Report.directoryName(asOf: asOfTime), isDirectory: true)
-            var previous: Headline?
-            do {
-                previous = try Headline.latest(inReportsRoot: root, before: asOfTime, environment: environment)
-            } catch {
-                Console.warn("the previous report cannot be read, so no comparison is shown: \(error)")
-            }
-            let report = Reports.Report(
-                dataset: dataset,
-                options: .init(
-                    granularity: granularity, schedule: messageSchedule, environment: environment,
-                    rejections: try store.rejectionsByReason(), previous: previous
-                )
+            let report = try ReportWriting.write(
+                dataset, store: store, environment: environment, root: root, directory: directory,
+                granularity: granularity, schedule: messageSchedule
             )
-            try report.write(to: directory)
             let outcomes = report.outcomes
             print("wrote \(directory.path)/ (\(Reports.Report.fileNames.count) files)")
             print(
@@ -101,16 +82,6 @@ extension Churn {
                     + "\(outcomes.recovered) recovered, \(outcomes.expired) expired, \(outcomes.cancelled) cancelled, "
                     + "\(outcomes.other) other, \(outcomes.open) open"
             )
-        }
-
-        private func loadSchedule() throws -> MessageSchedule {
-            guard let schedule else { return .standard }
-            let text = try String(contentsOfFile: schedule, encoding: .utf8)
-            do {
-                return try MessageSchedule.parse(text)
-            } catch {
-                throw ValidationError("\(schedule): \(error)")
-            }
         }
     }
 }

@@ -26,32 +26,10 @@ extension Churn.Query {
 
         @OptionGroup var options: QueryOptions
 
-        @Option(
-            help: ArgumentHelp(
-                "Message schedule file: one band per line, '<first>-<last> <hours>h' (default: Apple's).",
-                valueName: "file"
-            )
-        )
-        var schedule: String?
-
-        func validate() throws {
-            if let schedule, !FileManager.default.isReadableFile(atPath: schedule) {
-                throw ValidationError("cannot read schedule file \(schedule).")
-            }
-        }
+        @OptionGroup var schedule: ScheduleOption
 
         func run() throws {
-            try options.answer(.messageBands, schedule: try loadSchedule())
-        }
-
-        private func loadSchedule() throws -> MessageSchedule {
-            guard let schedule else { return .standard }
-            let text = try String(contentsOfFile: schedule, encoding: .utf8)
-            do {
-                return try MessageSchedule.parse(text)
-            } catch {
-                throw ValidationError("\(schedule): \(error)")
-            }
+            try options.answer(.messageBands, schedule: try schedule.load())
         }
     }
 }

@@ -1,0 +1,31 @@
+import Analysis
+import ArgumentParser
+import Foundation
+
+/// `--schedule FILE`: another billing-message schedule than Apple's; shared by `report` and `query message-bands`.
+struct ScheduleOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Message schedule file: one band per line, '<first>-<last> <hours>h' (default: Apple's).",
+            valueName: "file"
+        )
+    )
+    var schedule: String?
+
+    func validate() throws {
+        if let schedule, !FileManager.default.isReadableFile(atPath: schedule) {
+            throw ValidationError("cannot read schedule file \(schedule).")
+        }
+    }
+
+    /// The schedule from the file, or Apple's.
+    func load() throws -> MessageSchedule {
+        guard let schedule else { return .standard }
+        let text = try String(contentsOfFile: schedule, encoding: .utf8)
+        do {
+            return try MessageSchedule.parse(text)
+        } catch {
+            throw ValidationError("\(schedule): \(error)")
+        }
+    }
+}
