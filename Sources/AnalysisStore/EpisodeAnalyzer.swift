@@ -70,19 +70,21 @@ package struct EpisodeAnalyzer {
             return summary
         }
         let fileList = "{" + pendingFiles.joined(separator: ",") + "}"
-        try reader.execute("CREATE TEMP TABLE IF NOT EXISTS churn_touched (original_transaction_id text PRIMARY KEY)")
-        try reader.execute("TRUNCATE churn_touched")
-        let touched = try reader.execute(
-            full
-                ? "INSERT INTO churn_touched SELECT DISTINCT coalesce(original_transaction_id, '') FROM notifications"
-                : """
+        // A full rebuild reads every notification without a join (see rebuildTouched) and counts subscriptions there.
+        if !full {
+            try reader.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS churn_touched (original_transaction_id text PRIMARY KEY)"
+            )
+            try reader.execute("TRUNCATE churn_touched")
+            summary.subscriptionsRebuilt = try reader.execute(
+                """
                 INSERT INTO churn_touched
                 SELECT DISTINCT coalesce(original_transaction_id, '') FROM notifications
                 WHERE source_file_id = ANY($1::bigint[])
                 """,
-            full ? [] : [fileList]
-        ).affectedRows
-        summary.subscriptionsRebuilt = touched
+                [fileList]
+            ).affectedRows
+        }
 
         try writer.withTransaction {
             try writer.execute("CREATE TEMP TABLE IF NOT EXISTS churn_touched (original_transaction_id text PRIMARY KEY)")
@@ -107,10 +109,11 @@ package struct EpisodeAnalyzer {
                     )
                 }
             }
-            let counts = try rebuildTouched(environment: environment)
+            let counts = try rebuildTouched(environment: environment, everything: full)
             FaultPoint.reach("analyze.episodes-copied")
             summary.notificationsRead = counts.notifications
             summary.episodesWritten = counts.episodes
+            if full { summary.subscriptionsRebuilt = counts.subscriptions }
             try writer.execute(
                 """
                 INSERT INTO analyzed_files (environment, source_file_id)
@@ -131,20 +134,28 @@ package struct EpisodeAnalyzer {
         return summary
     }
 
-    /// Streams the touched subscriptions' notifications through the episode builder into the tables.
-    private func rebuildTouched(environment: String) throws -> (notifications: Int, episodes: Int) {
+    /// Streams the touched subscriptions' notifications (or all, for a full rebuild) through the episode builder
+    /// into the tables.
+    private func rebuildTouched(
+        environment: String,
+        everything: Bool
+    ) throws -> (notifications: Int, episodes: Int, subscriptions: Int) {
         let builder = EpisodeBuilder(options: .init(environment: environment, asOf: Self.openEnded))
         var stream = EpisodeStream(builder: builder)
         var episodes = EpisodeRows(environment: environment)
         var notifications = 0
+        var subscriptions = 0
         try writer.copyIn("COPY billing_episodes (\(EpisodeRows.episodeColumns)) FROM STDIN") { out in
-            notifications = try NotificationEventReader(connection: reader).read(.touched) { event in
+            notifications = try NotificationEventReader(connection: reader).read(everything ? .all(asOf: nil) : .touched) {
+                event in
                 if let result = stream.add(event) {
                     try episodes.add(result, to: &out)
+                    subscriptions += 1
                 }
             }
             if let result = stream.finish() {
                 try episodes.add(result, to: &out)
+                subscriptions += 1
             }
         }
         try writer.copyIn("COPY subscription_analysis (\(EpisodeRows.analysisColumns)) FROM STDIN") { out in
@@ -154,7 +165,7 @@ package struct EpisodeAnalyzer {
             out in
             try out.write(episodes.renewalRows.bytes)
         }
-        return (notifications, episodes.episodeCount)
+        return (notifications, episodes.episodeCount, subscriptions)
     }
 }
 
