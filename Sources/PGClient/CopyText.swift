@@ -62,7 +62,8 @@ package struct CopyText: Sendable {
     /// Appends a text field given as UTF-8 bytes, escaped.
     package mutating func append(utf8 source: UnsafeRawBufferPointer) throws(PGError) {
         separate()
-        bytes.reserveCapacity(bytes.count + source.count + 16)
+        // No reserveCapacity here: reserving an exact size on every field would defeat the array's geometric
+        // growth and copy the whole buffer each time.
         for byte in source {
             switch byte {
             case 0x00:
