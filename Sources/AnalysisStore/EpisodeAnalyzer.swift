@@ -84,6 +84,7 @@ package struct EpisodeAnalyzer {
                 """,
                 [fileList]
             ).affectedRows
+            try reader.execute("ANALYZE churn_touched")
         }
 
         try writer.withTransaction {

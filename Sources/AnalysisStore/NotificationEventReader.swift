@@ -35,7 +35,15 @@ struct NotificationEventReader {
                 sql += " WHERE n.signed_date <= 'epoch'::timestamptz + \(asOf) * interval '1 millisecond'"
             }
         case .touched:
-            sql += " JOIN churn_touched t ON t.original_transaction_id = coalesce(n.original_transaction_id, '')"
+            // A plain equality join walks the subscription index from the touched subscriptions; notifications
+            // without a subscription ('' in churn_touched) come from their own branch.
+            sql += """
+                 JOIN churn_touched t ON t.original_transaction_id = n.original_transaction_id
+                 UNION ALL SELECT \(columns) FROM notifications n
+                 WHERE n.original_transaction_id IS NULL
+                   AND EXISTS (SELECT 1 FROM churn_touched WHERE original_transaction_id = '')
+                """
+            return "COPY (SELECT * FROM (\(sql)) touched ORDER BY 6, 4, 1) TO STDOUT"
         }
         sql += " ORDER BY n.original_transaction_id, n.signed_date, n.notification_uuid"
         return "COPY (\(sql)) TO STDOUT"

@@ -65,6 +65,9 @@ package final class Loader {
         }
         summary.seconds = Date().timeIntervalSince(started)
         try runs.finish(runID: runID, status: "succeeded", error: nil)
+        // A run killed just before this one may have held its lock until its server session noticed; by now it
+        // has, so mark it too.
+        try runs.markAbandonedRunsInterrupted()
         return summary
     }
 

@@ -128,6 +128,8 @@ extension Churn {
                 dataset, store: store, environment: environment, root: root, directory: directory
             )
             try ExportFiles.pointLatest(in: root, at: name)
+            // A run killed just before this one may still have held its lock at the start; mark it now.
+            try Loader.markAbandonedRuns(connection: writer)
             print(
                 "rebuilt \(analysis.subscriptionsRebuilt) subscription(s); wrote \(directory.path)/ "
                     + "(\(report.outcomes.episodes) episodes, \(report.outcomes.recovered) recovered, "
