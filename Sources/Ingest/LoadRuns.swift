@@ -6,6 +6,15 @@ import PGClient
 /// lock is free belongs to a process that is gone, and is marked `interrupted`.
 struct LoadRuns {
     let connection: PGConnection
+    /// The lock namespace of this schema: advisory locks belong to the database, and other churn schemas in it
+    /// number their runs from 1 too.
+    let namespace: Int32
+
+    init(connection: PGConnection) throws {
+        self.connection = connection
+        let hash = try connection.execute("SELECT hashtext(current_schema())").scalar.flatMap { Int32($0) } ?? 0
+        namespace = Self.lockNamespace ^ hash
+    }
 
     /// Namespace of the per-run advisory locks (two-key form: namespace, run id).
     static let lockNamespace: Int32 = 0x4348_5552
@@ -15,7 +24,7 @@ struct LoadRuns {
         for row in running {
             guard let text = row.first ?? nil, let id = Int64(text) else { continue }
             let free = try connection.execute(
-                "SELECT pg_try_advisory_lock($1::integer, $2::integer)", [String(Self.lockNamespace), String(Int32(truncatingIfNeeded: id))]
+                "SELECT pg_try_advisory_lock($1::integer, $2::integer)", [String(namespace), String(Int32(truncatingIfNeeded: id))]
             ).scalar == "t"
             guard free else { continue }
             try connection.execute(
@@ -27,7 +36,7 @@ struct LoadRuns {
                 [String(id)]
             )
             try connection.execute(
-                "SELECT pg_advisory_unlock($1::integer, $2::integer)", [String(Self.lockNamespace), String(Int32(truncatingIfNeeded: id))]
+                "SELECT pg_advisory_unlock($1::integer, $2::integer)", [String(namespace), String(Int32(truncatingIfNeeded: id))]
             )
         }
     }
@@ -39,7 +48,7 @@ struct LoadRuns {
         ).scalar.flatMap { Int64($0) }
         guard let id else { throw PGError(kind: .unexpectedResult, message: "INSERT … RETURNING id gave no id") }
         try connection.execute(
-            "SELECT pg_advisory_lock($1::integer, $2::integer)", [String(Self.lockNamespace), String(Int32(truncatingIfNeeded: id))]
+            "SELECT pg_advisory_lock($1::integer, $2::integer)", [String(namespace), String(Int32(truncatingIfNeeded: id))]
         )
         return id
     }
@@ -64,7 +73,7 @@ struct LoadRuns {
             [String(runID), status, error]
         )
         try connection.execute(
-            "SELECT pg_advisory_unlock($1::integer, $2::integer)", [String(Self.lockNamespace), String(Int32(truncatingIfNeeded: runID))]
+            "SELECT pg_advisory_unlock($1::integer, $2::integer)", [String(namespace), String(Int32(truncatingIfNeeded: runID))]
         )
     }
 }

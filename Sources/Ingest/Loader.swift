@@ -33,7 +33,7 @@ package final class Loader {
     /// - Throws: ``PGError`` or ``IngestError`` for failures that stop the run; bad records never throw.
     package func load(_ paths: [String], progress: (LoadProgress) -> Void = { _ in }) throws -> LoadSummary {
         let started = Date()
-        let runs = LoadRuns(connection: connection)
+        let runs = try LoadRuns(connection: connection)
         try runs.markAbandonedRunsInterrupted()
         let runID = try runs.begin(command: options.command, verified: options.policy.verifier != nil)
         var summary = LoadSummary(loadRunID: runID, verified: options.policy.verifier != nil)
