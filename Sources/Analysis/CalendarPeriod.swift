@@ -59,7 +59,7 @@ package struct CalendarPeriod: Hashable, Comparable, Sendable, CustomStringConve
     }
 
     /// The proleptic Gregorian date of a day number (H. Hinnant's `civil_from_days`).
-    static func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -72,7 +72,7 @@ package struct CalendarPeriod: Hashable, Comparable, Sendable, CustomStringConve
     }
 
     /// The day number of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+    package static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
