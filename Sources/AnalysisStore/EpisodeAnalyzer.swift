@@ -42,8 +42,9 @@ package struct EpisodeAnalyzer {
     /// Brings the stored episodes of `environment` up to date with every committed load.
     /// - Parameter full: rebuild every subscription, not only the touched ones.
     @discardableResult
-    package func analyze(environment: String, full: Bool = false) throws -> Summary {
+    package func analyze(environment: String, full requestedFull: Bool = false) throws -> Summary {
         let started = Date()
+        var full = requestedFull
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.analyze, on: writer)
         try writer.execute("SELECT pg_advisory_lock($1::bigint)", [String(lock)])
         defer { _ = try? writer.advisoryUnlock(lock) }
@@ -51,6 +52,12 @@ package struct EpisodeAnalyzer {
         // The reader's snapshot decides what this analysis covers.
         try reader.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         defer { _ = try? reader.execute("ROLLBACK") }
+        if !full {
+            // Nothing analyzed yet: every subscription is touched, and the full rebuild's plain scan is faster.
+            full = try reader.execute(
+                "SELECT 1 FROM analyzed_files WHERE environment = $1 LIMIT 1", [environment]
+            ).rows.isEmpty
+        }
         let pendingFiles = try reader.execute(
             full
                 ? "SELECT id FROM source_files ORDER BY id"
@@ -91,16 +98,14 @@ package struct EpisodeAnalyzer {
             try writer.execute("CREATE TEMP TABLE IF NOT EXISTS churn_touched (original_transaction_id text PRIMARY KEY)")
             try writer.execute("TRUNCATE churn_touched")
             if full {
-                for table in ["billing_episodes", "subscription_analysis", "subscription_renewals"] {
-                    try writer.execute("DELETE FROM \(table) WHERE environment = $1", [environment])
-                }
+                try clearTables(environment: environment)
             } else {
                 try writer.copyIn("COPY churn_touched (original_transaction_id) FROM STDIN") { out in
                     try reader.copyOut("COPY churn_touched TO STDOUT") { row in
                         try out.write(UnsafeRawBufferPointer(row))
                     }
                 }
-                for table in ["billing_episodes", "subscription_analysis", "subscription_renewals"] {
+                for table in Self.tables {
                     try writer.execute(
                         """
                         DELETE FROM \(table) x USING churn_touched t
@@ -135,38 +140,64 @@ package struct EpisodeAnalyzer {
         return summary
     }
 
+    private static let tables = ["billing_episodes", "subscription_analysis", "subscription_renewals"]
+
+    /// Removes the environment's stored rows for a full rebuild, in the writer's transaction.
+    ///
+    /// When the tables hold no other environment, they are truncated: the new rows then go into fresh tables and
+    /// indexes instead of beside as many deleted ones with the same keys, which makes the COPYs about three times
+    /// faster. Readers wait for the commit (TRUNCATE locks the tables), as they would for any full rebuild.
+    private func clearTables(environment: String) throws {
+        var othersStored = false
+        for table in Self.tables {
+            let other = try writer.execute("SELECT 1 FROM \(table) WHERE environment <> $1 LIMIT 1", [environment])
+            othersStored = othersStored || !other.rows.isEmpty
+        }
+        if othersStored {
+            for table in Self.tables {
+                try writer.execute("DELETE FROM \(table) WHERE environment = $1", [environment])
+            }
+        } else {
+            try writer.execute("TRUNCATE \(Self.tables.joined(separator: ", "))")
+        }
+    }
+
     /// Streams the touched subscriptions' notifications (or all, for a full rebuild) through the episode builder
     /// into the tables.
+    ///
+    /// The renewal rows, the most numerous, stream into the writer while the reader is still scanning; episodes and
+    /// data-quality rows wait in spools (memory, then a temporary file) and follow once the scan is done.
     private func rebuildTouched(
         environment: String,
         everything: Bool
     ) throws -> (notifications: Int, episodes: Int, subscriptions: Int) {
         let builder = EpisodeBuilder(options: .init(environment: environment, asOf: Self.openEnded))
         var stream = EpisodeStream(builder: builder)
-        var episodes = EpisodeRows(environment: environment)
+        var rows = EpisodeRows(environment: environment)
         var notifications = 0
         var subscriptions = 0
-        try writer.copyIn("COPY billing_episodes (\(EpisodeRows.episodeColumns)) FROM STDIN") { out in
+        try writer.copyIn(
+            "COPY subscription_renewals (\(EpisodeRows.renewalColumns)) FROM STDIN"
+        ) { renewals in
             notifications = try NotificationEventReader(connection: reader).read(everything ? .all(asOf: nil) : .touched) {
                 event in
                 if let result = stream.add(event) {
-                    try episodes.add(result, to: &out)
+                    try rows.add(result, renewalsTo: &renewals)
                     subscriptions += 1
                 }
             }
             if let result = stream.finish() {
-                try episodes.add(result, to: &out)
+                try rows.add(result, renewalsTo: &renewals)
                 subscriptions += 1
             }
         }
+        try writer.copyIn("COPY billing_episodes (\(EpisodeRows.episodeColumns)) FROM STDIN") { out in
+            try rows.episodes.send(to: &out)
+        }
         try writer.copyIn("COPY subscription_analysis (\(EpisodeRows.analysisColumns)) FROM STDIN") { out in
-            try out.write(episodes.analysisRows.bytes)
+            try rows.analysis.send(to: &out)
         }
-        try writer.copyIn("COPY subscription_renewals (environment, original_transaction_id, month, renewals) FROM STDIN") {
-            out in
-            try out.write(episodes.renewalRows.bytes)
-        }
-        return (notifications, episodes.episodeCount, subscriptions)
+        return (notifications, rows.episodeCount, subscriptions)
     }
 }
 
@@ -182,19 +213,21 @@ struct EpisodeRows {
         orphan_did_renew_billing_recovery, orphan_expired_billing_retry, orphan_grace_period_expired
         """
 
+    static let renewalColumns = "environment, original_transaction_id, month, renewals"
+
     let environment: String
     private(set) var episodeCount = 0
-    /// Per-subscription rows are small (one or two per subscription) but there is one per subscription; they are
-    /// buffered and sent after the episodes.
-    private(set) var analysisRows = CopyText()
-    private(set) var renewalRows = CopyText()
+    /// Episode and data-quality rows, held until the renewals' COPY is done.
+    let episodes = CopySpool()
+    let analysis = CopySpool()
     private var row = CopyText()
 
     init(environment: String) {
         self.environment = environment
     }
 
-    mutating func add(_ result: SubscriptionEpisodes, to out: inout PGCopyWriter) throws {
+    /// Encodes one subscription's results: its renewal rows into `renewals`, the rest into the spools.
+    mutating func add(_ result: SubscriptionEpisodes, renewalsTo renewals: inout PGCopyWriter) throws {
         let subscription = result.subscription ?? ""
         row.removeAll()
         for episode in result.episodes {
@@ -228,28 +261,32 @@ struct EpisodeRows {
             row.endRow()
             episodeCount += 1
         }
-        if row.count > 0 { try out.write(row.bytes) }
+        try episodes.append(row.bytes)
 
         let quality = result.dataQuality
         if quality.outsideEnvironment + quality.familySharedSkipped + quality.orphanDidRenewBillingRecovery
             + quality.orphanExpiredBillingRetry + quality.orphanGracePeriodExpired > 0
         {
-            try analysisRows.append(environment)
-            try analysisRows.append(subscription)
-            analysisRows.append(quality.outsideEnvironment)
-            analysisRows.append(quality.familySharedSkipped)
-            analysisRows.append(quality.orphanDidRenewBillingRecovery)
-            analysisRows.append(quality.orphanExpiredBillingRetry)
-            analysisRows.append(quality.orphanGracePeriodExpired)
-            analysisRows.endRow()
+            row.removeAll()
+            try row.append(environment)
+            try row.append(subscription)
+            row.append(quality.outsideEnvironment)
+            row.append(quality.familySharedSkipped)
+            row.append(quality.orphanDidRenewBillingRecovery)
+            row.append(quality.orphanExpiredBillingRetry)
+            row.append(quality.orphanGracePeriodExpired)
+            row.endRow()
+            try analysis.append(row.bytes)
         }
+        row.removeAll()
         for entry in result.renewals.entries where entry.count > 0 {
-            try renewalRows.append(environment)
-            try renewalRows.append(subscription)
-            try renewalRows.append(entry.period.description)
-            renewalRows.append(entry.count)
-            renewalRows.endRow()
+            try row.append(environment)
+            try row.append(subscription)
+            try row.append(entry.period.description)
+            row.append(entry.count)
+            row.endRow()
         }
+        try renewals.write(row.bytes)
     }
 
     private mutating func appendTimestamp(_ milliseconds: Int64?) throws {

@@ -116,6 +116,52 @@ import TestSupport
         #expect(early.episodes.map { "\($0.subscription)|\($0.outcome.rawValue)" } == ["A|recovered", "B|open", "D|cancelled"])
     }
 
+    @Test func fullRebuildOfOneEnvironmentKeepsTheOthers() throws {
+        let schema = try TestDatabase.makeSchema("envs")
+        let writer = try schema.migrated()
+        let reader = try schema.connect()
+        var stories = try Stories()
+        var lines: [String] = []
+        for environment in ["Production", "Sandbox"] {
+            let subscription = environment == "Production" ? "P" : "S"
+            lines.append(
+                try stories.notification(subscription, "DID_FAIL_TO_RENEW", at: 20, expires: 20, environment: environment)
+            )
+            lines.append(
+                try stories.notification(subscription, "DID_RENEW", "BILLING_RECOVERY", at: 22, environment: environment)
+            )
+            lines.append(try stories.notification(subscription, "DID_RENEW", at: 52, environment: environment))
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("envs-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: path) }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: path)
+        let options = LoadOptions(
+            policy: AcceptancePolicy(verifier: JWSVerifier(trustRoots: [stories.root.root])), workers: 2, command: "test"
+        )
+        _ = try Loader(connection: writer, options: options, logger: .test).load([path.path])
+        let analyzer = EpisodeAnalyzer(writer: writer, reader: reader, logger: .test)
+        let stored = """
+            SELECT environment || '|' || original_transaction_id || '|' || outcome FROM billing_episodes
+            UNION ALL SELECT environment || '|' || month || '|' || renewals FROM subscription_renewals ORDER BY 1
+            """
+        // Day 52's DID_RENEW is a renewal (January 2024); the BILLING_RECOVERY one is not.
+        let both = ["Production|2024-01|1", "Production|P|recovered", "Sandbox|2024-01|1", "Sandbox|S|recovered"]
+        try analyzer.analyze(environment: "Production")
+        try analyzer.analyze(environment: "Sandbox")
+        #expect(try writer.execute(stored).rows.compactMap { $0[0] } == both)
+        // With another environment stored, a full rebuild deletes its own rows only.
+        for environment in ["Production", "Sandbox", "Production"] {
+            try analyzer.analyze(environment: environment, full: true)
+            #expect(try writer.execute(stored).rows.compactMap { $0[0] } == both, "after --full of \(environment)")
+        }
+        // Alone in the tables, a full rebuild truncates them and writes the same rows again.
+        try writer.execute("DELETE FROM billing_episodes WHERE environment = 'Sandbox'")
+        try writer.execute("DELETE FROM subscription_renewals WHERE environment = 'Sandbox'")
+        try writer.execute("DELETE FROM subscription_analysis WHERE environment = 'Sandbox'")
+        try analyzer.analyze(environment: "Production", full: true)
+        #expect(try writer.execute(stored).rows.compactMap { $0[0] } == Array(both.prefix(2)))
+    }
+
     private func episodes(_ connection: PGConnection) throws -> [String] {
         try connection.execute(
             """

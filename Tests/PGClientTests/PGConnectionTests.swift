@@ -94,6 +94,29 @@ import TestSupport
         #expect(try connection.execute("SELECT 1").scalar == "1")
     }
 
+    @Test(arguments: [1 << 20, 100])
+    func copySpoolSendsRowsInOrderFromMemoryOrItsFile(memoryLimit: Int) throws {
+        let schema = try TestDatabase.makeSchema("spool")
+        let connection = try schema.connect()
+        try connection.execute("CREATE TABLE t (arrival bigserial, id integer, v text)")
+        let spool = CopySpool(memoryLimit: memoryLimit)
+        var row = CopyText()
+        for id in 1...5_000 {
+            row.removeAll()
+            row.append(id)
+            try row.append("row \(id)\twith a tab")
+            row.endRow()
+            try spool.append(row.bytes)
+        }
+        #expect(spool.isInFile == (memoryLimit < spool.count))
+        let stored = try connection.copyIn("COPY t (id, v) FROM STDIN", chunkSize: 4096) { try spool.send(to: &$0) }
+        #expect(stored == 5_000)
+        let check = try connection.execute(
+            "SELECT count(*), bool_and(v = 'row ' || id || E'\\twith a tab'), bool_and(arrival = id) FROM t"
+        )
+        #expect(check.rows == [["5000", "t", "t"]])
+    }
+
     @Test func copyOutStreamsRowsInOrder() throws {
         let schema = try TestDatabase.makeSchema("copyout")
         let connection = try schema.connect()
