@@ -4,11 +4,14 @@ import Logging
 import PGClient
 import Store
 
-/// Loads export files into PostgreSQL: streaming reads, parallel decoding and verification, COPY into a staging
-/// table, then one merge per file so each `notificationUUID` is stored once.
+/// Loads export files into PostgreSQL: streaming reads, parallel decoding and verification, and COPY of each batch
+/// straight into `notifications`, so each `notificationUUID` is stored once.
 ///
 /// Each file is one transaction: its notifications, its quarantined inputs and its `source_files` row commit
 /// together or not at all, so a crash or kill at any point loses nothing and doubles nothing on the next run.
+/// Files of concurrent loads are written one at a time (a transaction-scoped advisory lock), so a batch's check of
+/// which notifications are already stored stays true until its COPY; a batch PostgreSQL refuses anyway goes
+/// through a staging table and an `INSERT … ON CONFLICT DO NOTHING` instead, row by row if need be.
 package final class Loader {
     private let connection: PGConnection
     private let options: LoadOptions
@@ -81,6 +84,7 @@ package final class Loader {
         let source = try ByteSource(path: path)
         let fileSize = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
         return try connection.withTransaction {
+            try waitForOtherLoads()
             try prepareStaging()
             let fileID = try insertSourceFile(path: source.displayName, runID: runID)
             let decoder = RecordDecoder(
@@ -120,7 +124,6 @@ package final class Loader {
                 "SELECT min(load_run_id) FROM source_files WHERE sha256 = $1 AND id <> $2::bigint",
                 [sha256, String(fileID)]
             ).scalar.flatMap { Int64($0) }
-            let inserted = try mergeStaging()
             try mergeQuarantine(sha256: sha256, fileID: fileID)
             FaultPoint.reach("load.file-merged")
             let file = LoadSummary.File(
@@ -128,8 +131,8 @@ package final class Loader {
                 sizeBytes: source.rawBytesRead,
                 sha256: sha256,
                 records: counts.records,
-                loaded: inserted,
-                duplicates: counts.staged - inserted,
+                loaded: counts.inserted,
+                duplicates: counts.staged - counts.inserted,
                 rejected: counts.rejected,
                 rejectedByReason: counts.rejectedByReason,
                 previousRunWithSameContent: previousRun,
@@ -152,7 +155,10 @@ package final class Loader {
 
     fileprivate struct FileCounts {
         var records = 0
+        /// Rows PostgreSQL accepted (stored now or already stored).
         var staged = 0
+        /// Rows stored by this file.
+        var inserted = 0
         var rejected = 0
         var rejectedByReason: [String: Int] = [:]
         var samples: [String] = []
@@ -181,11 +187,16 @@ package final class Loader {
         return encoded
     }
 
-    /// Writes one encoded batch: its rows into staging, its rejections into the quarantine staging table.
+    /// Writes one encoded batch: its new rows into `notifications`, its rejections into the quarantine staging table.
     fileprivate func write(_ batch: EncodedBatch, path: String, fileID: Int64, runID: Int64, counts: inout FileCounts) throws {
         var rejections = batch.rejections
         if batch.rowCount > 0 {
-            rejections.append(contentsOf: try copyRows(batch.rows, count: batch.rowCount, batch: batch.records))
+            if let stored = try copyNewRows(batch.rows) {
+                counts.inserted += stored
+            } else {
+                rejections.append(contentsOf: try copyRows(batch.rows, count: batch.rowCount, batch: batch.records))
+                counts.inserted += try mergeStaging()
+            }
         }
         let refused = rejections.filter { $0.reason == .rejectedByDatabase }.count
         counts.staged += batch.rowCount - refused
@@ -254,6 +265,65 @@ package final class Loader {
         ).scalar.flatMap { Int64($0) }
         guard let id else { throw PGError(kind: .unexpectedResult, message: "INSERT … RETURNING id gave no id") }
         return id
+    }
+
+    /// Waits until no other load is writing a file into this schema, then holds that lock until the transaction ends.
+    private func waitForOtherLoads() throws {
+        let lock = String(try AdvisoryLockKey.scoped(AdvisoryLockKey.loadFile, on: connection))
+        let acquired = try connection.execute("SELECT pg_try_advisory_xact_lock($1::bigint)", [lock]).scalar == "t"
+        guard !acquired else { return }
+        logger.info("another load is writing a file into this database; waiting for it to commit")
+        try connection.execute("SELECT pg_advisory_xact_lock($1::bigint)", [lock])
+    }
+
+    private static let directCopy = "COPY notifications (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN"
+
+    /// COPYs the rows whose notificationUUID is neither stored yet nor earlier in the batch straight into
+    /// `notifications`.
+    /// - Returns: how many rows were stored, or nil when PostgreSQL refused the batch (none of it stays).
+    private func copyNewRows(_ rows: CopyText) throws -> Int? {
+        let spans = Self.rowSpans(rows.bytes)
+        do {
+            return try connection.withSavepoint("churn_batch") {
+                let stored = try connection.execute(
+                    "SELECT notification_uuid::text FROM notifications WHERE notification_uuid = ANY($1::uuid[])",
+                    ["{" + spans.map(\.uuid).joined(separator: ",") + "}"]
+                )
+                var seen = Set(stored.rows.compactMap { $0.first ?? nil })
+                let kept = spans.filter { seen.insert($0.uuid).inserted }
+                guard !kept.isEmpty else { return 0 }
+                try connection.copyIn(Self.directCopy) { writer in
+                    if kept.count == spans.count {
+                        try writer.write(rows.bytes)
+                    } else {
+                        for span in kept { try writer.write(rows.bytes[span.range]) }
+                    }
+                }
+                return kept.count
+            }
+        } catch let error as PGError where error.isDataError {
+            logger.debug("a batch was refused; loading it through staging", metadata: ["pg.message": "\(error.message)"])
+            return nil
+        }
+    }
+
+    /// Each encoded row's bytes (newline included) and its notificationUUID in lower case, the form PostgreSQL
+    /// prints. The UUID is the row's first field, checked by ``UUIDText`` when the row was encoded.
+    static func rowSpans(_ bytes: [UInt8]) -> [(range: Range<Int>, uuid: String)] {
+        var spans: [(range: Range<Int>, uuid: String)] = []
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var start = 0
+            while start < buffer.count {
+                let newline = memchr(base + start, 0x0A, buffer.count - start)
+                let end = newline.map { base.distance(to: UnsafeRawPointer($0)) + 1 } ?? buffer.count
+                let field = buffer[start..<end].prefix { $0 != 0x09 && $0 != 0x0A }
+                let uuid = String(decoding: field.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+                spans.append((start..<end, uuid))
+                start = end
+            }
+        }
+        return spans
     }
 
     private static let stagingCopy = "COPY churn_staging (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN"
@@ -336,7 +406,7 @@ package final class Loader {
         return String(decoding: cleaned, as: UTF8.self)
     }
 
-    /// Moves staged notifications into `notifications`, once per notificationUUID.
+    /// Moves staged notifications into `notifications`, once per notificationUUID, and empties staging.
     /// - Returns: how many were new.
     private func mergeStaging() throws -> Int {
         let columns = NotificationRow.columns.joined(separator: ", ")

@@ -91,4 +91,6 @@ package enum AdvisoryLockKey {
     package static let nightly: Int64 = 0x4348_5552_4E00_0002
     /// Serializes episode rebuilds.
     package static let analyze: Int64 = 0x4348_5552_4E00_0003
+    /// Serializes the files loads write: held for each file's transaction.
+    package static let loadFile: Int64 = 0x4348_5552_4E00_0004
 }
