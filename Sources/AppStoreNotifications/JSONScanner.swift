@@ -46,14 +46,43 @@ struct JSONScanner {
     ///   nil when the field is absent or not a string.
     /// - Throws: ``SyntaxError`` at the first problem.
     static func check(_ data: Data, locating fields: [Field] = []) throws(SyntaxError) -> [Range<Int>?] {
+        try scan(data, locating: fields, recordingMembers: false).located
+    }
+
+    /// Checks `data`, finds the string values of `fields` and, when `recordingMembers`, lists the members of the
+    /// top-level object and of the objects directly inside it (see ``Member``).
+    static func scan(
+        _ data: Data,
+        locating fields: [Field],
+        recordingMembers: Bool
+    ) throws(SyntaxError) -> (located: [Range<Int>?], members: [Member]) {
         let result = data.withUnsafeBytes { buffer in
-            Result { () throws(SyntaxError) -> [Range<Int>?] in
+            Result { () throws(SyntaxError) -> ([Range<Int>?], [Member]) in
                 var scanner = JSONScanner(bytes: buffer, fields: fields)
+                scanner.isRecording = recordingMembers
                 try scanner.scanDocument()
-                return scanner.located
+                return (scanner.located, scanner.members)
             }
         }
         return try result.get()
+    }
+
+    /// What kind of JSON value a member holds.
+    enum Kind: Sendable {
+        case string, escapedString, integer, fraction, `true`, `false`, null, object, array
+    }
+
+    /// A member of the top-level object, or of an object that is the value of one of its members.
+    struct Member: Sendable {
+        /// The index (in the member list) of the member whose object holds this one; -1 for the top level.
+        var parent: Int
+        /// The key's bytes between the quotes.
+        var key: Range<Int>
+        /// Whether the key holds escapes (its bytes are then not its text).
+        var keyHasEscapes: Bool
+        var kind: Kind
+        /// The value's bytes; for a string, between the quotes.
+        var value: Range<Int>
     }
 
     /// Where a value sits, as far as locating fields is concerned.
@@ -78,6 +107,8 @@ struct JSONScanner {
     private let fields: [Field]
     private var offset = 0
     private var located: [Range<Int>?]
+    private var isRecording = false
+    private var members: [Member] = []
     /// The keys of the objects being scanned, innermost last, to find duplicates.
     private var keys: [StringToken] = []
 
@@ -94,42 +125,50 @@ struct JSONScanner {
             throw SyntaxError(offset: 0, message: "the text starts with a byte-order mark")
         }
         skipWhitespace()
-        try scanValue(depth: 0, place: .document)
+        try scanValue(depth: 0, place: .document, owner: isRecording ? -1 : nil)
         skipWhitespace()
         if offset < bytes.count {
             throw failure("unexpected \(describeByte()) after the JSON value")
         }
     }
 
-    private mutating func scanValue(depth: Int, place: Place) throws(SyntaxError) {
+    /// Scans one value. When it is an object and `owner` is set, its members are recorded with that parent.
+    @discardableResult
+    private mutating func scanValue(depth: Int, place: Place, owner: Int? = nil) throws(SyntaxError) -> Kind {
         guard offset < bytes.count else {
             throw failure("the text ends where a value should start")
         }
         switch bytes[offset] {
         case UInt8(ascii: "{"):
-            try scanObject(depth: depth + 1, place: place)
+            try scanObject(depth: depth + 1, place: place, owner: owner)
+            return .object
         case UInt8(ascii: "["):
             try scanArray(depth: depth + 1)
+            return .array
         case UInt8(ascii: "\""):
             let start = offset
-            _ = try scanString()
+            let token = try scanString()
             if case .field(let index) = place {
                 located[index] = start..<offset
             }
+            return token.hasEscapes ? .escapedString : .string
         case UInt8(ascii: "t"):
             try scanLiteral("true")
+            return .true
         case UInt8(ascii: "f"):
             try scanLiteral("false")
+            return .false
         case UInt8(ascii: "n"):
             try scanLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            try scanNumber()
+            return try scanNumber() ? .integer : .fraction
         default:
             throw failure("expected a value, found \(describeByte())")
         }
     }
 
-    private mutating func scanObject(depth: Int, place: Place) throws(SyntaxError) {
+    private mutating func scanObject(depth: Int, place: Place, owner: Int?) throws(SyntaxError) {
         guard depth <= Self.maximumDepth else {
             throw failure("objects and arrays nest more than \(Self.maximumDepth) levels deep")
         }
@@ -157,7 +196,16 @@ struct JSONScanner {
             }
             offset += 1
             skipWhitespace()
-            try scanValue(depth: depth, place: memberPlace(in: place, key: key))
+            if let owner {
+                let index = members.count
+                let valueStart = offset
+                members.append(Member(parent: owner, key: key.content, keyHasEscapes: key.hasEscapes, kind: .null, value: 0..<0))
+                let kind = try scanValue(depth: depth, place: memberPlace(in: place, key: key), owner: owner == -1 ? index : nil)
+                members[index].kind = kind
+                members[index].value = kind == .string || kind == .escapedString ? (valueStart + 1)..<(offset - 1) : valueStart..<offset
+            } else {
+                try scanValue(depth: depth, place: memberPlace(in: place, key: key))
+            }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","):
@@ -231,7 +279,9 @@ struct JSONScanner {
         offset += count
     }
 
-    private mutating func scanNumber() throws(SyntaxError) {
+    /// Scans a number; returns whether it is an integer (no fraction, no exponent).
+    private mutating func scanNumber() throws(SyntaxError) -> Bool {
+        var isInteger = true
         if peek() == UInt8(ascii: "-") {
             offset += 1
         }
@@ -247,6 +297,7 @@ struct JSONScanner {
             skipDigits()
         }
         if peek() == UInt8(ascii: ".") {
+            isInteger = false
             offset += 1
             guard let digit = peek(), isDigit(digit) else {
                 throw failure("expected a digit after a decimal point, found \(describeByte())")
@@ -254,6 +305,7 @@ struct JSONScanner {
             skipDigits()
         }
         if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            isInteger = false
             offset += 1
             if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") {
                 offset += 1
@@ -263,6 +315,7 @@ struct JSONScanner {
             }
             skipDigits()
         }
+        return isInteger
     }
 
     /// Scans a string starting at its opening quote and leaves `offset` after the closing quote.

@@ -52,20 +52,34 @@ package enum NotificationDecoder {
 
     // MARK: Signed payloads
 
+    /// How JSON that passed the strict check becomes the models.
+    package enum Decoding: Sendable {
+        /// From the members the check recorded (see `ShallowDecoder`) when the JSON has Apple's usual shape, else
+        /// with `JSONDecoder`: the same values, several times faster.
+        case shallowWhenPossible
+        /// With `JSONDecoder` only.
+        case foundation
+        /// From the recorded members only; JSON of another shape fails with `badJSON`. For tests and benchmarks.
+        case shallowOnly
+    }
+
     /// Splits and decodes a notification's `signedPayload` and its nested tokens, and builds the storage document.
     ///
     /// The notification must have `notificationUUID`, `notificationType` and `signedDate`. A nested token that is
     /// not a JWS (`data.signedTransactionInfo: "garbage"`) fails with that field's path.
-    /// - Parameter token: the compact JWS, without surrounding white space.
+    /// - Parameters:
+    ///   - token: the compact JWS, without surrounding white space.
+    ///   - decoding: how the JSON becomes the models; every choice gives the same values.
     /// - Returns: the tokens, the decoded values and the storage document.
     /// - Throws: ``NotificationDecodingError``.
     /// - Important: Nothing is verified; see ``DecodedNotification``.
     package static func decodeSignedPayload(
-        _ token: some StringProtocol
+        _ token: some StringProtocol,
+        decoding: Decoding = .shallowWhenPossible
     ) throws(NotificationDecodingError) -> DecodedNotification {
         let jws = try parse(token, at: nil)
-        let locations = try check(jws.payload, at: nil, locating: nestedTokenFields)
-        let payload = try decode(ResponseBodyV2DecodedPayload.self, from: jws.payload, at: nil)
+        let scanned = try scan(jws.payload, at: nil, locating: nestedTokenFields)
+        let payload = try decode(ResponseBodyV2DecodedPayload.self, from: jws.payload, scanned.members, at: nil, decoding)
         try requireNotificationFields(payload)
 
         var splices: [(range: Range<Int>, json: Data)] = []
@@ -75,9 +89,9 @@ package enum NotificationDecoder {
         ) throws(NotificationDecodingError) -> (jws: JWS, value: Value)? {
             guard let text else { return nil }
             let token = try parse(text, at: nested.path)
-            _ = try check(token.payload, at: nested.path)
-            let value = try decode(Value.self, from: token.payload, at: nested.path)
-            guard let range = locations[nested.rawValue] else {
+            let members = try scan(token.payload, at: nested.path).members
+            let value = try decode(Value.self, from: token.payload, members, at: nested.path, decoding)
+            guard let range = scanned.located[nested.rawValue] else {
                 // Cannot happen: the scanner sees every string member the decoder sees (keys unescaped alike).
                 throw NotificationDecodingError(
                     reason: .badJSON,
@@ -219,6 +233,41 @@ package enum NotificationDecoder {
         } catch {
             throw NotificationDecodingError(error, at: path)
         }
+    }
+
+    /// Checks `json`, locates `fields` and records its members for ``ShallowDecoder``.
+    private static func scan(
+        _ json: Data,
+        at path: String?,
+        locating fields: [JSONScanner.Field] = []
+    ) throws(NotificationDecodingError) -> (located: [Range<Int>?], members: [JSONScanner.Member]) {
+        do {
+            return try JSONScanner.scan(json, locating: fields, recordingMembers: true)
+        } catch {
+            throw NotificationDecodingError(error, at: path)
+        }
+    }
+
+    /// Decodes checked JSON as `decoding` says.
+    private static func decode<Value: Decodable>(
+        _ type: Value.Type,
+        from json: Data,
+        _ members: [JSONScanner.Member],
+        at path: String?,
+        _ decoding: Decoding
+    ) throws(NotificationDecodingError) -> Value {
+        if decoding != .foundation {
+            let shallow = json.withUnsafeBytes { bytes in
+                try? ShallowDecoder.decode(type, bytes: bytes, members: members)
+            }
+            if let shallow { return shallow }
+            if decoding == .shallowOnly {
+                throw NotificationDecodingError(
+                    reason: .badJSON, codingPath: path, detail: "\(path ?? "the payload"): not decodable without JSONDecoder"
+                )
+            }
+        }
+        return try decode(type, from: json, at: path)
     }
 
     private static func decode<Value: Decodable>(
