@@ -325,6 +325,11 @@ struct JSONScanner {
         var index = start
         var hasEscapes = false
         while index < bytes.count {
+            // Eight plain bytes at a time: the nested tokens are kilobytes of base64url inside one string.
+            while index + 8 <= bytes.count, Self.arePlain(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+            }
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 offset = index + 1
@@ -347,6 +352,17 @@ struct JSONScanner {
             index = offset
         }
         throw SyntaxError(offset: quote, message: "a string is not closed")
+    }
+
+    /// Whether none of eight bytes is a quote, a backslash, a control character or non-ASCII (SWAR: each test
+    /// sets a byte's high bit when that byte matches).
+    private static func arePlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let control = (word &- ones &* 0x20) & ~word & highs
+        let special = hasZeroByte(word ^ (ones &* 0x22)) | hasZeroByte(word ^ (ones &* 0x5C))
+        return (word & highs) | control | special == 0
     }
 
     private mutating func scanEscape() throws(SyntaxError) {

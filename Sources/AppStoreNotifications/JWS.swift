@@ -23,12 +23,31 @@ package struct JWS: Sendable {
     private static let headerCache = Mutex<[HeaderText: JWSHeader]>([:])
     private static let headerCacheCapacity = 256
 
-    /// A header's base64url text as a dictionary key, hashed in bulk rather than byte by byte.
+    /// A header's base64url text as a dictionary key. Equality compares every byte; the hash takes the length and
+    /// a few windows across the text (headers run to 2 KB and a token carries up to three), which is enough to
+    /// tell certificate chains apart.
     private struct HeaderText: Hashable {
         let bytes: [UInt8]
 
         func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hasher.combine(bytes.count)
+            bytes.withUnsafeBytes { buffer in
+                let window = min(32, buffer.count)
+                for eighth in stride(from: 1, through: 7, by: 2) {
+                    let start = min(buffer.count - window, buffer.count * eighth / 8)
+                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: buffer[start..<(start + window)]))
+                }
+            }
+        }
+
+        static func == (lhs: HeaderText, rhs: HeaderText) -> Bool {
+            lhs.bytes.count == rhs.bytes.count
+                && lhs.bytes.withUnsafeBytes { left in
+                    rhs.bytes.withUnsafeBytes { right in
+                        guard let a = left.baseAddress, let b = right.baseAddress else { return true }
+                        return memcmp(a, b, left.count) == 0
+                    }
+                }
         }
     }
 
@@ -61,10 +80,17 @@ package struct JWS: Sendable {
     /// Splits and decodes a compact JWS given as UTF-8 bytes.
     package static func parse(bytes: inout [UInt8]) throws(JWSError) -> JWS {
         guard !bytes.isEmpty else { throw .empty }
-        var dots: [Int] = []
-        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
-            dots.append(index)
-            if dots.count > 2 { break }
+        // memchr: tokens run to 20 KB, and the search goes to the end to be sure there is no third dot.
+        let dots = bytes.withUnsafeBytes { buffer in
+            var dots: [Int] = []
+            guard let base = buffer.baseAddress else { return dots }
+            var start = 0
+            while dots.count < 3, start < buffer.count, let found = memchr(base + start, Int32(UInt8(ascii: ".")), buffer.count - start) {
+                let index = base.distance(to: UnsafeRawPointer(found))
+                dots.append(index)
+                start = index + 1
+            }
+            return dots
         }
         guard dots.count == 2 else { throw .wrongSegmentCount(dots.count + 1) }
         let headerBytes = bytes[..<dots[0]]
