@@ -84,6 +84,16 @@ let benchmarks: @Sendable () -> Void = {
         try Inputs()
     }
 
+    // The same with Foundation's JSONDecoder for the JSON, as JSON of an unusual shape is decoded: the baseline of
+    // the decoder that reads the strict scanner's members.
+    Benchmark("notification.decode.foundation") { benchmark, inputs in
+        for _ in benchmark.scaledIterations {
+            blackHole(try NotificationDecoder.decodeSignedPayload(inputs.tokenText, decoding: .foundation))
+        }
+    } setup: {
+        try Inputs()
+    }
+
     // One row of `COPY … FROM STDIN` text from a decoded notification: 41 columns and the escaped JSON document,
     // into a new buffer per record as the loader's RecordDecoder does.
     Benchmark("copy.encode") { benchmark, inputs in
