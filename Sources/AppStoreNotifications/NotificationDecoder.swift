@@ -77,7 +77,21 @@ package enum NotificationDecoder {
         _ token: some StringProtocol,
         decoding: Decoding = .shallowWhenPossible
     ) throws(NotificationDecodingError) -> DecodedNotification {
-        let jws = try parse(token, at: nil)
+        var bytes = Array(token.utf8)
+        return try decodeSignedPayload(bytes: &bytes, decoding: decoding)
+    }
+
+    /// ``decodeSignedPayload(_:decoding:)`` for a token given as its UTF-8 bytes, as the loader reads it.
+    package static func decodeSignedPayload(
+        bytes token: inout [UInt8],
+        decoding: Decoding = .shallowWhenPossible
+    ) throws(NotificationDecodingError) -> DecodedNotification {
+        let jws: JWS
+        do {
+            jws = try JWS.parse(bytes: &token)
+        } catch {
+            throw NotificationDecodingError(error, at: nil)
+        }
         let scanned = try scan(jws.payload, at: nil, locating: nestedTokenFields)
         let payload = try decode(ResponseBodyV2DecodedPayload.self, from: jws.payload, scanned.members, at: nil, decoding)
         try requireNotificationFields(payload)

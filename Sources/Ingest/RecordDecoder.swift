@@ -51,7 +51,7 @@ struct RecordDecoder: Sendable {
         // The common shapes are recognised on the bytes, without building a String of the whole line.
         let trimmed = Self.trimmedRange(bytes)
         if let token = Self.fastSignedPayload(bytes, trimmed) ?? Self.bareToken(bytes, trimmed) {
-            decodeSignedPayload(String(decoding: bytes[token], as: UTF8.self), record, item: nil, into: &result)
+            decodeSignedPayload(Array(bytes[token]), record, item: nil, into: &result)
             return result
         }
         if bytes.contains(0) {
@@ -71,7 +71,7 @@ struct RecordDecoder: Sendable {
                 reject(.notJSON, "the line starts with a quote but is not a JSON string", record, item: nil, raw: bytes, into: &result)
                 return result
             }
-            decodeSignedPayload(token, record, item: nil, into: &result)
+            decodeSignedPayload(Array(token.utf8), record, item: nil, into: &result)
         default:
             reject(.notJSON, "the line is neither JSON nor a JWS", record, item: nil, raw: bytes, into: &result)
         }
@@ -111,14 +111,19 @@ struct RecordDecoder: Sendable {
     /// is checked by base64url decoding, which refuses any other character.
     private static func isToken(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
-            for index in range {
-                let byte = buffer[index]
-                if byte == UInt8(ascii: ".") { return index > range.lowerBound }
-                if !isTokenCharacter(byte) { return false }
+            tokenCharacters.withUnsafeBufferPointer { table in
+                for index in range {
+                    let byte = buffer[index]
+                    if byte == UInt8(ascii: ".") { return index > range.lowerBound }
+                    if !table[Int(byte)] { return false }
+                }
+                return false
             }
-            return false
         }
     }
+
+    /// ``isTokenCharacter(_:)`` for every byte value.
+    private static let tokenCharacters = (0...255).map { isTokenCharacter(UInt8($0)) }
 
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
@@ -153,13 +158,15 @@ struct RecordDecoder: Sendable {
         for (index, envelope) in envelopes.enumerated() {
             let arrayItem: Int? = isArray ? index : nil
             if let token = envelope.signedPayload {
-                decodeSignedPayload(token, record, item: arrayItem ?? (envelope.notificationHistory == nil ? nil : item), into: &result)
+                decodeSignedPayload(
+                    Array(token.utf8), record, item: arrayItem ?? (envelope.notificationHistory == nil ? nil : item), into: &result
+                )
                 item += 1
             }
             if let history = envelope.notificationHistory {
                 for entry in history {
                     if let token = entry.signedPayload {
-                        decodeSignedPayload(token, record, item: item, into: &result)
+                        decodeSignedPayload(Array(token.utf8), record, item: item, into: &result)
                     } else {
                         reject(.noSignedPayload, "notificationHistory[\(item)] has no signedPayload", record, item: item, raw: [], into: &result)
                     }
@@ -190,11 +197,12 @@ struct RecordDecoder: Sendable {
 
     // MARK: - Notifications
 
-    private func decodeSignedPayload(_ token: some StringProtocol, _ record: RawRecord, item: Int?, into result: inout DecodedRecord) {
-        let raw = item == nil ? record.bytes : Array(token.utf8.prefix(keepBytes))
+    private func decodeSignedPayload(_ token: [UInt8], _ record: RawRecord, item: Int?, into result: inout DecodedRecord) {
+        let raw = item == nil ? record.bytes : Array(token.prefix(keepBytes))
         let decoded: DecodedNotification
         do {
-            decoded = try NotificationDecoder.decodeSignedPayload(token)
+            var token = token
+            decoded = try NotificationDecoder.decodeSignedPayload(bytes: &token)
         } catch {
             reject(Rejection.Reason(error.reason), error.detail, record, item: item, raw: raw, into: &result)
             return
@@ -227,10 +235,8 @@ struct RecordDecoder: Sendable {
                 return
             }
         }
-        if decoded.document.containsJSONNulEscape {
-            reject(.nulByte, "a JSON string holds \\u0000, which PostgreSQL jsonb cannot store", record, item: item, raw: raw, into: &result)
-            return
-        }
+        // The document needs no check for `\u0000` (which jsonb refuses): every part of it passed the strict
+        // JSON scanner, which refuses that escape.
         let mark = result.rows.count
         do {
             try NotificationRow.encode(
@@ -282,29 +288,5 @@ extension Rejection.Reason {
 
     init(_ reason: JWSVerificationError.Reason) {
         self = Rejection.Reason(rawValue: reason.rawValue) ?? .badSignature
-    }
-}
-
-extension Data {
-    /// Whether the JSON text holds the escape `\u0000` (outside of an escaped backslash).
-    var containsJSONNulEscape: Bool {
-        guard count >= 6 else { return false }
-        return withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
-            var index = 0
-            let end = bytes.count
-            while index < end {
-                if bytes[index] == 0x5C, index + 1 < end {
-                    if bytes[index + 1] == UInt8(ascii: "u"), index + 5 < end,
-                        bytes[index + 2] == 0x30, bytes[index + 3] == 0x30, bytes[index + 4] == 0x30, bytes[index + 5] == 0x30
-                    {
-                        return true
-                    }
-                    index += 2
-                } else {
-                    index += 1
-                }
-            }
-            return false
-        }
     }
 }
