@@ -124,7 +124,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "PGClient", "Store",
+                "PGClient", "Store", "Analysis", "AppStoreNotifications",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport",
@@ -153,7 +153,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AnalysisTests",
-            dependencies: ["Analysis"],
+            dependencies: ["Analysis", "TestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
@@ -168,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReportsTests",
-            dependencies: ["Reports", "Analysis"],
+            dependencies: ["Reports", "Analysis", "TestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: upcomingFeatures
         ),

@@ -11,64 +11,23 @@ import TestSupport
 
 /// The incremental rebuild must equal a full one, and rebuild only what new loads touched.
 @Suite struct IncrementalTests {
-    /// A few subscriptions' billing stories, signed by a fresh test CA.
-    struct Stories {
-        let signer: JWSSigner
-        let root: TestCertificateAuthority
-        var counter = 0
-
-        init() throws {
-            root = try TestCertificateAuthority(name: "Incremental")
-            signer = try root.signer()
-        }
-
-        mutating func notification(
-            _ subscription: String, _ type: String, _ subtype: String? = nil, at day: Int64,
-            expires: Int64? = nil, grace: Int64? = nil, environment: String = "Production"
-        ) throws -> String {
-            counter += 1
-            let base: Int64 = 1_700_000_000_000
-            let signedDate = base + day * 86_400_000
-            var transaction: [String: Any] = [
-                "originalTransactionId": subscription, "transactionId": "\(subscription)-\(counter)",
-                "productId": "com.example.monthly", "purchaseDate": signedDate, "price": 2990, "currency": "USD",
-                "storefront": "USA", "inAppOwnershipType": "PURCHASED", "environment": environment,
-            ]
-            if let expires { transaction["expiresDate"] = base + expires * 86_400_000 }
-            var renewal: [String: Any] = ["originalTransactionId": subscription, "environment": environment]
-            if let grace { renewal["gracePeriodExpiresDate"] = base + grace * 86_400_000 }
-            var payload: [String: Any] = [
-                "notificationType": type,
-                "notificationUUID": String(format: "00000000-0000-4000-8000-%012d", counter),
-                "signedDate": signedDate,
-                "data": [
-                    "environment": environment, "bundleId": "com.example",
-                    "signedTransactionInfo": try signer.sign(try JSONSerialization.data(withJSONObject: transaction)),
-                    "signedRenewalInfo": try signer.sign(try JSONSerialization.data(withJSONObject: renewal)),
-                ],
-            ]
-            if let subtype { payload["subtype"] = subtype }
-            return "{\"signedPayload\":\"\(try signer.sign(try JSONSerialization.data(withJSONObject: payload)))\"}"
-        }
-    }
-
     @Test func incrementalRebuildEqualsFullAndTouchesOnlyNewSubscriptions() throws {
         let schema = try TestDatabase.makeSchema("incr")
         let writer = try schema.migrated()
         let reader = try schema.connect()
-        var stories = try Stories()
+        var stories = try SignedStories(name: "Incremental")
         let first = [
-            try stories.notification("A", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", at: 30, expires: 30, grace: 46),
-            try stories.notification("A", "DID_RENEW", "BILLING_RECOVERY", at: 35),
-            try stories.notification("B", "DID_FAIL_TO_RENEW", at: 40, expires: 40),
-            try stories.notification("C", "DID_RENEW", at: 10),
-            try stories.notification("D", "DID_FAIL_TO_RENEW", at: 20, expires: 20),
-            try stories.notification("D", "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at: 25),
+            try stories.line("A", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", at: 30, expires: 30, grace: 46),
+            try stories.line("A", "DID_RENEW", "BILLING_RECOVERY", at: 35),
+            try stories.line("B", "DID_FAIL_TO_RENEW", at: 40, expires: 40),
+            try stories.line("C", "DID_RENEW", at: 10),
+            try stories.line("D", "DID_FAIL_TO_RENEW", at: 20, expires: 20),
+            try stories.line("D", "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at: 25),
         ]
         let second = [
-            try stories.notification("B", "EXPIRED", "BILLING_RETRY", at: 100),
-            try stories.notification("E", "DID_FAIL_TO_RENEW", at: 90, expires: 90),
-            try stories.notification("E", "DID_RENEW", "BILLING_RECOVERY", at: 91),
+            try stories.line("B", "EXPIRED", "BILLING_RETRY", at: 100),
+            try stories.line("E", "DID_FAIL_TO_RENEW", at: 90, expires: 90),
+            try stories.line("E", "DID_RENEW", "BILLING_RECOVERY", at: 91),
         ]
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("incr-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -120,17 +79,17 @@ import TestSupport
         let schema = try TestDatabase.makeSchema("envs")
         let writer = try schema.migrated()
         let reader = try schema.connect()
-        var stories = try Stories()
+        var stories = try SignedStories(name: "Incremental")
         var lines: [String] = []
         for environment in ["Production", "Sandbox"] {
             let subscription = environment == "Production" ? "P" : "S"
             lines.append(
-                try stories.notification(subscription, "DID_FAIL_TO_RENEW", at: 20, expires: 20, environment: environment)
+                try stories.line(subscription, "DID_FAIL_TO_RENEW", at: 20, expires: 20, environment: environment)
             )
             lines.append(
-                try stories.notification(subscription, "DID_RENEW", "BILLING_RECOVERY", at: 22, environment: environment)
+                try stories.line(subscription, "DID_RENEW", "BILLING_RECOVERY", at: 22, environment: environment)
             )
-            lines.append(try stories.notification(subscription, "DID_RENEW", at: 52, environment: environment))
+            lines.append(try stories.line(subscription, "DID_RENEW", at: 52, environment: environment))
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("envs-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: path) }

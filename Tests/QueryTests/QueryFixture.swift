@@ -24,7 +24,7 @@ import TestSupport
 ///
 /// Z renews on day 70 (the latest signedDate, so the as-of time); S is a Sandbox subscription, open since day 30.
 struct QueryFixture: Sendable {
-    static let base: Int64 = 1_700_000_000_000
+    static let base = SignedStories.dayZero
     static let monthly = "com.example.monthly"
     static let yearly = "com.example.yearly"
 
@@ -38,7 +38,7 @@ struct QueryFixture: Sendable {
 
     /// Unix ms of `day` days after day 0.
     static func day(_ day: Int64) -> Int64 {
-        base + day * 86_400_000
+        SignedStories.day(day)
     }
 
     /// The fixture, loaded on first use by any test.
@@ -58,7 +58,7 @@ struct QueryFixture: Sendable {
         let schema = try TestDatabase.makeSchema("query")
         let writer = try schema.migrated()
         let reader = try schema.connect()
-        var export = try Export()
+        var export = try SignedStories(name: "Query")
         let m = monthly
         let y = yearly
         let lines = [
@@ -128,50 +128,6 @@ struct QueryFixture: Sendable {
     static func count(_ table: String, _ connection: PGConnection) throws -> Int {
         try connection.execute("SELECT count(*) FROM \(try connection.quoteIdentifier(table))").scalar
             .flatMap { Int($0) } ?? -1
-    }
-
-    /// Signed notifications from a fresh test CA.
-    private struct Export {
-        let root: TestCertificateAuthority
-        let signer: JWSSigner
-        var counter = 0
-
-        init() throws {
-            root = try TestCertificateAuthority(name: "Query")
-            signer = try root.signer()
-        }
-
-        mutating func line(
-            _ subscription: String, _ type: String, _ subtype: String? = nil, at day: Int64, product: String,
-            storefront: String = "USA", expires: Int64? = nil, grace: Int64? = nil, price: Int64 = 2990,
-            currency: String = "USD", offerType: Int? = nil, offerDiscountType: String? = nil,
-            environment: String = "Production"
-        ) throws -> String {
-            counter += 1
-            let signedDate = QueryFixture.day(day)
-            var transaction: [String: Any] = [
-                "originalTransactionId": subscription, "transactionId": "\(subscription)-\(counter)",
-                "productId": product, "purchaseDate": signedDate, "price": price, "currency": currency,
-                "storefront": storefront, "inAppOwnershipType": "PURCHASED", "environment": environment,
-            ]
-            if let expires { transaction["expiresDate"] = QueryFixture.day(expires) }
-            if let offerType { transaction["offerType"] = offerType }
-            if let offerDiscountType { transaction["offerDiscountType"] = offerDiscountType }
-            var renewal: [String: Any] = ["originalTransactionId": subscription, "environment": environment]
-            if let grace { renewal["gracePeriodExpiresDate"] = QueryFixture.day(grace) }
-            var payload: [String: Any] = [
-                "notificationType": type,
-                "notificationUUID": String(format: "00000000-0000-4000-8000-%012d", counter),
-                "signedDate": signedDate,
-                "data": [
-                    "environment": environment, "bundleId": "com.example",
-                    "signedTransactionInfo": try signer.sign(try JSONSerialization.data(withJSONObject: transaction)),
-                    "signedRenewalInfo": try signer.sign(try JSONSerialization.data(withJSONObject: renewal)),
-                ],
-            ]
-            if let subtype { payload["subtype"] = subtype }
-            return "{\"signedPayload\":\"\(try signer.sign(try JSONSerialization.data(withJSONObject: payload)))\"}"
-        }
     }
 }
 

@@ -1,0 +1,57 @@
+import AppStoreNotifications
+import Foundation
+
+/// Export lines (`{"signedPayload": …}`) of subscriptions' billing stories, told in days after day 0 and signed by
+/// a fresh test certificate authority (load them with `root.root` as the trust root).
+package struct SignedStories {
+    /// Day 0: 2023-11-14T22:13:20Z.
+    package static let dayZero: Int64 = 1_700_000_000_000
+
+    /// Unix ms of `day` days after day 0.
+    package static func day(_ day: Int64) -> Int64 {
+        dayZero + day * 86_400_000
+    }
+
+    package let root: TestCertificateAuthority
+    package let signer: JWSSigner
+    /// Numbers the notifications (their UUIDs) and transactions.
+    private var counter = 0
+
+    package init(name: String) throws {
+        root = try TestCertificateAuthority(name: name)
+        signer = try root.signer()
+    }
+
+    /// One notification of `subscription`, signed at `day`, with its transaction and renewal info.
+    package mutating func line(
+        _ subscription: String, _ type: String, _ subtype: String? = nil, at day: Int64,
+        product: String = "com.example.monthly", storefront: String = "USA", expires: Int64? = nil,
+        grace: Int64? = nil, price: Int64 = 2990, currency: String = "USD", offerType: Int? = nil,
+        offerDiscountType: String? = nil, environment: String = "Production"
+    ) throws -> String {
+        counter += 1
+        let signedDate = Self.day(day)
+        var transaction: [String: Any] = [
+            "originalTransactionId": subscription, "transactionId": "\(subscription)-\(counter)",
+            "productId": product, "purchaseDate": signedDate, "price": price, "currency": currency,
+            "storefront": storefront, "inAppOwnershipType": "PURCHASED", "environment": environment,
+        ]
+        if let expires { transaction["expiresDate"] = Self.day(expires) }
+        if let offerType { transaction["offerType"] = offerType }
+        if let offerDiscountType { transaction["offerDiscountType"] = offerDiscountType }
+        var renewal: [String: Any] = ["originalTransactionId": subscription, "environment": environment]
+        if let grace { renewal["gracePeriodExpiresDate"] = Self.day(grace) }
+        var payload: [String: Any] = [
+            "notificationType": type,
+            "notificationUUID": String(format: "00000000-0000-4000-8000-%012d", counter),
+            "signedDate": signedDate,
+            "data": [
+                "environment": environment, "bundleId": "com.example",
+                "signedTransactionInfo": try signer.sign(try JSONSerialization.data(withJSONObject: transaction)),
+                "signedRenewalInfo": try signer.sign(try JSONSerialization.data(withJSONObject: renewal)),
+            ],
+        ]
+        if let subtype { payload["subtype"] = subtype }
+        return "{\"signedPayload\":\"\(try signer.sign(try JSONSerialization.data(withJSONObject: payload)))\"}"
+    }
+}
