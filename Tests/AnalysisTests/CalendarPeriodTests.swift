@@ -1,6 +1,7 @@
 import Analysis
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct CalendarPeriodTests {
     @Test(arguments: [

@@ -1,5 +1,6 @@
 import Analysis
 import Testing
+import TestSupport
 
 @Suite struct EpisodeBuilderTests {
     let t0 = T.march1

@@ -1,5 +1,6 @@
 import Analysis
 import Testing
+import TestSupport
 
 @Suite struct EpisodeStreamTests {
     let t0 = T.march1

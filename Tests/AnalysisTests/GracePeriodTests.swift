@@ -1,5 +1,6 @@
 import Analysis
 import Testing
+import TestSupport
 
 @Suite struct GracePeriodTests {
     static let asOf = T.may1 + 5 * T.day

@@ -1,5 +1,6 @@
 import Analysis
 import Testing
+import TestSupport
 
 @Suite struct MessageBandsTests {
     static let asOf = T.may1

@@ -1,5 +1,6 @@
 import Analysis
 import Testing
+import TestSupport
 
 @Suite struct PeriodCountsTests {
     let march = CalendarPeriod(monthContaining: T.march1)

@@ -1,5 +1,6 @@
 import Analysis
 import Testing
+import TestSupport
 
 @Suite struct RecoveryByCohortTests {
     /// March: monthly recovered + expired, annual open + cancelled. April: monthly other + recovered, and an

@@ -1,5 +1,6 @@
 import Analysis
 import Testing
+import TestSupport
 
 @Suite struct RecoveryCurveTests {
     /// Six episodes, durations in days: A recovered 2, B expired 3, C open (censored) 4, D recovered 5,

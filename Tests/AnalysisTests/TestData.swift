@@ -1,17 +1,7 @@
 import Analysis
+import TestSupport
 
-/// Shared times and builders for the analysis tests. All times are Unix milliseconds, UTC.
-enum T {
-    static let minute: Int64 = 60_000
-    static let hour: Int64 = 3_600_000
-    static let day: Int64 = 86_400_000
-    /// 2024-03-01T00:00:00Z, a Friday (ISO week 2024-W09).
-    static let march1: Int64 = 1_709_251_200_000
-    /// 2024-04-01T00:00:00Z, a Monday (ISO week 2024-W14).
-    static let april1: Int64 = 1_711_929_600_000
-    /// 2024-05-01T00:00:00Z.
-    static let may1: Int64 = 1_714_521_600_000
-}
+// Builders for the analysis tests; their times (`T`) come from TestSupport.
 
 /// A notification of subscription `S1` in Production, bought by the account holder, unless told otherwise.
 func event(

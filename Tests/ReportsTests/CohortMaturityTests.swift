@@ -1,6 +1,7 @@
 import Analysis
 import Reports
 import Testing
+import TestSupport
 
 @Suite struct CohortMaturityTests {
     @Test func monthIsTooYoungUntilSixtyDaysAfterItsEnd() {

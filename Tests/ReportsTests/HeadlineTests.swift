@@ -2,6 +2,7 @@ import Analysis
 import Foundation
 import Reports
 import Testing
+import TestSupport
 
 @Suite struct HeadlineTests {
     @Test func roundTripsThroughJSON() throws {

@@ -2,6 +2,7 @@ import Analysis
 import Foundation
 import Reports
 import Testing
+import TestSupport
 
 #if canImport(FoundationXML)
     import FoundationXML

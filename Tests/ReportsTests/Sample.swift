@@ -1,5 +1,6 @@
 import Analysis
 import Reports
+import TestSupport
 
 /// A small hand-made export with every outcome, grace saves in two currencies, open and unresolved episodes, an
 /// orphan, a family-shared and a Sandbox notification, a resend, ordinary renewals, a notification after the as-of
