@@ -17,7 +17,7 @@ help:
 	@echo "make bench    load and analysis benchmarks on simulated exports (release build in .build-bench/): bench/results.md"
 	@echo "make bench-lib  micro-benchmarks of the hot paths (the Benchmarks/ package, ordo-one/package-benchmark)"
 	@echo "make format   check the Swift sources with swift-format"
-	@echo "make clean    remove build products; make distclean also removes the embedded database"
+	@echo "make clean    remove build products; make distclean also removes the embedded database and bench/data"
 
 setup:
 	@scripts/setup.sh
@@ -44,8 +44,13 @@ format:
 	@scripts/format.sh
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-bench Benchmarks/.build
 
-distclean: clean
-	-.build/release/churn db stop 2>/dev/null
-	rm -rf .churn data
+# Stops the embedded clusters (the demo's and the benchmarks') while a churn binary is still there to do it.
+distclean:
+	-for churn in .build/release/churn .build/debug/churn; do \
+		if [ -x $$churn ]; then $$churn db stop; break; fi; \
+	done
+	-if [ -x .build-bench/release/churn ]; then CHURN_HOME=$(CURDIR)/bench/data/cluster .build-bench/release/churn db stop; fi
+	$(MAKE) clean
+	rm -rf .churn data bench/data
