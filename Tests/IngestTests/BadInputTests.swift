@@ -56,6 +56,9 @@ import TestSupport
         Case(name: "signed by another CA", reason: "untrusted_chain") { _ in
             Array(try TestSigner().notification().asExportLine.utf8)
         },
+        Case(name: "status outside the smallint column", reason: "rejected_by_database") { signer in
+            Array(try signer.notification(extra: ["status": 70_000]).asExportLine.utf8)
+        },
         Case(name: "line too long", reason: "record_too_large") { _ in
             Array("{\"signedPayload\":\"\(String(repeating: "A", count: 300_000))\"}".utf8)
         },
@@ -84,6 +87,35 @@ import TestSupport
         #expect(quarantined.first?[2] == badCase.reason)
         #expect(quarantined.first?[3] == "t")
         #expect(try harness.scalar("SELECT count(*) FROM notifications") == "3")
+    }
+
+    /// A batch PostgreSQL refuses goes through staging row by row: the refused row is quarantined, and the rest
+    /// are stored once each, duplicates counted as such.
+    @Test func aRefusedBatchStillStoresEachNotificationOnce() throws {
+        let harness = try LoadHarness("refused")
+        let signer = try TestSigner()
+        let directory = try ExportDirectory()
+        let stored = try signer.notification(signedDate: 1_711_843_260_001)
+        let new = try signer.notification(signedDate: 1_711_843_260_002)
+        let first = try directory.write("first.jsonl", lines: [stored.asExportLine])
+        let second = try directory.write(
+            "second.jsonl",
+            lines: [
+                stored.asExportLine, try signer.notification(extra: ["status": 70_000]).asExportLine, new.asExportLine,
+                new.asExportLine,
+            ]
+        )
+        let summary = try harness.load([first, second], policy: AcceptancePolicy(verifier: signer.verifier))
+        let file = try #require(summary.files.last)
+        #expect(file.records == 4)
+        #expect(file.loaded == 1)
+        #expect(file.duplicates == 2)
+        #expect(file.rejected == 1)
+        #expect(file.rejectedByReason == ["rejected_by_database": 1])
+        #expect(try harness.scalar("SELECT count(*) FROM notifications") == "2")
+        #expect(try harness.scalar("SELECT source_line::text FROM notifications WHERE source_file_id = 2") == "3")
+        let detail = try harness.scalar("SELECT detail FROM quarantine WHERE line = 2")
+        #expect(detail?.contains("smallint") == true, "\(detail ?? "no quarantine row")")
     }
 
     @Test func filtersByBundleIDAndEnvironmentWithTheirOwnReasons() throws {
