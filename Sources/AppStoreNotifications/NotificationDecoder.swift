@@ -86,12 +86,7 @@ package enum NotificationDecoder {
         bytes token: inout [UInt8],
         decoding: Decoding = .shallowWhenPossible
     ) throws(NotificationDecodingError) -> DecodedNotification {
-        let jws: JWS
-        do {
-            jws = try JWS.parse(bytes: &token)
-        } catch {
-            throw NotificationDecodingError(error, at: nil)
-        }
+        let jws = try parse(bytes: &token, at: nil)
         let scanned = try scan(jws.payload, at: nil, locating: nestedTokenFields)
         let payload = try decode(ResponseBodyV2DecodedPayload.self, from: jws.payload, scanned.members, at: nil, decoding)
         try requireNotificationFields(payload)
@@ -230,8 +225,13 @@ package enum NotificationDecoder {
     // MARK: Steps
 
     private static func parse(_ token: some StringProtocol, at path: String?) throws(NotificationDecodingError) -> JWS {
+        var bytes = Array(token.utf8)
+        return try parse(bytes: &bytes, at: path)
+    }
+
+    private static func parse(bytes: inout [UInt8], at path: String?) throws(NotificationDecodingError) -> JWS {
         do {
-            return try JWS.parse(token)
+            return try JWS.parse(bytes: &bytes)
         } catch {
             throw NotificationDecodingError(error, at: path)
         }

@@ -311,17 +311,13 @@ package final class Loader {
     /// prints. The UUID is the row's first field, checked by ``UUIDText`` when the row was encoded.
     static func rowSpans(_ bytes: [UInt8]) -> [(range: Range<Int>, uuid: String)] {
         var spans: [(range: Range<Int>, uuid: String)] = []
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var start = 0
-            while start < buffer.count {
-                let newline = memchr(base + start, 0x0A, buffer.count - start)
-                let end = newline.map { base.distance(to: UnsafeRawPointer($0)) + 1 } ?? buffer.count
-                let field = buffer[start..<end].prefix { $0 != 0x09 && $0 != 0x0A }
-                let uuid = String(decoding: field.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-                spans.append((start..<end, uuid))
-                start = end
-            }
+        var start = 0
+        while start < bytes.count {
+            let end = (bytes.firstIndex(of: 0x0A, from: start) ?? (bytes.count - 1)) + 1
+            let field = bytes[start..<end].prefix { $0 != 0x09 && $0 != 0x0A }
+            let uuid = String(decoding: field.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+            spans.append((start..<end, uuid))
+            start = end
         }
         return spans
     }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One unit of input: a line of a JSON Lines or JWS-per-line export, or a whole JSON document.
 struct RawRecord: Sendable {
     /// 1-based line number where the record starts.
@@ -166,7 +160,7 @@ struct RecordReader {
     private mutating func nextLine() throws -> RawRecord? {
         var searchFrom = position
         while true {
-            if let newline = Self.newline(in: buffer, from: searchFrom) {
+            if let newline = buffer.firstIndex(of: 0x0A, from: searchFrom) {
                 lineNumber += 1
                 let length = newline - position
                 if length > maxRecordBytes {
@@ -194,24 +188,13 @@ struct RecordReader {
         }
     }
 
-    /// The index of the first newline at or after `start`, found with `memchr` (lines are about 13 KB).
-    private static func newline(in buffer: [UInt8], from start: Int) -> Int? {
-        guard start < buffer.count else { return nil }
-        return buffer.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress, let found = memchr(base + start, 0x0A, bytes.count - start) else {
-                return nil
-            }
-            return base.distance(to: UnsafeRawPointer(found))
-        }
-    }
-
     /// Keeps a prefix of a line that is too long and discards the rest up to the next newline.
     private mutating func skipOverlongLine() throws -> RawRecord {
         lineNumber += 1
         let kept = Array(buffer[position..<min(buffer.count, position + keepBytes)])
         var length = 0
         while true {
-            if let newline = buffer[position...].firstIndex(of: 0x0A) {
+            if let newline = buffer.firstIndex(of: 0x0A, from: position) {
                 length += newline - position
                 position = newline + 1
                 break
