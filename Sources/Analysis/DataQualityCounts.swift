@@ -1,4 +1,8 @@
-/// The data-quality checks the episode builder counts (METRICS.md, "Context figures").
+/// The data-quality checks of the episodes (METRICS.md, "Context figures").
+///
+/// The first eight are counted by the episode builder, per subscription; `inferred_expiry`, `grace_end_inferred`
+/// and `grace_end_unknown` describe episodes as of the report's as-of time and are counted when a dataset is
+/// finished (``EpisodeDataset/finish()``).
 package struct DataQualityCounts: Hashable, Sendable {
     /// Further copies of a `notificationUUID` already seen.
     package var duplicatesSkipped = 0
@@ -6,28 +10,44 @@ package struct DataQualityCounts: Hashable, Sendable {
     package var outsideEnvironment = 0
     /// Distinct in-environment notifications whose transaction is `FAMILY_SHARED`.
     package var familySharedSkipped = 0
-    /// Open episodes that started more than 61 days before the as-of time.
-    package var unresolvedOpenEpisodes = 0
     package var orphanDidRenewBillingRecovery = 0
     package var orphanExpiredBillingRetry = 0
     package var orphanGracePeriodExpired = 0
+    /// `DID_FAIL_TO_RENEW` for a period already paid (its `expiresDate` before `paid_through`), opening nothing.
+    package var staleFailureNotice = 0
+    /// A failure notice that came after the orphan recovery it pairs with: one recovered episode.
+    package var lateFailureNotice = 0
+    /// Episodes ended `expired` at day 60 because their closing notification never came.
+    package var inferredExpiry = 0
+    /// Grace episodes whose end is `t0` plus the product's (or app's) usual grace length.
+    package var graceEndInferred = 0
+    /// Grace episodes whose end is neither dated nor inferable.
+    package var graceEndUnknown = 0
 
     package init(
         duplicatesSkipped: Int = 0,
         outsideEnvironment: Int = 0,
         familySharedSkipped: Int = 0,
-        unresolvedOpenEpisodes: Int = 0,
         orphanDidRenewBillingRecovery: Int = 0,
         orphanExpiredBillingRetry: Int = 0,
-        orphanGracePeriodExpired: Int = 0
+        orphanGracePeriodExpired: Int = 0,
+        staleFailureNotice: Int = 0,
+        lateFailureNotice: Int = 0,
+        inferredExpiry: Int = 0,
+        graceEndInferred: Int = 0,
+        graceEndUnknown: Int = 0
     ) {
         self.duplicatesSkipped = duplicatesSkipped
         self.outsideEnvironment = outsideEnvironment
         self.familySharedSkipped = familySharedSkipped
-        self.unresolvedOpenEpisodes = unresolvedOpenEpisodes
         self.orphanDidRenewBillingRecovery = orphanDidRenewBillingRecovery
         self.orphanExpiredBillingRetry = orphanExpiredBillingRetry
         self.orphanGracePeriodExpired = orphanGracePeriodExpired
+        self.staleFailureNotice = staleFailureNotice
+        self.lateFailureNotice = lateFailureNotice
+        self.inferredExpiry = inferredExpiry
+        self.graceEndInferred = graceEndInferred
+        self.graceEndUnknown = graceEndUnknown
     }
 
     /// Each check's name in `data_quality.csv` and its count, in the order METRICS.md lists them.
@@ -36,10 +56,14 @@ package struct DataQualityCounts: Hashable, Sendable {
             ("duplicates_skipped", duplicatesSkipped),
             ("outside_environment", outsideEnvironment),
             ("family_shared_skipped", familySharedSkipped),
-            ("unresolved_open_episodes", unresolvedOpenEpisodes),
             ("orphan_did_renew_billing_recovery", orphanDidRenewBillingRecovery),
             ("orphan_expired_billing_retry", orphanExpiredBillingRetry),
             ("orphan_grace_period_expired", orphanGracePeriodExpired),
+            ("stale_failure_notice", staleFailureNotice),
+            ("late_failure_notice", lateFailureNotice),
+            ("inferred_expiry", inferredExpiry),
+            ("grace_end_inferred", graceEndInferred),
+            ("grace_end_unknown", graceEndUnknown),
         ]
     }
 
@@ -47,9 +71,13 @@ package struct DataQualityCounts: Hashable, Sendable {
         duplicatesSkipped += other.duplicatesSkipped
         outsideEnvironment += other.outsideEnvironment
         familySharedSkipped += other.familySharedSkipped
-        unresolvedOpenEpisodes += other.unresolvedOpenEpisodes
         orphanDidRenewBillingRecovery += other.orphanDidRenewBillingRecovery
         orphanExpiredBillingRetry += other.orphanExpiredBillingRetry
         orphanGracePeriodExpired += other.orphanGracePeriodExpired
+        staleFailureNotice += other.staleFailureNotice
+        lateFailureNotice += other.lateFailureNotice
+        inferredExpiry += other.inferredExpiry
+        graceEndInferred += other.graceEndInferred
+        graceEndUnknown += other.graceEndUnknown
     }
 }

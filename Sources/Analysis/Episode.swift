@@ -12,9 +12,23 @@ package struct Episode: Hashable, Sendable {
         case cancelled
         /// `EXPIRED` with another subtype (or none), `REFUND`, `REVOKE`.
         case other
-        /// No closing notification by the as-of time; censored there.
+        /// No closing notification by the as-of time, still inside the retry window; censored there.
         case open
     }
+
+    /// What made a `recovered` episode recovered.
+    package enum RecoveredBy: String, Hashable, Sendable, CaseIterable {
+        /// A `DID_RENEW` (usually `BILLING_RECOVERY`): billing retry collected the failed renewal.
+        case retry
+        /// A new paid purchase (`SUBSCRIBED`, `OFFER_REDEEMED`, `DID_CHANGE_RENEWAL_PREF`/`UPGRADE`) after t0.
+        case newPurchase = "new_purchase"
+    }
+
+    /// Billing retry lasts at most 60 days: an episode not closed by then ends `expired` at `start` plus this.
+    package static let retryWindow: Int64 = 60 * Milliseconds.day
+    /// A notification signed later than `start` plus this closes nothing; an episode still open then, or at the
+    /// as-of time, has ended by inference. Also the age from which an episode is mature.
+    package static let retryHorizon: Int64 = 61 * Milliseconds.day
 
     /// The `originalTransactionId`.
     package var subscription: String
@@ -37,6 +51,18 @@ package struct Episode: Hashable, Sendable {
     package var recoveryPrice: Int64?
     /// The recovering transaction's currency, for `recovered` episodes.
     package var recoveryCurrency: String?
+    /// For `recovered` episodes: a retry (`DID_RENEW`) or a new paid purchase; nil otherwise.
+    package var recoveredBy: RecoveredBy?
+    /// The episode ended `expired` at `start` + 60 days because no closing notification came within the window.
+    package var endInferred: Bool
+    /// `graceEnd` is `start` plus the grace length of the product (or app), not a date from a notification.
+    package var graceEndInferred: Bool
+    /// The price at stake (milliunits): the opening notification's `renewalPrice`, else its transaction's `price`.
+    package var stakePrice: Int64?
+    /// The currency of ``stakePrice``.
+    package var stakeCurrency: String?
+    /// The opening notification's `bundleId`, for the app-wide grace length.
+    package var bundleId: String?
     package var openingNotificationUUID: String
     package var closingNotificationUUID: String?
     /// The offer of the opening transaction (1 introductory, 2 promotional, 3 offer code, 4 win-back).
@@ -60,6 +86,12 @@ package struct Episode: Hashable, Sendable {
         outcome: Outcome,
         recoveryPrice: Int64? = nil,
         recoveryCurrency: String? = nil,
+        recoveredBy: RecoveredBy? = nil,
+        endInferred: Bool = false,
+        graceEndInferred: Bool = false,
+        stakePrice: Int64? = nil,
+        stakeCurrency: String? = nil,
+        bundleId: String? = nil,
         openingNotificationUUID: String,
         closingNotificationUUID: String? = nil,
         offerType: Int32? = nil,
@@ -78,6 +110,12 @@ package struct Episode: Hashable, Sendable {
         self.outcome = outcome
         self.recoveryPrice = recoveryPrice
         self.recoveryCurrency = recoveryCurrency
+        self.recoveredBy = recoveredBy ?? (outcome == .recovered ? .retry : nil)
+        self.endInferred = endInferred
+        self.graceEndInferred = graceEndInferred
+        self.stakePrice = stakePrice
+        self.stakeCurrency = stakeCurrency
+        self.bundleId = bundleId
         self.openingNotificationUUID = openingNotificationUUID
         self.closingNotificationUUID = closingNotificationUUID
         self.offerType = offerType
@@ -90,6 +128,30 @@ package struct Episode: Hashable, Sendable {
     /// End time (or `asOf` while open) minus `start`, never below 0.
     package func duration(asOf: Int64) -> Int64 {
         Milliseconds.elapsed(from: start, to: end ?? asOf)
+    }
+
+    /// Mature: `start` + 61 days ≤ `asOf`, so the outcome can no longer change.
+    package func isMature(asOf: Int64) -> Bool {
+        let (horizon, overflow) = start.addingReportingOverflow(Self.retryHorizon)
+        return !overflow && horizon <= asOf
+    }
+
+    /// A grace period whose end is not known (no date in any notification, and no grace length to infer it from).
+    package var isGraceEndUnknown: Bool { hasGrace && graceEnd == nil }
+
+    /// When the episode counts in the weekly flows: max(end, start); nil while open.
+    package var flowTime: Int64? { end.map { max($0, start) } }
+
+    /// Ends an episode still open at `asOf` by inference when its retry window is over (`start` + 61 days ≤ asOf):
+    /// `expired` at `start` + 60 days, ``endInferred``.
+    /// - Returns: true when it ended here.
+    @discardableResult
+    package mutating func closeRetryWindow(asOf: Int64) -> Bool {
+        guard isOpen, isMature(asOf: asOf) else { return false }
+        outcome = .expired
+        end = start + Self.retryWindow
+        endInferred = true
+        return true
     }
 
     /// Recovered, with a grace period, at or before its known `graceEnd`.

@@ -6,7 +6,7 @@ extension EpisodeBuilder {
         EpisodeStream.Results(events: events.makeIterator(), builder: self)
     }
 
-    /// Builds the dataset from events grouped by subscription, one subscription in memory at a time.
+    /// Builds the finished dataset from events grouped by subscription, one subscription in memory at a time.
     package func dataset<Events: Sequence>(
         groupedBySubscription events: Events
     ) -> EpisodeDataset where Events.Element == NotificationEvent {
@@ -14,10 +14,11 @@ extension EpisodeBuilder {
         for subscription in subscriptions(groupedBySubscription: events) {
             dataset.add(subscription)
         }
+        dataset.finish()
         return dataset
     }
 
-    /// Builds the dataset from events in any order, grouping them in memory (for small inputs and tests).
+    /// Builds the finished dataset from events in any order, grouping them in memory (for small inputs and tests).
     package func dataset(_ events: [NotificationEvent]) -> EpisodeDataset {
         let grouped = Dictionary(grouping: events) { $0.originalTransactionId }
         // Subscriptions in UTF-8 byte order, the run without a subscription last: a deterministic episode order.
@@ -32,6 +33,7 @@ extension EpisodeBuilder {
         for key in keys {
             dataset.add(build(grouped[key] ?? []))
         }
+        dataset.finish()
         return dataset
     }
 }

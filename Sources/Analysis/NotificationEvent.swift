@@ -9,6 +9,8 @@ package struct NotificationEvent: Hashable, Sendable {
     package var signedDate: Int64
     /// `data.environment` (`Production`, `Sandbox`, …).
     package var environment: String?
+    /// `data.bundleId`.
+    package var bundleId: String?
     /// The subscription; nil for `TEST` and other notifications without a transaction.
     package var originalTransactionId: String?
     package var transactionId: String?
@@ -27,6 +29,10 @@ package struct NotificationEvent: Hashable, Sendable {
     package var offerDiscountType: String?
     /// From the renewal info (ms).
     package var gracePeriodExpiresDate: Int64?
+    /// From the renewal info: what the next renewal will charge (milliunits of `renewalCurrency`).
+    package var renewalPrice: Int64?
+    /// From the renewal info: the currency of `renewalPrice`.
+    package var renewalCurrency: String?
     /// `PURCHASE` or `RENEWAL`.
     package var transactionReason: String?
 
@@ -36,6 +42,7 @@ package struct NotificationEvent: Hashable, Sendable {
         subtype: String? = nil,
         signedDate: Int64,
         environment: String? = nil,
+        bundleId: String? = nil,
         originalTransactionId: String? = nil,
         transactionId: String? = nil,
         productId: String? = nil,
@@ -48,6 +55,8 @@ package struct NotificationEvent: Hashable, Sendable {
         offerType: Int32? = nil,
         offerDiscountType: String? = nil,
         gracePeriodExpiresDate: Int64? = nil,
+        renewalPrice: Int64? = nil,
+        renewalCurrency: String? = nil,
         transactionReason: String? = nil
     ) {
         self.notificationUUID = notificationUUID
@@ -55,6 +64,7 @@ package struct NotificationEvent: Hashable, Sendable {
         self.subtype = subtype
         self.signedDate = signedDate
         self.environment = environment
+        self.bundleId = bundleId
         self.originalTransactionId = originalTransactionId
         self.transactionId = transactionId
         self.productId = productId
@@ -67,6 +77,8 @@ package struct NotificationEvent: Hashable, Sendable {
         self.offerType = offerType
         self.offerDiscountType = offerDiscountType
         self.gracePeriodExpiresDate = gracePeriodExpiresDate
+        self.renewalPrice = renewalPrice
+        self.renewalCurrency = renewalCurrency
         self.transactionReason = transactionReason
     }
 }

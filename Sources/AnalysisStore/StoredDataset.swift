@@ -49,9 +49,6 @@ package struct StoredDataset {
             dataset.dataQuality.orphanExpiredBillingRetry = quality[3]
             dataset.dataQuality.orphanGracePeriodExpired = quality[4]
         }
-        dataset.dataQuality.unresolvedOpenEpisodes = dataset.episodes.filter {
-            $0.isOpen && Milliseconds.elapsed(from: $0.start, to: asOf) > EpisodeBuilder.unresolvedAfter
-        }.count
         let renewals = try connection.execute(
             """
             SELECT (date_part('epoch', to_date(month, 'YYYY-MM')) * 1000)::int8, sum(renewals)
@@ -64,6 +61,7 @@ package struct StoredDataset {
             dataset.renewals.add(CalendarPeriod(.month, containing: start), count: count)
         }
         dataset.dataQuality.duplicatesSkipped = try duplicatesSkipped()
+        dataset.finish()
         return dataset
     }
 
@@ -77,6 +75,7 @@ package struct StoredDataset {
         }
         if let result = stream.finish() { dataset.add(result) }
         dataset.dataQuality.duplicatesSkipped = try duplicatesSkipped()
+        dataset.finish()
         return dataset
     }
 

@@ -6,8 +6,8 @@ extension SummaryDocument {
         let items = dataQualityWarnings
         if items.isEmpty {
             writer.paragraph(
-                "Nothing to report: no resent duplicates, no notifications left out, no orphans, no unresolved "
-                    + "episodes and no rejected inputs.")
+                "Nothing to report: no resent duplicates, no notifications left out, no orphans, no late or stale "
+                    + "failure notices, no inferred ends and no rejected inputs.")
         } else {
             writer.bulletList(items)
         }
@@ -18,12 +18,26 @@ extension SummaryDocument {
         let counts = report.dataset.dataQuality
         let rejections = report.options.rejections
         var items: [String] = []
-        if counts.unresolvedOpenEpisodes > 0 {
+        if counts.inferredExpiry > 0 {
             items.append(
-                "**Unresolved open episodes: \(HumanFormat.count(counts.unresolvedOpenEpisodes))** "
-                    + "(`unresolved_open_episodes`). Episodes that started more than 61 days before the as-of time "
-                    + "and still have no closing notification, which the App Store would have sent by then: the "
-                    + "export is probably missing notifications. They count as open.")
+                "**Expiries inferred at day 60: \(HumanFormat.count(counts.inferredExpiry))** "
+                    + "(`inferred_expiry`). Episodes whose 60-day retry window ended without the closing "
+                    + "notification the App Store sends: they count as expired at day 60. Many of them suggest "
+                    + "notifications missing from the export.")
+        }
+        if counts.lateFailureNotice > 0 || counts.staleFailureNotice > 0 {
+            items.append(
+                "**Failure notices that came late: \(HumanFormat.count(counts.lateFailureNotice)) paired with "
+                    + "their recovery, \(HumanFormat.count(counts.staleFailureNotice)) for a period already paid** "
+                    + "(`late_failure_notice`, `stale_failure_notice`). The App Store can deliver a failed-renewal "
+                    + "notice hours after the renewal that resolved it; such notices open no episode of their own.")
+        }
+        if counts.graceEndInferred > 0 || counts.graceEndUnknown > 0 {
+            items.append(
+                "**Grace periods announced without an end date: \(HumanFormat.count(counts.graceEndInferred)) "
+                    + "dated from the product's usual grace length, \(HumanFormat.count(counts.graceEndUnknown)) "
+                    + "left unknown** (`grace_end_inferred`, `grace_end_unknown`). Episodes with an unknown grace "
+                    + "end are in no save rate and no saved amount.")
         }
         let orphans = [
             (counts.orphanDidRenewBillingRecovery, "`DID_RENEW`/`BILLING_RECOVERY`"),

@@ -18,12 +18,13 @@ import TestSupport
                 subscription: Self.subscription, sequence: 1, environment: "Sandbox",
                 productId: "com.example.monthly", storefront: "USA", start: 1_711_843_200_000, hasGrace: true,
                 graceEnd: 1_713_225_600_000, end: 1_713_571_200_000, outcome: .recovered, recoveryPrice: 9990,
-                recoveryCurrency: "USD", openingNotificationUUID: "093f9e0a-308c-5edd-83aa-70179d290f4a",
+                recoveryCurrency: "USD", stakePrice: 9990, stakeCurrency: "USD",
+                openingNotificationUUID: "093f9e0a-308c-5edd-83aa-70179d290f4a",
                 closingNotificationUUID: "a4d7c5e8-7307-5570-8c5a-d946a51ef84b"),
             Episode(
                 subscription: Self.subscription, sequence: 2, environment: "Sandbox",
                 productId: "com.example.monthly", storefront: "USA", start: 1_716_163_200_000, hasGrace: false,
-                end: 1_721_347_200_000, outcome: .expired,
+                end: 1_721_347_200_000, outcome: .expired, stakePrice: 9990, stakeCurrency: "USD",
                 openingNotificationUUID: "c7d487d1-047a-5e01-b7b7-4ce2abebee0a",
                 closingNotificationUUID: "453029a2-973c-5229-a673-34c6be60e79d"),
         ]
@@ -110,10 +111,14 @@ import TestSupport
                 duplicates_skipped,0
                 outside_environment,0
                 family_shared_skipped,0
-                unresolved_open_episodes,0
                 orphan_did_renew_billing_recovery,0
                 orphan_expired_billing_retry,0
                 orphan_grace_period_expired,0
+                stale_failure_notice,0
+                late_failure_notice,0
+                inferred_expiry,0
+                grace_end_inferred,0
+                grace_end_unknown,0
                 rejected_bad_signature,1
 
                 """)

@@ -4,8 +4,9 @@ import Testing
 @Suite struct DataQualityTests {
     @Test func everyCheckThenRejectionsByReason() {
         let counts = DataQualityCounts(
-            duplicatesSkipped: 4, outsideEnvironment: 3, familySharedSkipped: 2, unresolvedOpenEpisodes: 1,
-            orphanDidRenewBillingRecovery: 5, orphanExpiredBillingRetry: 6, orphanGracePeriodExpired: 0
+            duplicatesSkipped: 4, outsideEnvironment: 3, familySharedSkipped: 2, orphanDidRenewBillingRecovery: 5,
+            orphanExpiredBillingRetry: 6, orphanGracePeriodExpired: 0, staleFailureNotice: 7, lateFailureNotice: 8,
+            inferredExpiry: 1, graceEndInferred: 9, graceEndUnknown: 10
         )
         let table = DataQuality.table(counts: counts, rejections: ["malformed_json": 1, "bad_signature": 2])
         #expect(table.name == "data_quality.csv")
@@ -15,10 +16,14 @@ import Testing
                 "duplicates_skipped,4",
                 "outside_environment,3",
                 "family_shared_skipped,2",
-                "unresolved_open_episodes,1",
                 "orphan_did_renew_billing_recovery,5",
                 "orphan_expired_billing_retry,6",
                 "orphan_grace_period_expired,0",
+                "stale_failure_notice,7",
+                "late_failure_notice,8",
+                "inferred_expiry,1",
+                "grace_end_inferred,9",
+                "grace_end_unknown,10",
                 "rejected_bad_signature,2",
                 "rejected_malformed_json,1",
             ])
@@ -26,8 +31,10 @@ import Testing
 
     @Test func countsAddUp() {
         var total = DataQualityCounts(duplicatesSkipped: 1, orphanGracePeriodExpired: 2)
-        total.add(DataQualityCounts(duplicatesSkipped: 2, unresolvedOpenEpisodes: 1))
+        total.add(DataQualityCounts(duplicatesSkipped: 2, lateFailureNotice: 1, graceEndUnknown: 4))
         #expect(
-            total == DataQualityCounts(duplicatesSkipped: 3, unresolvedOpenEpisodes: 1, orphanGracePeriodExpired: 2))
+            total
+                == DataQualityCounts(
+                    duplicatesSkipped: 3, orphanGracePeriodExpired: 2, lateFailureNotice: 1, graceEndUnknown: 4))
     }
 }

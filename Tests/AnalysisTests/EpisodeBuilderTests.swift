@@ -173,12 +173,34 @@ import TestSupport
         let result = build(
             [
                 event("f1", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", at: t0 + T.minute, expires: t0),
-                event("g1", "GRACE_PERIOD_EXPIRED", at: t0 + 16 * T.day + T.minute, grace: t0 + 16 * T.day),
+                event(
+                    "g1", "GRACE_PERIOD_EXPIRED", at: t0 + 16 * T.day + T.minute, expires: t0,
+                    grace: t0 + 16 * T.day),
             ],
             asOf: t0 + 20 * T.day
         )
         #expect(result.episodes.map(\.graceEnd) == [t0 + 16 * T.day])
         #expect(result.episodes.map(\.outcome) == [.open])
+    }
+
+    @Test func graceEndOfAnotherPeriodDoesNotDateTheEpisode() {
+        // A late copy from the previous period (expiresDate before t0) and one without expiresDate date nothing.
+        let result = build([
+            event("f1", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", at: t0 + T.minute, expires: t0),
+            event("f0", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", at: t0 + T.hour, expires: t0 - 30 * T.day, grace: t0 - 14 * T.day),
+            event("g1", "GRACE_PERIOD_EXPIRED", at: t0 + 2 * T.hour, grace: t0 + 3 * T.day),
+            event("f2", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", at: t0 + T.day, expires: t0, grace: t0 + 16 * T.day),
+        ])
+        #expect(result.episodes.map(\.graceEnd) == [t0 + 16 * T.day])
+    }
+
+    @Test func episodeStartedAtSignedDateIsDatedByItsOpeningNotificationOnly() {
+        let result = build([
+            event("f1", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", at: t0),
+            event("f2", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", at: t0 + T.day, grace: t0 + 16 * T.day),
+        ])
+        #expect(result.episodes.map(\.start) == [t0])
+        #expect(result.episodes.map(\.graceEnd) == [nil])
     }
 
     @Test func graceWithoutDateStaysUnknown() {
@@ -337,25 +359,17 @@ import TestSupport
 
     @Test func openEpisodeIsCensoredAtAsOf() {
         let asOf = t0 + 10 * T.day
-        let result = build([event("f1", "DID_FAIL_TO_RENEW", at: t0 + T.minute, expires: t0)], asOf: asOf)
+        let events = [event("f1", "DID_FAIL_TO_RENEW", at: t0 + T.minute, expires: t0)]
+        let result = build(events, asOf: asOf)
         let expected = Episode(
             subscription: "S1", productId: "monthly", storefront: "USA", start: t0, outcome: .open,
             openingNotificationUUID: "f1"
         )
         #expect(result.episodes == [expected])
         #expect(result.episodes[0].duration(asOf: asOf) == 10 * T.day)
-        #expect(result.dataQuality.unresolvedOpenEpisodes == 0)
-    }
-
-    @Test(arguments: [
-        (61 * T.day, 0),  // exactly 61 days: not more than 61
-        (61 * T.day + 1, 1),
-        (90 * T.day, 1),
-    ])
-    func unresolvedAfterSixtyOneDays(age: Int64, unresolved: Int) {
-        let result = build([event("f1", "DID_FAIL_TO_RENEW", at: t0 + T.minute, expires: t0)], asOf: t0 + age)
-        #expect(result.episodes.map(\.outcome) == [.open])
-        #expect(result.dataQuality.unresolvedOpenEpisodes == unresolved)
+        let dataset = EpisodeBuilder(options: .init(asOf: asOf)).dataset(events)
+        #expect(dataset.episodes.map(\.outcome) == [.open])
+        #expect(dataset.dataQuality.inferredExpiry == 0)
     }
 
     @Test func notificationsAfterAsOfAreIgnored() {

@@ -20,7 +20,10 @@ func event(
     currency: String? = nil,
     ownership: String? = "PURCHASED",
     offerType: Int32? = nil,
-    offerDiscountType: String? = nil
+    offerDiscountType: String? = nil,
+    bundle: String? = nil,
+    renewalPrice: Int64? = nil,
+    renewalCurrency: String? = nil
 ) -> NotificationEvent {
     NotificationEvent(
         notificationUUID: uuid,
@@ -28,6 +31,7 @@ func event(
         subtype: subtype,
         signedDate: signedDate,
         environment: environment,
+        bundleId: bundle,
         originalTransactionId: subscription,
         transactionId: subscription.map { $0 + "-tx" },
         productId: product,
@@ -39,7 +43,9 @@ func event(
         inAppOwnershipType: ownership,
         offerType: offerType,
         offerDiscountType: offerDiscountType,
-        gracePeriodExpiresDate: grace
+        gracePeriodExpiresDate: grace,
+        renewalPrice: renewalPrice,
+        renewalCurrency: renewalCurrency
     )
 }
 

@@ -54,7 +54,7 @@ import Testing
             dataset.dataQuality.familySharedSkipped
                 == distinct.count { $0.environment == environment && $0.inAppOwnershipType == "FAMILY_SHARED" }
         )
-        #expect(dataset.dataQuality.unresolvedOpenEpisodes == 0)
+        #expect(dataset.dataQuality.inferredExpiry == 0)
         #expect(dataset.dataQuality.orphanDidRenewBillingRecovery == 0)
         #expect(dataset.dataQuality.orphanExpiredBillingRetry == 0)
         #expect(dataset.dataQuality.orphanGracePeriodExpired == 0)

@@ -1,0 +1,67 @@
+/// The usual billing grace length of each product and app, read off episodes whose grace end came from a
+/// notification, to date the grace periods Apple announced without a `gracePeriodExpiresDate`.
+///
+/// METRICS.md, "Grace without a date": the length of an episode is ⌊(grace_end − t0) / 24 h + ½⌋ whole days; a
+/// product's length is the most frequent one among its dated episodes (ties: the shorter), else the app's (by
+/// bundle id) the same way. Per product first, because Apple caps a weekly product's grace at 6 days whatever
+/// the app's setting. One dataset holds one environment, so the environment is implied.
+package struct GraceLengths: Hashable, Sendable {
+    /// Whole days → dated episodes, per product id.
+    private(set) var byProduct: [String: [Int: Int]] = [:]
+    /// Whole days → dated episodes, per bundle id.
+    private(set) var byBundle: [String: [Int: Int]] = [:]
+
+    /// Counts the lengths of every episode with a grace end from a notification.
+    package init(observedIn episodes: [Episode]) {
+        for episode in episodes {
+            guard episode.hasGrace, !episode.graceEndInferred, let graceEnd = episode.graceEnd,
+                let days = Self.days(from: episode.start, to: graceEnd)
+            else { continue }
+            if let product = episode.productId { byProduct[product, default: [:]][days, default: 0] += 1 }
+            if let bundle = episode.bundleId { byBundle[bundle, default: [:]][days, default: 0] += 1 }
+        }
+    }
+
+    /// ⌊(end − start) / 24 h + ½⌋; nil when the difference does not fit.
+    package static func days(from start: Int64, to end: Int64) -> Int? {
+        let (difference, overflow) = end.subtractingReportingOverflow(start)
+        guard !overflow else { return nil }
+        let (shifted, shiftOverflow) = difference.addingReportingOverflow(Milliseconds.day / 2)
+        guard !shiftOverflow else { return nil }
+        // Floor division, also for negative differences.
+        var days = shifted / Milliseconds.day
+        if shifted % Milliseconds.day < 0 { days -= 1 }
+        return Int(exactly: days)
+    }
+
+    /// The grace length in whole days for an episode of `productId` in the app `bundleId`; nil when neither has a
+    /// dated episode.
+    package func length(productId: String?, bundleId: String?) -> Int? {
+        if let productId, let counts = byProduct[productId], let days = Self.mode(counts) { return days }
+        if let bundleId, let counts = byBundle[bundleId], let days = Self.mode(counts) { return days }
+        return nil
+    }
+
+    /// The most frequent length; ties go to the shorter.
+    private static func mode(_ counts: [Int: Int]) -> Int? {
+        counts.min { lhs, rhs in lhs.value != rhs.value ? lhs.value > rhs.value : lhs.key < rhs.key }?.key
+    }
+
+    /// Dates every grace period without a date from a notification: `t0` + the length, marked
+    /// ``Episode/graceEndInferred``; without a length the grace end stays unknown. Earlier inferences are
+    /// replaced, so applying it again gives the same episodes.
+    package func inferGraceEnds(of episodes: inout [Episode]) {
+        for index in episodes.indices where episodes[index].hasGrace {
+            guard episodes[index].graceEnd == nil || episodes[index].graceEndInferred else { continue }
+            let episode = episodes[index]
+            if let days = length(productId: episode.productId, bundleId: episode.bundleId) {
+                let (graceEnd, overflow) = episode.start.addingReportingOverflow(Int64(days) * Milliseconds.day)
+                episodes[index].graceEnd = overflow ? nil : graceEnd
+                episodes[index].graceEndInferred = !overflow
+            } else {
+                episodes[index].graceEnd = nil
+                episodes[index].graceEndInferred = false
+            }
+        }
+    }
+}

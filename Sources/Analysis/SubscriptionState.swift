@@ -1,0 +1,216 @@
+/// The episode state machine of one subscription (METRICS.md, "Billing-issue episodes", v2).
+///
+/// Fed the subscription's notifications in processing order, after the filters. For each notification, in the
+/// contract's rule order:
+/// 1. an open episode whose retry window is over (the notification is signed later than `t0` + 61 days) ends
+///    `expired` at `t0` + 60 days, by inference;
+/// 2. the open episode's grace end is filled in from the notification when it dates this episode's period;
+/// 3. the notification opens an episode, is marked stale, pairs with an orphan recovery, closes the open
+///    episode, or counts as an orphan;
+/// 4. `paid_through` moves to the notification's `expiresDate` when it is a paid period's notification.
+struct SubscriptionState {
+    /// A `DID_RENEW`/`BILLING_RECOVERY` that came with no episode open, waiting for a late failure notice.
+    private struct OrphanRecovery {
+        var time: Int64
+        var price: Int64?
+        var currency: String?
+        var notificationUUID: String
+        var isPaired = false
+    }
+
+    var result: SubscriptionEpisodes
+    let environment: String
+    /// The open episode.
+    private var current: Episode?
+    /// The open episode's `t0` came from its opening notification's `signedDate` (no `expiresDate`): then only
+    /// the opening notification dates its grace period.
+    private var currentStartIsSigned = false
+    /// The latest `expiresDate` of the paid-period notifications processed so far.
+    private var paidThrough: Int64?
+    private var orphanRecoveries: [OrphanRecovery] = []
+    /// The latest episode ended by inference (rule 1) and none has opened since: the first
+    /// `EXPIRED`/`BILLING_RETRY` after it is its late closing notification and counts in no check.
+    private var awaitsLateExpiry = false
+
+    init(result: SubscriptionEpisodes, environment: String) {
+        self.result = result
+        self.environment = environment
+    }
+
+    /// The notification types whose transaction is a paid period: they move `paid_through`.
+    private static let paidPeriodTypes: Set<String> = [
+        "DID_RENEW", "SUBSCRIBED", "OFFER_REDEEMED", "DID_CHANGE_RENEWAL_PREF",
+    ]
+
+    mutating func apply(_ event: NotificationEvent, subscription: String) {
+        if event.notificationType == "DID_RENEW", event.subtype != "BILLING_RECOVERY" {
+            result.renewals.add(CalendarPeriod(monthContaining: event.signedDate))
+        }
+        // 1. The retry window.
+        if let open = current, Milliseconds.elapsed(from: open.start, to: event.signedDate) > Episode.retryHorizon {
+            endByInference()
+        }
+        // 2. The grace end.
+        if let graceEnd = event.gracePeriodExpiresDate, let open = current, open.hasGrace, open.graceEnd == nil,
+            !currentStartIsSigned, event.expiresDate == open.start
+        {
+            current?.graceEnd = graceEnd
+        }
+        // 3. Open, stale, pair, close or orphan.
+        if current == nil {
+            applyWithoutEpisode(event, subscription: subscription)
+        } else {
+            applyToOpenEpisode(event)
+        }
+        // 4. paid_through.
+        if Self.paidPeriodTypes.contains(event.notificationType), let expires = event.expiresDate {
+            paidThrough = max(paidThrough ?? expires, expires)
+        }
+    }
+
+    /// The subscription's results: episodes in order of start, numbered from 1; an open episode stays open.
+    mutating func finish() -> SubscriptionEpisodes {
+        if let open = current.take() { result.episodes.append(open) }
+        // Late failure notices add episodes out of order; the sort is stable for equal starts.
+        let ordered = result.episodes.enumerated().sorted { lhs, rhs in
+            lhs.element.start != rhs.element.start ? lhs.element.start < rhs.element.start : lhs.offset < rhs.offset
+        }
+        result.episodes = ordered.enumerated().map { number, entry in
+            var episode = entry.element
+            episode.sequence = number + 1
+            return episode
+        }
+        return result
+    }
+
+    // MARK: - Rules
+
+    private mutating func endByInference() {
+        guard var open = current.take() else { return }
+        open.outcome = .expired
+        open.end = open.start + Episode.retryWindow
+        open.endInferred = true
+        open.recoveredBy = nil
+        result.episodes.append(open)
+        awaitsLateExpiry = true
+    }
+
+    private mutating func applyWithoutEpisode(_ event: NotificationEvent, subscription: String) {
+        switch (event.notificationType, event.subtype) {
+        case ("DID_FAIL_TO_RENEW", _):
+            if let expires = event.expiresDate, let paidThrough, expires < paidThrough {
+                if let recovery = pairableRecovery(forPeriodEndingAt: expires) {
+                    pair(event, subscription: subscription, with: recovery)
+                } else {
+                    result.dataQuality.staleFailureNotice += 1
+                }
+                return
+            }
+            current = Self.openEpisode(event, subscription: subscription, environment: environment)
+            currentStartIsSigned = event.expiresDate == nil
+            awaitsLateExpiry = false
+        case ("DID_RENEW", "BILLING_RECOVERY"):
+            result.dataQuality.orphanDidRenewBillingRecovery += 1
+            orphanRecoveries.append(
+                OrphanRecovery(
+                    time: event.purchaseDate ?? event.signedDate, price: event.price, currency: event.currency,
+                    notificationUUID: event.notificationUUID))
+        case ("EXPIRED", "BILLING_RETRY"):
+            if awaitsLateExpiry {
+                awaitsLateExpiry = false
+            } else {
+                result.dataQuality.orphanExpiredBillingRetry += 1
+            }
+        case ("GRACE_PERIOD_EXPIRED", _):
+            result.dataQuality.orphanGracePeriodExpired += 1
+        default:
+            break
+        }
+    }
+
+    /// The first unpaired orphan recovery in [t0, t0 + 61 days), unless an episode already started at t0.
+    private func pairableRecovery(forPeriodEndingAt start: Int64) -> Int? {
+        guard !result.episodes.contains(where: { $0.start == start }) else { return nil }
+        return orphanRecoveries.firstIndex { recovery in
+            !recovery.isPaired && recovery.time >= start && recovery.time - start < Episode.retryHorizon
+        }
+    }
+
+    /// A failure notice that came after its own recovery: one recovered episode from the notice's period end
+    /// to the recovery; the recovery is no orphan any more, the notice not stale.
+    private mutating func pair(_ notice: NotificationEvent, subscription: String, with index: Int) {
+        orphanRecoveries[index].isPaired = true
+        let recovery = orphanRecoveries[index]
+        var episode = Self.openEpisode(notice, subscription: subscription, environment: environment)
+        episode.outcome = .recovered
+        episode.recoveredBy = .retry
+        episode.end = recovery.time
+        episode.recoveryPrice = recovery.price
+        episode.recoveryCurrency = recovery.currency
+        episode.closingNotificationUUID = recovery.notificationUUID
+        result.episodes.append(episode)
+        result.dataQuality.orphanDidRenewBillingRecovery -= 1
+        result.dataQuality.lateFailureNotice += 1
+    }
+
+    private mutating func applyToOpenEpisode(_ event: NotificationEvent) {
+        guard let open = current else { return }
+        let closing: (outcome: Episode.Outcome, end: Int64, recoveredBy: Episode.RecoveredBy?)
+        switch (event.notificationType, event.subtype) {
+        case ("DID_RENEW", _):
+            closing = (.recovered, event.purchaseDate ?? event.signedDate, .retry)
+        case ("SUBSCRIBED", _), ("OFFER_REDEEMED", _), ("DID_CHANGE_RENEWAL_PREF", "UPGRADE"):
+            // A new paid purchase after t0 made the subscription active again; anything else leaves retry open.
+            guard let purchase = event.purchaseDate, purchase > open.start, let price = event.price, price > 0 else {
+                return
+            }
+            closing = (.recovered, purchase, .newPurchase)
+        case ("EXPIRED", "BILLING_RETRY"):
+            closing = (.expired, event.signedDate, nil)
+        case ("EXPIRED", "VOLUNTARY"), ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"):
+            closing = (.cancelled, event.signedDate, nil)
+        case ("EXPIRED", _), ("REFUND", _), ("REVOKE", _):
+            closing = (.other, event.signedDate, nil)
+        default:
+            // DID_FAIL_TO_RENEW, GRACE_PERIOD_EXPIRED and everything else leave the episode open.
+            return
+        }
+        guard var closed = current.take() else { return }
+        closed.outcome = closing.outcome
+        closed.end = closing.end
+        closed.recoveredBy = closing.recoveredBy
+        if closing.outcome == .recovered {
+            closed.recoveryPrice = event.price
+            closed.recoveryCurrency = event.currency
+        }
+        closed.closingNotificationUUID = event.notificationUUID
+        result.episodes.append(closed)
+    }
+
+    /// An open episode from its opening (failure) notification; `sequence` is set when the subscription ends.
+    private static func openEpisode(_ event: NotificationEvent, subscription: String, environment: String) -> Episode {
+        let hasGrace = event.subtype == "GRACE_PERIOD" || event.gracePeriodExpiresDate != nil
+        // The price at stake: what the failed renewal would have charged.
+        let stake: (price: Int64?, currency: String?) =
+            event.renewalPrice != nil
+            ? (event.renewalPrice, event.renewalCurrency ?? event.currency) : (event.price, event.currency)
+        return Episode(
+            subscription: subscription,
+            sequence: 0,
+            environment: environment,
+            productId: event.productId,
+            storefront: event.storefront,
+            start: event.expiresDate ?? event.signedDate,
+            hasGrace: hasGrace,
+            graceEnd: hasGrace ? event.gracePeriodExpiresDate : nil,
+            outcome: .open,
+            stakePrice: stake.price,
+            stakeCurrency: stake.currency,
+            bundleId: event.bundleId,
+            openingNotificationUUID: event.notificationUUID,
+            offerType: event.offerType,
+            offerDiscountType: event.offerDiscountType,
+            isTrialConversion: event.offerDiscountType == "FREE_TRIAL"
+        )
+    }
+}
