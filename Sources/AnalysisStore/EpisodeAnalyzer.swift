@@ -206,11 +206,13 @@ struct EpisodeRows {
     static let episodeColumns = """
         environment, original_transaction_id, sequence, product_id, storefront, start_at, has_grace, grace_end, end_at, \
         outcome, duration, saved_in_grace, recovery_price, recovery_currency, cohort_month, cohort_week, offer_type, \
-        offer_discount_type, trial_conversion, opening_notification_uuid, closing_notification_uuid
+        offer_discount_type, trial_conversion, opening_notification_uuid, closing_notification_uuid, recovered_by, \
+        end_inferred, grace_end_inferred, stake_price, stake_currency, bundle_id
         """
     static let analysisColumns = """
         environment, original_transaction_id, outside_environment, family_shared_skipped, \
-        orphan_did_renew_billing_recovery, orphan_expired_billing_retry, orphan_grace_period_expired
+        orphan_did_renew_billing_recovery, orphan_expired_billing_retry, orphan_grace_period_expired, \
+        stale_failure_notice, late_failure_notice
         """
 
     static let renewalColumns = "environment, original_transaction_id, month, renewals"
@@ -258,6 +260,12 @@ struct EpisodeRows {
             row.append(episode.isTrialConversion)
             try row.append(episode.openingNotificationUUID)
             try row.append(episode.closingNotificationUUID)
+            try row.append(episode.recoveredBy?.rawValue)
+            row.append(episode.endInferred)
+            row.append(episode.graceEndInferred)
+            row.append(episode.stakePrice)
+            try row.append(episode.stakeCurrency)
+            try row.append(episode.bundleId)
             row.endRow()
             episodeCount += 1
         }
@@ -265,7 +273,8 @@ struct EpisodeRows {
 
         let quality = result.dataQuality
         if quality.outsideEnvironment + quality.familySharedSkipped + quality.orphanDidRenewBillingRecovery
-            + quality.orphanExpiredBillingRetry + quality.orphanGracePeriodExpired > 0
+            + quality.orphanExpiredBillingRetry + quality.orphanGracePeriodExpired + quality.staleFailureNotice
+            + quality.lateFailureNotice > 0
         {
             row.removeAll()
             try row.append(environment)
@@ -275,6 +284,8 @@ struct EpisodeRows {
             row.append(quality.orphanDidRenewBillingRecovery)
             row.append(quality.orphanExpiredBillingRetry)
             row.append(quality.orphanGracePeriodExpired)
+            row.append(quality.staleFailureNotice)
+            row.append(quality.lateFailureNotice)
             row.endRow()
             try analysis.append(row.bytes)
         }

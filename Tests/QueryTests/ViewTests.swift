@@ -107,7 +107,8 @@ import Testing
         // A schema of its own: replacing views locks them, which must not race the other tests' reads.
         let schema = try TestDatabase.makeSchema("views")
         let connection = try schema.migrated()
-        let migration = try #require(Store.Migrator.all.first { $0.name == "003_views.sql" })
+        // The latest migration that defines the views (004 replaced 003's).
+        let migration = try #require(Store.Migrator.all.first { $0.name == "004_metrics_v2.sql" })
         try connection.withTransaction { try connection.executeScript(migration.sql, name: migration.name) }
         let views = try connection.execute(
             "SELECT table_name FROM information_schema.views WHERE table_schema = $1 ORDER BY 1", [schema.name]
