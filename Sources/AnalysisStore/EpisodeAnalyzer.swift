@@ -11,6 +11,11 @@ import Store
 /// subscriptions are rebuilt (each from its whole history, so the result equals a full rebuild). Notifications
 /// stream from a reader connection (`COPY … TO STDOUT`, ordered by subscription) while rows stream into the
 /// writer connection (`COPY … FROM STDIN`) inside one transaction: a crash leaves the previous state intact.
+///
+/// The stored episodes say what the notifications say, built as of ``openEnded``; what depends on the as-of time is
+/// applied when they are read (``EpisodeDataset/finish()``, the `episodes` view). Only the grace ends of grace
+/// periods without a date, which depend on all episodes of the environment, are inferred here too, after each
+/// rebuild (``inferGraceEnds(environment:)``).
 package struct EpisodeAnalyzer {
     /// What one analysis did.
     package struct Summary: Sendable {
@@ -19,6 +24,8 @@ package struct EpisodeAnalyzer {
         package var subscriptionsRebuilt: Int
         package var notificationsRead: Int
         package var episodesWritten: Int
+        /// Stored episodes whose inferred grace end was set, changed or removed (any subscription of the environment).
+        package var graceEndsChanged = 0
         package var seconds: Double
     }
 
@@ -117,6 +124,7 @@ package struct EpisodeAnalyzer {
             }
             let counts = try rebuildTouched(environment: environment, everything: full)
             FaultPoint.reach("analyze.episodes-copied")
+            summary.graceEndsChanged = try inferGraceEnds(environment: environment)
             summary.notificationsRead = counts.notifications
             summary.episodesWritten = counts.episodes
             if full { summary.subscriptionsRebuilt = counts.subscriptions }
@@ -135,6 +143,7 @@ package struct EpisodeAnalyzer {
                 "analyze.environment": "\(environment)", "analyze.files": "\(summary.filesAnalyzed)",
                 "analyze.subscriptions": "\(summary.subscriptionsRebuilt)",
                 "analyze.notifications": "\(summary.notificationsRead)", "analyze.episodes": "\(summary.episodesWritten)",
+                "analyze.grace_ends_changed": "\(summary.graceEndsChanged)",
             ]
         )
         return summary
