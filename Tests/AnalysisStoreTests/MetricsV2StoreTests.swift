@@ -78,6 +78,31 @@ import TestSupport
         )
     }
 
+    @Test func aQueryOfTheStoredEpisodesEndsThoseBeyondTheirRetryWindow() throws {
+        let database = try V2Database("v2query")
+        try database.load(database.lines.first + database.lines.second, "export.jsonl")
+        try EpisodeAnalyzer(writer: database.writer, reader: database.reader, logger: .test)
+            .analyze(environment: "Production")
+        let store = StoredDataset(connection: database.writer)
+        let latest = try #require(try store.latestSignedDate())
+        for filter in [EpisodeFilter(), EpisodeFilter(productIds: [MetricsV2Story.monthly])] {
+            let query = EpisodeQuery(environment: "Production", filter: filter)
+            // Stored as the notifications say: O is open.
+            #expect(try query.storedEpisodes(database.writer).first { $0.subscription == "O" }?.outcome == .open)
+            for asOf in [latest, latest + 400 * T.day] {
+                let answered = try #require(
+                    try query.dataset(asOf: asOf, connection: database.writer, reader: database.reader))
+                let fresh = try store.build(environment: "Production", asOf: asOf, reader: database.reader)
+                #expect(answered.episodes == fresh.episodes.filter(filter.matches))
+            }
+        }
+        let answered = try #require(
+            try EpisodeQuery(environment: "Production").dataset(
+                asOf: nil, connection: database.writer, reader: database.reader))
+        let o = try #require(answered.episodes.first { $0.subscription == "O" })
+        #expect(o.outcome == .expired && o.endInferred && o.end == SignedStories.day(80))
+    }
+
     @Test func theStoreDecidesGraceLengthsAsGraceLengthsDoes() {
         // Random dated (and some undated or inferred) grace episodes over a few products and apps.
         var random = SplitMix(seed: 0x5EED)
