@@ -145,7 +145,8 @@ COMMENT ON COLUMN episodes.duration_days IS 'duration in days (24 h), as a numbe
 COMMENT ON COLUMN episodes.mature IS
     'start_at + 61 days <= the latest signedDate loaded: the outcome can no longer change.';
 COMMENT ON COLUMN episodes.has_grace IS 'The episode has a billing grace period.';
-COMMENT ON COLUMN episodes.grace_end IS 'When the grace period ends (dated or inferred); NULL without grace or unknown.';
+COMMENT ON COLUMN episodes.grace_end IS
+    'When the grace period ends (dated or inferred); NULL without grace or when unknown.';
 COMMENT ON COLUMN episodes.grace_end_inferred IS
     'grace_end is start_at plus the product''s (else the app''s) usual grace length, not a notification''s date.';
 COMMENT ON COLUMN episodes.grace_days IS

@@ -56,7 +56,8 @@ struct NotificationEventReader {
     func read(_ scope: Scope, _ body: (NotificationEvent) throws -> Void) throws -> Int {
         try connection.copyOut(Self.query(scope)) { row in
             let fields = CopyTextParser.fields(row)
-            guard fields.count == 21, let uuid = fields[0], let type = fields[1], let signedDate = fields[3].flatMap({ Int64($0) })
+            guard fields.count == 21, let uuid = fields[0], let type = fields[1],
+                let signedDate = fields[3].flatMap({ Int64($0) })
             else {
                 throw PGError(kind: .unexpectedResult, message: "a notification row has an unexpected shape")
             }

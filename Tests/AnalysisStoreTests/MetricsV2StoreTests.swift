@@ -129,7 +129,9 @@ import TestSupport
             for episode in episodes where episode.hasGrace && !episode.graceEndInferred {
                 guard let graceEnd = episode.graceEnd, let days = GraceLengths.days(from: episode.start, to: graceEnd)
                 else { continue }
-                counts[GraceLengthCounts.Row(productId: episode.productId, bundleId: episode.bundleId, days: days, episodes: 0), default: 0] += 1
+                let key = GraceLengthCounts.Row(
+                    productId: episode.productId, bundleId: episode.bundleId, days: days, episodes: 0)
+                counts[key, default: 0] += 1
             }
             let rows = counts.map { row, count in
                 GraceLengthCounts.Row(productId: row.productId, bundleId: row.bundleId, days: row.days, episodes: count)

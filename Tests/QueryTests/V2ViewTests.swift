@@ -107,7 +107,8 @@ import TestSupport
             let reader = try schema.connect()
             var stories = try SignedStories(name: "V2Views")
             let lines = try MetricsV2Story.lines(&stories)
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("v2views-\(UUID().uuidString).jsonl")
+            let path = FileManager.default.temporaryDirectory
+                .appendingPathComponent("v2views-\(UUID().uuidString).jsonl")
             defer { try? FileManager.default.removeItem(at: path) }
             try Data(((lines.first + lines.second).joined(separator: "\n") + "\n").utf8).write(to: path)
             let options = LoadOptions(

@@ -144,7 +144,9 @@ struct CSVTable {
     var rows: [[String]]
 
     init(_ text: String) {
-        let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = text.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         header = lines.first ?? []
         rows = Array(lines.dropFirst())
     }

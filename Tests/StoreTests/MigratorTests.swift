@@ -58,14 +58,12 @@ import TestSupport
                                        source_file_id, load_run_id)
             VALUES ($1::uuid, 'DID_FAIL_TO_RENEW', '2024-03-10Z', $2::jsonb, true, 1, 1)
             """
-        let payloads = [
-            ("00000000-0000-4000-8000-000000000001", #"{"data":{"signedRenewalInfo":{"currency":"JPY","renewalPrice":990}}}"#),
-            ("00000000-0000-4000-8000-000000000002", #"{"data":{"signedRenewalInfo":{"renewalPrice":990}}}"#),
-            ("00000000-0000-4000-8000-000000000003", #"{"data":{"signedRenewalInfo":"not.a.token"}}"#),
-            ("00000000-0000-4000-8000-000000000004", #"{"data":{"signedRenewalInfo":{"currency":7}}}"#),
+        let renewalInfos = [
+            #"{"currency":"JPY","renewalPrice":990}"#, #"{"renewalPrice":990}"#, #""not.a.token""#, #"{"currency":7}"#,
         ]
-        for (uuid, payload) in payloads {
-            try connection.execute(notification, [uuid, payload])
+        for (index, renewalInfo) in renewalInfos.enumerated() {
+            let uuid = "00000000-0000-4000-8000-00000000000\(index + 1)"
+            try connection.execute(notification, [uuid, #"{"data":{"signedRenewalInfo":"# + renewalInfo + "}}"])
         }
         let episode = """
             INSERT INTO billing_episodes (environment, original_transaction_id, sequence, start_at, has_grace, end_at,
@@ -113,7 +111,7 @@ import TestSupport
         // Running the migration's text again changes nothing.
         let migration = try #require(Migrator.all.first { $0.version == 4 })
         try connection.withTransaction { try connection.executeScript(migration.sql, name: migration.name) }
-        #expect(
-            try connection.execute("SELECT count(*) FROM notifications WHERE renewal_currency IS NOT NULL").scalar == "1")
+        let backfilled = "SELECT count(*) FROM notifications WHERE renewal_currency IS NOT NULL"
+        #expect(try connection.execute(backfilled).scalar == "1")
     }
 }

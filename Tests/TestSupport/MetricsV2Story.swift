@@ -35,7 +35,8 @@ package enum MetricsV2Story {
         let renew = "DID_RENEW"
         let recovery = "BILLING_RECOVERY"
         let first = [
-            try stories.line("A", fail, inGrace, at: 30, expires: 30, grace: 46, renewalPrice: 2990, renewalCurrency: "USD"),
+            try stories.line(
+                "A", fail, inGrace, at: 30, expires: 30, grace: 46, renewalPrice: 2990, renewalCurrency: "USD"),
             try stories.line("A", renew, recovery, at: 35, expires: 65),
             try stories.line("H", fail, inGrace, at: 40, expires: 40, grace: 56, graceHours: 11),
             try stories.line("K", fail, inGrace, at: 20, product: weekly, expires: 20, grace: 26),
@@ -45,7 +46,8 @@ package enum MetricsV2Story {
             try stories.line("W", fail, inGrace, at: 52, product: weekly, expires: 52),
             try stories.line("W", renew, recovery, at: 60, product: weekly, expires: 67),
             try stories.line("Y", fail, inGrace, at: 54, product: yearly, expires: 54),
-            try stories.line("Q", fail, inGrace, at: 56, product: "com.other.monthly", expires: 56, bundleId: "com.other"),
+            try stories.line(
+                "Q", fail, inGrace, at: 56, product: "com.other.monthly", expires: 56, bundleId: "com.other"),
             try stories.line("Q", renew, recovery, at: 57, product: "com.other.monthly", bundleId: "com.other"),
             try stories.line("L", renew, recovery, at: 70, expires: 98),
             try stories.line("L", fail, at: 71, expires: 68),
