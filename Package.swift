@@ -175,7 +175,8 @@ let package = Package(
         .testTarget(
             name: "AnalysisStoreTests",
             dependencies: [
-                "AnalysisStore", "Analysis", "Ingest", "Reports", "AppStoreNotifications", "PGClient", "TestSupport",
+                "AnalysisStore", "Analysis", "Ingest", "Reports", "AppStoreNotifications", "PGClient", "Store",
+                "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

@@ -11,6 +11,11 @@ import Store
 /// subscriptions are rebuilt (each from its whole history, so the result equals a full rebuild). Notifications
 /// stream from a reader connection (`COPY … TO STDOUT`, ordered by subscription) while rows stream into the
 /// writer connection (`COPY … FROM STDIN`) inside one transaction: a crash leaves the previous state intact.
+///
+/// The stored episodes say what the notifications say, built as of ``openEnded``; what depends on the as-of time is
+/// applied when they are read (``EpisodeDataset/finish()``, the `episodes` view). Only the grace ends of grace
+/// periods without a date, which depend on all episodes of the environment, are inferred here too, after each
+/// rebuild (``inferGraceEnds(environment:)``).
 package struct EpisodeAnalyzer {
     /// What one analysis did.
     package struct Summary: Sendable {
@@ -19,6 +24,8 @@ package struct EpisodeAnalyzer {
         package var subscriptionsRebuilt: Int
         package var notificationsRead: Int
         package var episodesWritten: Int
+        /// Stored episodes whose inferred grace end was set, changed or removed (any subscription of the environment).
+        package var graceEndsChanged = 0
         package var seconds: Double
     }
 
@@ -117,6 +124,7 @@ package struct EpisodeAnalyzer {
             }
             let counts = try rebuildTouched(environment: environment, everything: full)
             FaultPoint.reach("analyze.episodes-copied")
+            summary.graceEndsChanged = try inferGraceEnds(environment: environment)
             summary.notificationsRead = counts.notifications
             summary.episodesWritten = counts.episodes
             if full { summary.subscriptionsRebuilt = counts.subscriptions }
@@ -135,6 +143,7 @@ package struct EpisodeAnalyzer {
                 "analyze.environment": "\(environment)", "analyze.files": "\(summary.filesAnalyzed)",
                 "analyze.subscriptions": "\(summary.subscriptionsRebuilt)",
                 "analyze.notifications": "\(summary.notificationsRead)", "analyze.episodes": "\(summary.episodesWritten)",
+                "analyze.grace_ends_changed": "\(summary.graceEndsChanged)",
             ]
         )
         return summary
@@ -206,11 +215,13 @@ struct EpisodeRows {
     static let episodeColumns = """
         environment, original_transaction_id, sequence, product_id, storefront, start_at, has_grace, grace_end, end_at, \
         outcome, duration, saved_in_grace, recovery_price, recovery_currency, cohort_month, cohort_week, offer_type, \
-        offer_discount_type, trial_conversion, opening_notification_uuid, closing_notification_uuid
+        offer_discount_type, trial_conversion, opening_notification_uuid, closing_notification_uuid, recovered_by, \
+        end_inferred, grace_end_inferred, stake_price, stake_currency, bundle_id
         """
     static let analysisColumns = """
         environment, original_transaction_id, outside_environment, family_shared_skipped, \
-        orphan_did_renew_billing_recovery, orphan_expired_billing_retry, orphan_grace_period_expired
+        orphan_did_renew_billing_recovery, orphan_expired_billing_retry, orphan_grace_period_expired, \
+        stale_failure_notice, late_failure_notice
         """
 
     static let renewalColumns = "environment, original_transaction_id, month, renewals"
@@ -258,6 +269,12 @@ struct EpisodeRows {
             row.append(episode.isTrialConversion)
             try row.append(episode.openingNotificationUUID)
             try row.append(episode.closingNotificationUUID)
+            try row.append(episode.recoveredBy?.rawValue)
+            row.append(episode.endInferred)
+            row.append(episode.graceEndInferred)
+            row.append(episode.stakePrice)
+            try row.append(episode.stakeCurrency)
+            try row.append(episode.bundleId)
             row.endRow()
             episodeCount += 1
         }
@@ -265,7 +282,8 @@ struct EpisodeRows {
 
         let quality = result.dataQuality
         if quality.outsideEnvironment + quality.familySharedSkipped + quality.orphanDidRenewBillingRecovery
-            + quality.orphanExpiredBillingRetry + quality.orphanGracePeriodExpired > 0
+            + quality.orphanExpiredBillingRetry + quality.orphanGracePeriodExpired + quality.staleFailureNotice
+            + quality.lateFailureNotice > 0
         {
             row.removeAll()
             try row.append(environment)
@@ -275,6 +293,8 @@ struct EpisodeRows {
             row.append(quality.orphanDidRenewBillingRecovery)
             row.append(quality.orphanExpiredBillingRetry)
             row.append(quality.orphanGracePeriodExpired)
+            row.append(quality.staleFailureNotice)
+            row.append(quality.lateFailureNotice)
             row.endRow()
             try analysis.append(row.bytes)
         }

@@ -64,7 +64,8 @@ package struct EpisodeQuery {
         return (sql, parameters)
     }
 
-    /// The stored episodes that pass the filter, as ``EpisodeAnalyzer`` last built them.
+    /// The stored episodes that pass the filter, as ``EpisodeAnalyzer`` last built them: as the notifications say,
+    /// with inferred grace ends, and open however old (see ``dataset(asOf:connection:reader:)``).
     ///
     /// Rows come through a server-side cursor in batches, so the rows in flight stay few however many match.
     package func storedEpisodes(_ connection: PGConnection) throws -> [Episode] {
@@ -104,7 +105,13 @@ package struct EpisodeQuery {
         guard let latest = try store.latestSignedDate() else { return nil }
         let asOfTime = asOf ?? latest
         guard asOfTime < latest else {
-            return EpisodeDataset(asOf: asOfTime, episodes: try storedEpisodes(connection))
+            // The stored episodes hold the grace ends inferred over every episode of the environment (the filter
+            // must not change them); only the retry window depends on the as-of time.
+            var episodes = try storedEpisodes(connection)
+            for index in episodes.indices {
+                episodes[index].closeRetryWindow(asOf: asOfTime)
+            }
+            return EpisodeDataset(asOf: asOfTime, episodes: episodes)
         }
         let built = try store.build(environment: environment, asOf: asOfTime, reader: reader)
         return EpisodeDataset(asOf: asOfTime, episodes: built.episodes.filter(filter.matches))

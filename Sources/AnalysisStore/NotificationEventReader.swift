@@ -25,7 +25,8 @@ struct NotificationEventReader {
             "n.original_transaction_id", "n.transaction_id", "n.product_id", "n.storefront",
             milliseconds("purchase_date"), milliseconds("expires_date"), "n.price", "n.currency",
             "n.in_app_ownership_type", "n.offer_type", "n.offer_discount_type",
-            milliseconds("grace_period_expires_date"), "n.transaction_reason",
+            milliseconds("grace_period_expires_date"), "n.transaction_reason", "n.bundle_id", "n.renewal_price",
+            "n.renewal_currency",
         ].joined(separator: ", ")
         var sql = "SELECT \(columns) FROM notifications n"
         switch scope {
@@ -55,7 +56,8 @@ struct NotificationEventReader {
     func read(_ scope: Scope, _ body: (NotificationEvent) throws -> Void) throws -> Int {
         try connection.copyOut(Self.query(scope)) { row in
             let fields = CopyTextParser.fields(row)
-            guard fields.count == 18, let uuid = fields[0], let type = fields[1], let signedDate = fields[3].flatMap({ Int64($0) })
+            guard fields.count == 21, let uuid = fields[0], let type = fields[1],
+                let signedDate = fields[3].flatMap({ Int64($0) })
             else {
                 throw PGError(kind: .unexpectedResult, message: "a notification row has an unexpected shape")
             }
@@ -66,6 +68,7 @@ struct NotificationEventReader {
                     subtype: fields[2],
                     signedDate: signedDate,
                     environment: fields[4],
+                    bundleId: fields[18],
                     originalTransactionId: fields[5],
                     transactionId: fields[6],
                     productId: fields[7],
@@ -78,6 +81,8 @@ struct NotificationEventReader {
                     offerType: fields[14].flatMap { Int32($0) },
                     offerDiscountType: fields[15],
                     gracePeriodExpiresDate: fields[16].flatMap { Int64($0) },
+                    renewalPrice: fields[19].flatMap { Int64($0) },
+                    renewalCurrency: fields[20],
                     transactionReason: fields[17]
                 )
             )

@@ -37,17 +37,20 @@ package struct StoredDataset {
             """
             SELECT coalesce(sum(outside_environment), 0), coalesce(sum(family_shared_skipped), 0),
                    coalesce(sum(orphan_did_renew_billing_recovery), 0), coalesce(sum(orphan_expired_billing_retry), 0),
-                   coalesce(sum(orphan_grace_period_expired), 0)
+                   coalesce(sum(orphan_grace_period_expired), 0), coalesce(sum(stale_failure_notice), 0),
+                   coalesce(sum(late_failure_notice), 0)
             FROM subscription_analysis WHERE environment = $1
             """,
             [environment]
         ).rows.first?.map { $0.flatMap { Int($0) } ?? 0 } ?? []
-        if quality.count == 5 {
+        if quality.count == 7 {
             dataset.dataQuality.outsideEnvironment = quality[0]
             dataset.dataQuality.familySharedSkipped = quality[1]
             dataset.dataQuality.orphanDidRenewBillingRecovery = quality[2]
             dataset.dataQuality.orphanExpiredBillingRetry = quality[3]
             dataset.dataQuality.orphanGracePeriodExpired = quality[4]
+            dataset.dataQuality.staleFailureNotice = quality[5]
+            dataset.dataQuality.lateFailureNotice = quality[6]
         }
         let renewals = try connection.execute(
             """

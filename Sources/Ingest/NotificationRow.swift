@@ -12,8 +12,8 @@ struct NotificationRow: Sendable {
         "original_purchase_date", "expires_date", "price", "currency", "in_app_ownership_type", "transaction_reason",
         "offer_type", "offer_identifier", "offer_discount_type", "offer_period", "revocation_date",
         "revocation_reason", "grace_period_expires_date", "is_in_billing_retry_period", "expiration_intent",
-        "auto_renew_status", "auto_renew_product_id", "renewal_price", "renewal_date", "payload", "verified",
-        "source_file_id", "source_line", "load_run_id",
+        "auto_renew_status", "auto_renew_product_id", "renewal_price", "renewal_currency", "renewal_date", "payload",
+        "verified", "source_file_id", "source_line", "load_run_id",
     ]
 
     /// Encodes one decoded notification as a COPY text row.
@@ -72,6 +72,7 @@ struct NotificationRow: Sendable {
             row.append(renewal?.autoRenewStatus?.rawValue)
             try row.append(renewal?.autoRenewProductId)
             row.append(renewal?.renewalPrice)
+            try row.append(renewal?.currency)
             try appendDate(renewal?.renewalDate, "data.signedRenewalInfo.renewalDate", &row)
             try decoded.document.withUnsafeBytes { try row.append(utf8: $0) }
             row.append(verified)

@@ -23,6 +23,10 @@ package struct Migrator {
         Migration(
             version: 3, name: "003_views.sql", sql: String(decoding: PackageResources._03_views_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 4, name: "004_metrics_v2.sql",
+            sql: String(decoding: PackageResources._04_metrics_v2_sql, as: UTF8.self)
+        ),
     ]
 
     let logger: Logger
@@ -34,9 +38,10 @@ package struct Migrator {
     /// Brings the schema of the connection's `search_path` up to date.
     ///
     /// Concurrent callers serialize on an advisory lock; each migration commits with its record.
+    /// - Parameter last: the last version to apply (the schema of an older release, for upgrade tests); nil for all.
     /// - Returns: the versions applied by this call (empty when the schema was current).
     @discardableResult
-    package func migrate(_ connection: PGConnection) throws -> [Int] {
+    package func migrate(_ connection: PGConnection, through last: Int? = nil) throws -> [Int] {
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.migrate, on: connection)
         try connection.execute("SELECT pg_advisory_lock($1::bigint)", [String(lock)])
         defer { _ = try? connection.advisoryUnlock(lock) }
@@ -52,7 +57,7 @@ package struct Migrator {
         let versions = try connection.execute("SELECT version FROM schema_migrations").rows
         let applied = Set(versions.compactMap { row in row.first.flatMap { $0 }.flatMap { Int($0) } })
         var newlyApplied: [Int] = []
-        for migration in Self.all where !applied.contains(migration.version) {
+        for migration in Self.all where !applied.contains(migration.version) && migration.version <= last ?? Int.max {
             try connection.withTransaction {
                 try connection.executeScript(migration.sql, name: migration.name)
                 try connection.execute(

@@ -42,6 +42,15 @@ import TestSupport
             """
         )
         #expect(nested == [["1713571200000", "9990", "a4d7c5e8-7307-5570-8c5a-d946a51ef84b"]])
+        // The renewal info's price and currency (of the failed renewal, for the price at stake).
+        let renewal = try harness.rows(
+            """
+            SELECT renewal_price::text, renewal_currency, count(*)::text FROM notifications
+            WHERE renewal_currency = payload #>> '{data,signedRenewalInfo,currency}'
+            GROUP BY 1, 2
+            """
+        )
+        #expect(renewal == [["9990", "USD", "5"]])
         let recovery = try harness.rows(
             "SELECT subtype, transaction_id, (extract(epoch FROM purchase_date) * 1000)::bigint::text FROM notifications WHERE notification_type = 'DID_RENEW'"
         )

@@ -31,23 +31,44 @@ import Testing
                 "(all),(all),8,4,1,1,1,1,0.571429",
             ]
         )
-        // Row for row the report's file, with the rate written as the CSV writes it (from the same double).
-        let viewRows = try connection.execute(
+        // Row for row the report's file, in every column the two share, numbers as the CSV writes them (from the
+        // same doubles). (The report may have columns the view has not, or the reverse.)
+        let report = CSVTable(CSVWriter.render(ChurnReport.tables(fixture.stored)[0]))
+        let view = try connection.execute(
+            "SELECT cohort_month AS cohort, * FROM recovery_by_cohort WHERE environment = $1", ["Production"]
+        )
+        let shared = report.header.filter { view.columns.contains($0) }
+        #expect(shared.count >= 9)
+        #expect(report.rows.count == view.rows.count)
+        for (reportRow, viewRow) in zip(report.rows, view.rows) {
+            for column in shared {
+                let value = view.columns.firstIndex(of: column).flatMap { viewRow[$0] }
+                let formatted = column.contains("rate")
+                    ? value.flatMap(Double.init).map { ReportTable.Cell.decimal($0, places: 6).formatted } ?? ""
+                    : value ?? ""
+                #expect(formatted == report.value(column, in: reportRow), "\(column)")
+            }
+        }
+        // The mature columns: as of day 70, episodes from day 9 on are not mature: A, B and E1 (monthly, November).
+        let mature = try connection.execute(
             """
-            SELECT cohort_month, product_id, episodes, recovered, expired, cancelled, other, open, recovery_rate
+            SELECT cohort_month, product_id, mature_episodes, mature_recovered, mature_recovery_rate,
+                   mature_recovery_rate_low, mature_recovery_rate_high
             FROM recovery_by_cohort WHERE environment = $1
             """,
             ["Production"]
-        ).rows.map { row in
-            row.enumerated().map { index, value -> String in
-                guard index == 8 else { return value ?? "" }
-                return value.flatMap(Double.init).map { ReportTable.Cell.decimal($0, places: 6).formatted } ?? ""
-            }.joined(separator: ",") + "\n"
-        }.joined()
-        let report = ChurnReport.tables(fixture.stored)
-        #expect(
-            "cohort,product_id,episodes,recovered,expired,cancelled,other,open,recovery_rate\n" + viewRows
-                == CSVWriter.render(report[0]))
+        ).rows
+        for row in mature {
+            let (n, x) = (Int(row[2] ?? "") ?? -1, Int(row[3] ?? "") ?? -1)
+            let isNovemberMonthly = row[0] != "2023-12" && row[1] != QueryFixture.yearly
+            #expect((n, x) == (isNovemberMonthly ? (3, 2) : (0, 0)), "\(row)")
+            let expected = Wilson.interval(successes: x, trials: n)
+            #expect(row[4].flatMap(Double.init) == (n > 0 ? Double(x) / Double(n) : nil))
+            for (value, bound) in [(row[5], expected?.low), (row[6], expected?.high)] {
+                #expect(value.flatMap(Double.init).map { abs($0 - (bound ?? .nan)) < 1e-12 } ?? (bound == nil))
+            }
+        }
+        #expect(Wilson.interval(successes: 2, trials: 3).map { ($0.low * 1e6).rounded() } == 207_660)
     }
 
     @Test func episodesHaveDurationsGraceLengthAndOrder() throws {
@@ -107,11 +128,43 @@ import Testing
         // A schema of its own: replacing views locks them, which must not race the other tests' reads.
         let schema = try TestDatabase.makeSchema("views")
         let connection = try schema.migrated()
-        let migration = try #require(Store.Migrator.all.first { $0.name == "003_views.sql" })
+        // The latest migration that defines the views (004 replaced 003's).
+        let migration = try #require(Store.Migrator.all.first { $0.name == "004_metrics_v2.sql" })
         try connection.withTransaction { try connection.executeScript(migration.sql, name: migration.name) }
         let views = try connection.execute(
             "SELECT table_name FROM information_schema.views WHERE table_schema = $1 ORDER BY 1", [schema.name]
         ).rows.compactMap { $0[0] }
         #expect(views == ["daily_recovery", "episodes", "recovery_by_cohort"])
+    }
+}
+
+/// A CSV file the report wrote, read back (the fields these tests read hold no quotes or commas).
+struct CSVTable {
+    var header: [String]
+    var rows: [[String]]
+
+    init(_ text: String) {
+        let lines = text.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        header = lines.first ?? []
+        rows = Array(lines.dropFirst())
+    }
+
+    func value(_ column: String, in row: [String]) -> String? {
+        header.firstIndex(of: column).map { row[$0] }
+    }
+}
+
+/// The 95 % Wilson interval of METRICS.md (v2), for checking the views.
+enum Wilson {
+    static let z = 1.959963984540054
+
+    static func interval(successes x: Int, trials n: Int) -> (low: Double, high: Double)? {
+        guard n > 0 else { return nil }
+        let (p, n) = (Double(x) / Double(n), Double(n))
+        let centre = p + z * z / (2 * n)
+        let spread = z * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()
+        return ((centre - spread) / (1 + z * z / n), (centre + spread) / (1 + z * z / n))
     }
 }

@@ -36,3 +36,82 @@ import TestSupport
         }
     }
 }
+
+/// 004 upgrades a database of the previous schema in place, with its rows.
+@Suite struct MetricsV2MigrationTests {
+    @Test func upgradesInPlaceBackfillsTheRenewalCurrencyAndForcesARebuild() throws {
+        let schema = try TestDatabase.makeSchema("upgrade")
+        let connection = try schema.connect()
+        let migrator = Migrator(logger: Logger.test)
+        #expect(try migrator.migrate(connection, through: 3) == [1, 2, 3])
+        #expect(try migrator.currentVersion(connection) == 3)
+
+        try connection.execute("INSERT INTO load_runs (id, command, verified) VALUES (1, 'load', true)")
+        try connection.execute(
+            """
+            INSERT INTO source_files (id, load_run_id, path, size_bytes, sha256, records, loaded, duplicates, rejected)
+            VALUES (1, 1, 'export.jsonl', 10, 'x', 4, 4, 0, 0)
+            """
+        )
+        let notification = """
+            INSERT INTO notifications (notification_uuid, notification_type, signed_date, payload, verified,
+                                       source_file_id, load_run_id)
+            VALUES ($1::uuid, 'DID_FAIL_TO_RENEW', '2024-03-10Z', $2::jsonb, true, 1, 1)
+            """
+        let renewalInfos = [
+            #"{"currency":"JPY","renewalPrice":990}"#, #"{"renewalPrice":990}"#, #""not.a.token""#, #"{"currency":7}"#,
+        ]
+        for (index, renewalInfo) in renewalInfos.enumerated() {
+            let uuid = "00000000-0000-4000-8000-00000000000\(index + 1)"
+            try connection.execute(notification, [uuid, #"{"data":{"signedRenewalInfo":"# + renewalInfo + "}}"])
+        }
+        let episode = """
+            INSERT INTO billing_episodes (environment, original_transaction_id, sequence, start_at, has_grace, end_at,
+                outcome, saved_in_grace, cohort_month, cohort_week, trial_conversion, opening_notification_uuid)
+            VALUES ('Production', $1, 1, '2024-03-01Z', false, $2::timestamptz, $3, false, '2024-03', '2024-W09', false,
+                    '00000000-0000-4000-8000-000000000001')
+            """
+        try connection.execute(episode, ["A", "2024-03-05Z", "recovered"])
+        try connection.execute(episode, ["B", nil, "open"])
+        try connection.execute("INSERT INTO subscription_analysis VALUES ('Production', 'A', 0, 0, 1, 0, 0)")
+        try connection.execute("INSERT INTO analyzed_files (environment, source_file_id) VALUES ('Production', 1)")
+
+        #expect(try migrator.migrate(connection) == [4])
+        // The renewal info's currency, where the payload holds it as text.
+        let currencies = try connection.execute(
+            "SELECT notification_uuid::text, renewal_currency FROM notifications ORDER BY 1"
+        ).rows
+        #expect(currencies.map { $0[1] } == ["JPY", nil, nil, nil])
+        // Stored v1 recoveries were retries; the new checks start at 0; nothing counts as analyzed any more.
+        let episodes = try connection.execute(
+            """
+            SELECT original_transaction_id, outcome, recovered_by, end_inferred::text, grace_end_inferred::text
+            FROM billing_episodes ORDER BY 1
+            """
+        ).rows
+        #expect(episodes == [["A", "recovered", "retry", "false", "false"], ["B", "open", nil, "false", "false"]])
+        #expect(
+            try connection.execute("SELECT stale_failure_notice, late_failure_notice FROM subscription_analysis").rows
+                == [["0", "0"]])
+        #expect(try connection.execute("SELECT count(*) FROM analyzed_files").scalar == "0")
+        // recovered_by is NULL exactly when the episode is not recovered, and only retry or new_purchase.
+        for (subscription, recoveredBy) in [("A", nil), ("B", "retry"), ("A", "refund")] {
+            #expect(throws: PGError.self) {
+                try connection.execute(
+                    "UPDATE billing_episodes SET recovered_by = $2 WHERE original_transaction_id = $1",
+                    [subscription, recoveredBy]
+                )
+            }
+        }
+        // The views read the upgraded table.
+        #expect(
+            try connection.execute("SELECT outcome, recovered_by FROM episodes ORDER BY original_transaction_id").rows
+                == [["recovered", "retry"], ["open", nil]])
+
+        // Running the migration's text again changes nothing.
+        let migration = try #require(Migrator.all.first { $0.version == 4 })
+        try connection.withTransaction { try connection.executeScript(migration.sql, name: migration.name) }
+        let backfilled = "SELECT count(*) FROM notifications WHERE renewal_currency IS NOT NULL"
+        #expect(try connection.execute(backfilled).scalar == "1")
+    }
+}

@@ -23,30 +23,38 @@ package struct SignedStories {
     }
 
     /// One notification of `subscription`, signed at `day`, with its transaction and renewal info.
+    ///
+    /// The transaction's `purchaseDate` is `purchase` (a day), else the signed date; `graceHours` are added to the
+    /// grace end's day; the renewal info carries `renewalPrice` and its `currency` when given.
     package mutating func line(
         _ subscription: String, _ type: String, _ subtype: String? = nil, at day: Int64,
         product: String = "com.example.monthly", storefront: String = "USA", expires: Int64? = nil,
-        grace: Int64? = nil, price: Int64 = 2990, currency: String = "USD", offerType: Int? = nil,
-        offerDiscountType: String? = nil, environment: String = "Production"
+        grace: Int64? = nil, graceHours: Int64 = 0, price: Int64 = 2990, currency: String = "USD",
+        offerType: Int? = nil, offerDiscountType: String? = nil, environment: String = "Production",
+        bundleId: String = "com.example", purchase: Int64? = nil, renewalPrice: Int64? = nil,
+        renewalCurrency: String? = nil
     ) throws -> String {
         counter += 1
         let signedDate = Self.day(day)
         var transaction: [String: Any] = [
             "originalTransactionId": subscription, "transactionId": "\(subscription)-\(counter)",
-            "productId": product, "purchaseDate": signedDate, "price": price, "currency": currency,
-            "storefront": storefront, "inAppOwnershipType": "PURCHASED", "environment": environment,
+            "productId": product, "purchaseDate": purchase.map(Self.day) ?? signedDate, "price": price,
+            "currency": currency, "storefront": storefront, "inAppOwnershipType": "PURCHASED",
+            "environment": environment,
         ]
         if let expires { transaction["expiresDate"] = Self.day(expires) }
         if let offerType { transaction["offerType"] = offerType }
         if let offerDiscountType { transaction["offerDiscountType"] = offerDiscountType }
         var renewal: [String: Any] = ["originalTransactionId": subscription, "environment": environment]
-        if let grace { renewal["gracePeriodExpiresDate"] = Self.day(grace) }
+        if let grace { renewal["gracePeriodExpiresDate"] = Self.day(grace) + graceHours * 3_600_000 }
+        if let renewalPrice { renewal["renewalPrice"] = renewalPrice }
+        if let renewalCurrency { renewal["currency"] = renewalCurrency }
         var payload: [String: Any] = [
             "notificationType": type,
             "notificationUUID": String(format: "00000000-0000-4000-8000-%012d", counter),
             "signedDate": signedDate,
             "data": [
-                "environment": environment, "bundleId": "com.example",
+                "environment": environment, "bundleId": bundleId,
                 "signedTransactionInfo": try signer.sign(try JSONSerialization.data(withJSONObject: transaction)),
                 "signedRenewalInfo": try signer.sign(try JSONSerialization.data(withJSONObject: renewal)),
             ],

@@ -1,0 +1,125 @@
+import Analysis
+import AnalysisStore
+import Foundation
+import Logging
+import PGClient
+import Store
+import Testing
+import TestSupport
+
+/// A database of the previous schema (migrations 1–3) with notifications loaded and episodes analyzed by the v1
+/// rules upgrades in place: 004 fills in the renewal currency, and the next analysis rebuilds every episode by the
+/// v2 rules, giving what a database created on the current schema holds.
+@Suite struct UpgradeTests {
+    @Test func aVersion3DatabaseUpgradesAndItsNextAnalysisRebuildsEveryEpisode() throws {
+        // The reference: the same export loaded into and analyzed on the current schema.
+        let current = try V2Database("upnew")
+        try current.load(current.lines.first, "first.jsonl")
+        try current.load(current.lines.second, "second.jsonl")
+        try EpisodeAnalyzer(writer: current.writer, reader: current.reader, logger: .test)
+            .analyze(environment: "Production")
+
+        let old = try V2Database("upold", migrateThrough: 3)
+        let connection = old.writer
+        let from = try connection.quoteIdentifier(current.schema.name)
+        // What loads of the previous version stored: the same runs, files and notifications, without the column
+        // that did not exist.
+        let columns = try connection.execute(
+            """
+            SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) FROM information_schema.columns
+            WHERE table_schema = $1 AND table_name = 'notifications'
+            """,
+            [old.schema.name]
+        ).scalar ?? ""
+        #expect(!columns.contains("renewal_currency"))
+        try connection.execute("INSERT INTO load_runs SELECT * FROM \(from).load_runs")
+        try connection.execute("INSERT INTO source_files SELECT * FROM \(from).source_files")
+        try connection.execute("INSERT INTO notifications (\(columns)) SELECT \(columns) FROM \(from).notifications")
+        for table in ["load_runs", "source_files"] {
+            try connection.execute("SELECT setval(pg_get_serial_sequence('\(table)', 'id'), max(id)) FROM \(table)")
+        }
+        // What the v1 analysis stored: no grace end without a date, N still open (a purchase closed nothing), and
+        // an episode opened by L's late failure notice; every file analyzed.
+        let v1Columns = """
+            environment, original_transaction_id, sequence, product_id, storefront, start_at, has_grace, grace_end, \
+            end_at, outcome, duration, saved_in_grace, recovery_price, recovery_currency, cohort_month, cohort_week, \
+            offer_type, offer_discount_type, trial_conversion, opening_notification_uuid, closing_notification_uuid
+            """
+        try connection.execute(
+            "INSERT INTO billing_episodes (\(v1Columns)) SELECT \(v1Columns) FROM \(from).billing_episodes"
+        )
+        try connection.execute(
+            """
+            UPDATE billing_episodes b SET grace_end = NULL, saved_in_grace = false
+            FROM \(from).billing_episodes c
+            WHERE c.grace_end_inferred AND (b.environment, b.original_transaction_id, b.sequence)
+                = (c.environment, c.original_transaction_id, c.sequence)
+            """
+        )
+        try connection.execute(
+            """
+            UPDATE billing_episodes SET outcome = 'open', end_at = NULL, duration = NULL, recovery_price = NULL,
+                recovery_currency = NULL, closing_notification_uuid = NULL
+            WHERE original_transaction_id IN ('N', 'L')
+            """
+        )
+        try connection.execute(
+            """
+            INSERT INTO subscription_analysis
+            SELECT environment, original_transaction_id, outside_environment, family_shared_skipped,
+                   orphan_did_renew_billing_recovery, orphan_expired_billing_retry, orphan_grace_period_expired
+            FROM \(from).subscription_analysis
+            """
+        )
+        try connection.execute("INSERT INTO subscription_renewals SELECT * FROM \(from).subscription_renewals")
+        try connection.execute(
+            "INSERT INTO analyzed_files (environment, source_file_id) SELECT 'Production', id FROM source_files")
+        #expect(try old.storedRows() != current.storedRows())
+
+        #expect(try Migrator(logger: .test).migrate(connection) == [4])
+        // The renewal currency, backfilled from the payload, is what a load writes now.
+        let differences = try connection.execute(
+            """
+            SELECT count(*) FROM notifications o FULL JOIN \(from).notifications c USING (notification_uuid)
+            WHERE o.renewal_currency IS DISTINCT FROM c.renewal_currency
+            """
+        ).scalar
+        #expect(differences == "0")
+        let currencies = try connection.execute(
+            """
+            SELECT renewal_currency, count(*) FROM notifications WHERE renewal_currency IS NOT NULL
+            GROUP BY 1 ORDER BY 1
+            """
+        ).rows
+        #expect(currencies == [["EUR", "2"], ["USD", "1"]])
+        #expect(try connection.execute("SELECT count(*) FROM analyzed_files").scalar == "0")
+
+        // The next analysis is a full rebuild by the v2 rules.
+        let analyzer = EpisodeAnalyzer(writer: connection, reader: old.reader, logger: .test)
+        let rebuilt = try analyzer.analyze(environment: "Production")
+        #expect(rebuilt.filesAnalyzed == 2)
+        #expect(try old.storedRows() == current.storedRows())
+        let view = "SELECT e::text FROM episodes e ORDER BY 1"
+        #expect(try connection.execute(view).rows == current.writer.execute(view).rows)
+        let cohorts = "SELECT r::text FROM recovery_by_cohort r"
+        #expect(try connection.execute(cohorts).rows == current.writer.execute(cohorts).rows)
+
+        // Later loads fill in the renewal currency themselves, and the analysis is incremental again.
+        var stories = old.stories
+        try old.load(
+            [
+                try stories.line(
+                    "G", "DID_FAIL_TO_RENEW", at: 131, expires: 131, renewalPrice: 1990, renewalCurrency: "GBP")
+            ],
+            "third.jsonl"
+        )
+        let renewalCurrency = "SELECT renewal_currency FROM notifications WHERE original_transaction_id = 'G'"
+        #expect(try connection.execute(renewalCurrency).rows == [["GBP"]])
+        let incremental = try analyzer.analyze(environment: "Production")
+        #expect(incremental.filesAnalyzed == 1 && incremental.subscriptionsRebuilt == 1)
+        #expect(
+            try connection.execute(
+                "SELECT stake_price::text, stake_currency FROM billing_episodes WHERE original_transaction_id = 'G'"
+            ).rows == [["1990", "GBP"]])
+    }
+}
