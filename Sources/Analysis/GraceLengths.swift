@@ -6,6 +6,22 @@
 /// bundle id) the same way. Per product first, because Apple caps a weekly product's grace at 6 days whatever
 /// the app's setting. One dataset holds one environment, so the environment is implied.
 package struct GraceLengths: Hashable, Sendable {
+    /// Dated grace episodes of one product and app with one length, as a database aggregates them.
+    package struct Count: Hashable, Sendable {
+        package var productId: String?
+        package var bundleId: String?
+        /// ⌊(grace_end − t0) / 24 h + ½⌋ (``GraceLengths/days(from:to:)``).
+        package var days: Int
+        package var episodes: Int
+
+        package init(productId: String?, bundleId: String?, days: Int, episodes: Int) {
+            self.productId = productId
+            self.bundleId = bundleId
+            self.days = days
+            self.episodes = episodes
+        }
+    }
+
     /// Whole days → dated episodes, per product id.
     private(set) var byProduct: [String: [Int: Int]] = [:]
     /// Whole days → dated episodes, per bundle id.
@@ -17,9 +33,18 @@ package struct GraceLengths: Hashable, Sendable {
             guard episode.hasGrace, !episode.graceEndInferred, let graceEnd = episode.graceEnd,
                 let days = Self.days(from: episode.start, to: graceEnd)
             else { continue }
-            if let product = episode.productId { byProduct[product, default: [:]][days, default: 0] += 1 }
-            if let bundle = episode.bundleId { byBundle[bundle, default: [:]][days, default: 0] += 1 }
+            add(Count(productId: episode.productId, bundleId: episode.bundleId, days: days, episodes: 1))
         }
+    }
+
+    /// Sums counts made elsewhere (by SQL over stored episodes); rows may repeat a product, app and length.
+    package init(counts: [Count]) {
+        for count in counts { add(count) }
+    }
+
+    private mutating func add(_ count: Count) {
+        if let product = count.productId { byProduct[product, default: [:]][count.days, default: 0] += count.episodes }
+        if let bundle = count.bundleId { byBundle[bundle, default: [:]][count.days, default: 0] += count.episodes }
     }
 
     /// ⌊(end − start) / 24 h + ½⌋; nil when the difference does not fit.
@@ -44,7 +69,9 @@ package struct GraceLengths: Hashable, Sendable {
 
     /// The most frequent length; ties go to the shorter.
     private static func mode(_ counts: [Int: Int]) -> Int? {
-        counts.min { lhs, rhs in lhs.value != rhs.value ? lhs.value > rhs.value : lhs.key < rhs.key }?.key
+        counts.filter { $0.value > 0 }.min { lhs, rhs in
+            lhs.value != rhs.value ? lhs.value > rhs.value : lhs.key < rhs.key
+        }?.key
     }
 
     /// Dates every grace period without a date from a notification: `t0` + the length, marked

@@ -9,7 +9,7 @@ extension EpisodeAnalyzer {
     ///
     /// The lengths come from every dated grace episode of the environment, so a rebuild of a few subscriptions can
     /// change the grace end of any undated one: all of them are looked at, in the rebuild's transaction. The
-    /// lengths are counted by SQL and decided in Swift (``GraceLengthCounts``).
+    /// lengths are counted by SQL and decided in Swift (``GraceLengths/init(counts:)``).
     /// - Returns: the episodes whose stored grace end changed.
     @discardableResult
     func inferGraceEnds(environment: String) throws -> Int {
@@ -33,12 +33,12 @@ extension EpisodeAnalyzer {
             GROUP BY 1, 2, 3
             """,
             [environment]
-        ).rows.compactMap { row -> GraceLengthCounts.Row? in
+        ).rows.compactMap { row -> GraceLengths.Count? in
             guard row.count == 4, let days = row[2].flatMap({ Int($0) }), let episodes = row[3].flatMap({ Int($0) })
             else { return nil }
-            return GraceLengthCounts.Row(productId: row[0], bundleId: row[1], days: days, episodes: episodes)
+            return GraceLengths.Count(productId: row[0], bundleId: row[1], days: days, episodes: episodes)
         }
-        let lengths = GraceLengthCounts(counts)
+        let lengths = GraceLengths(counts: counts)
         try writer.execute(
             """
             CREATE TEMP TABLE IF NOT EXISTS churn_grace_lengths (product_id text, bundle_id text, days bigint)

@@ -125,19 +125,19 @@ import TestSupport
                 episodes[index].productId = products[Int(random.next() % UInt64(products.count))]
             }
             // What the database's GROUP BY gives: dated grace episodes per product, app and length.
-            var counts: [GraceLengthCounts.Row: Int] = [:]
+            var counts: [GraceLengths.Count: Int] = [:]
             for episode in episodes where episode.hasGrace && !episode.graceEndInferred {
                 guard let graceEnd = episode.graceEnd, let days = GraceLengths.days(from: episode.start, to: graceEnd)
                 else { continue }
-                let key = GraceLengthCounts.Row(
+                let key = GraceLengths.Count(
                     productId: episode.productId, bundleId: episode.bundleId, days: days, episodes: 0)
                 counts[key, default: 0] += 1
             }
             let rows = counts.map { row, count in
-                GraceLengthCounts.Row(productId: row.productId, bundleId: row.bundleId, days: row.days, episodes: count)
+                GraceLengths.Count(productId: row.productId, bundleId: row.bundleId, days: row.days, episodes: count)
             }
             let expected = GraceLengths(observedIn: episodes)
-            let decided = GraceLengthCounts(rows)
+            let decided = GraceLengths(counts: rows)
             for product in products {
                 for bundle in bundles {
                     #expect(
