@@ -49,15 +49,18 @@ import TestSupport
         let tables = ChurnReport.tables(dataset, rejections: ["bad_signature": 1])
         let csv = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, CSVWriter.render($0)) })
 
+        // Mature: the March episode (t0 2024-03-31 + 61 days = 2024-05-31 ≤ as-of 2024-07-19); the May one
+        // (t0 2024-05-20 + 61 days = 2024-07-20) is not. Wilson for 1 of 1: 1/(1 + z²) = 0.206549, 1.
         #expect(
             csv["recovery_by_cohort.csv"] == """
-                cohort,product_id,episodes,recovered,expired,cancelled,other,open,recovery_rate
-                2024-03,com.example.monthly,1,1,0,0,0,0,1.000000
-                2024-03,(all),1,1,0,0,0,0,1.000000
-                2024-05,com.example.monthly,1,0,1,0,0,0,0.000000
-                2024-05,(all),1,0,1,0,0,0,0.000000
-                (all),com.example.monthly,2,1,1,0,0,0,0.500000
-                (all),(all),2,1,1,0,0,0,0.500000
+                cohort,product_id,episodes,recovered,expired,cancelled,other,open,recovery_rate,mature_episodes,\
+                mature_recovered,mature_recovery_rate,mature_recovery_rate_low,mature_recovery_rate_high
+                2024-03,com.example.monthly,1,1,0,0,0,0,1.000000,1,1,1.000000,0.206549,1.000000
+                2024-03,(all),1,1,0,0,0,0,1.000000,1,1,1.000000,0.206549,1.000000
+                2024-05,com.example.monthly,1,0,1,0,0,0,0.000000,0,0,,,
+                2024-05,(all),1,0,1,0,0,0,0.000000,0,0,,,
+                (all),com.example.monthly,2,1,1,0,0,0,0.500000,1,1,1.000000,0.206549,1.000000
+                (all),(all),2,1,1,0,0,0,0.500000,1,1,1.000000,0.206549,1.000000
 
                 """)
         #expect(

@@ -44,10 +44,14 @@ import Testing
                 return value.flatMap(Double.init).map { ReportTable.Cell.decimal($0, places: 6).formatted } ?? ""
             }.joined(separator: ",") + "\n"
         }.joined()
-        let report = ChurnReport.tables(fixture.stored)
+        // The view has the file's columns through recovery_rate (not the mature ones, which depend on as-of).
+        var report = ChurnReport.tables(fixture.stored)[0]
+        let columns = try #require(report.columns.firstIndex(of: "recovery_rate")) + 1
+        report.columns = Array(report.columns.prefix(columns))
+        report.rows = report.rows.map { Array($0.prefix(columns)) }
         #expect(
             "cohort,product_id,episodes,recovered,expired,cancelled,other,open,recovery_rate\n" + viewRows
-                == CSVWriter.render(report[0]))
+                == CSVWriter.render(report))
     }
 
     @Test func episodesHaveDurationsGraceLengthAndOrder() throws {
