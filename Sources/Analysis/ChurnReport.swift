@@ -31,6 +31,7 @@ package enum ChurnReport {
             GracePeriod.table(episodes: episodes, asOf: asOf, granularity: options.granularity),
             GraceRevenue.table(episodes: episodes),
             MessageBands.table(episodes: episodes, asOf: asOf, schedule: options.schedule),
+            RetryDays.table(episodes: episodes, asOf: asOf, schedule: options.schedule),
             BillingFailures.table(episodes: episodes, renewals: dataset.renewals),
             DataQuality.table(counts: dataset.dataQuality, rejections: rejections),
         ]

@@ -77,6 +77,7 @@ package struct SummaryDocument: Sendable {
             "`\(GracePeriod.fileName)`: grace-period episodes per cohort and the share saved in grace.",
             "`\(GraceRevenue.fileName)`: revenue saved in grace, per currency.",
             "`\(MessageBands.fileName)`: recoveries against modelled billing messages, per band of the schedule.",
+            "`\(RetryDays.fileName)`: the recovery hazard on each day of retry, 1 to 60.",
             "`\(BillingFailures.fileName)`: episodes started against ordinary renewals, per month.",
             "`\(DataQuality.fileName)`: one count per data-quality check.",
             "`\(Headline.fileName)`: the headline figures, read by the next report for its comparison.",

@@ -100,6 +100,15 @@ import TestSupport
                 (all),1,60,,2,27,1,80.0000,0.012500,37.04,1.000000,0.337500,2.962963
 
                 """)
+        let retryDays = csv["retry_days.csv"]?.split(separator: "\n").map(String.init) ?? []
+        #expect(retryDays.count == 61)
+        #expect(retryDays[0] == "day,message_day,at_risk,recoveries,hazard,hazard_low,hazard_high")
+        #expect(retryDays[16] == "16,true,2,0,0.000000,0.000000,0.657620")
+        #expect(retryDays[17] == "17,true,1,0,0.000000,0.000000,0.793451")
+        // 1 of 2: 0.094531, 0.905469.
+        #expect(retryDays[21] == "21,true,2,1,0.500000,0.094531,0.905469")
+        #expect(retryDays[22] == "22,false,1,0,0.000000,0.000000,0.793451")
+        #expect(retryDays[60] == "60,false,1,0,0.000000,0.000000,0.793451")
         #expect(
             csv["billing_failures.csv"] == """
                 month,episodes_started,renewals,billing_failure_rate
@@ -128,7 +137,7 @@ import TestSupport
         #expect(
             tables.map(\.name) == [
                 "recovery_by_cohort.csv", "recovery_curve.csv", "grace_period.csv", "grace_revenue.csv",
-                "message_bands.csv", "billing_failures.csv", "data_quality.csv",
+                "message_bands.csv", "retry_days.csv", "billing_failures.csv", "data_quality.csv",
             ])
     }
 }
