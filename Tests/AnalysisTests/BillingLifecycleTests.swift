@@ -81,23 +81,26 @@ import TestSupport
         #expect(curve[22] == "22,1,1,0.500000")
         #expect(curve[60] == "60,1,1,0.500000")
         // Durations 480 h (recovered, on band 3's message at 480 h) and 1440 h (expired):
-        //   band 1: both exposed 72 h, 3 msgs each → exposure 6 d, windows 144 h → expected 1.
-        //   band 2: both 312 h, 5 msgs each → 26 d, windows 240 h → expected 240/624 = 0.384615.
-        //   band 3: 96 h + 336 h = 18 d; msgs 1 + 4 = 5; windows 24 + 96 = 120 h → 120/432 = 0.277778;
-        //           the recovery is 0 h after the 480 h message → share 1; lift 1/0.277778 = 3.6;
-        //           hazard 1/18 = 0.055556; per 1000 msgs 1000/5 = 200.
-        //   band 4: 720 h = 30 d, 6 msgs, windows 144 h → 0.2.
-        //   total: 80 d, 27 msgs, windows 648 h → 648/1920 = 0.3375; lift 1/0.3375 = 2.962963;
-        //          hazard 1/80 = 0.0125; per 1000 msgs 1000/27 = 37.04.
+        //   band 1: both exposed 72 h, 3 msgs each → exposure 6 d.
+        //   band 2: both 312 h, 5 msgs each → 26 d.
+        //   band 3: 96 h + 336 h = 18 d; msgs 1 + 4 = 5; hazard 1/18 = 0.055556; per 1000 msgs 1000/5 = 200.
+        //   band 4: 720 h = 30 d, 6 msgs.
+        // Life table: the March episode is at risk on days 1–21 (⌊480/24⌋ + 1) except day 17, which holds its
+        // grace end (16 days), and recovers on day 21; the May one on days 1–60 (61 is past the table).
+        //   band 2: M {7, 10, 13} T 6 R 0; C {6, 8, 9, 11, 12, 14} T 12 R 0 → hazards 0 and 0, no ratio.
+        //   band 3: M {21, 25, 29} T 2 + 1 + 1 = 4 R 1 → 0.25; C {20, 22, …, 30} T 2 + 5 = 7 R 0 → 0, no ratio.
+        //   band 4: M T 5 R 0; C T 10 R 0 → 0 and 0, no ratio.
+        //   (all): R_M 1 / T_M 15 = 0.066667; R_C 0 / T_C 29 = 0; Mantel–Haenszel denominator 0 → no ratio.
         #expect(
             csv["message_bands.csv"] == """
                 band,first_day,last_day,interval_hours,episodes_entering,messages,recoveries,exposure_days,\
-                hazard_per_day,recoveries_per_1000_messages,share_within_24h_of_message,expected_share,lift
-                1,1,3,24,2,6,0,6.0000,0.000000,0.00,,1.000000,
-                2,4,16,72,2,10,0,26.0000,0.000000,0.00,,0.384615,
-                3,17,30,96,2,5,1,18.0000,0.055556,200.00,1.000000,0.277778,3.600000
-                4,31,60,120,1,6,0,30.0000,0.000000,0.00,,0.200000,
-                (all),1,60,,2,27,1,80.0000,0.012500,37.04,1.000000,0.337500,2.962963
+                hazard_per_day,recoveries_per_1000_messages,message_day_hazard,other_day_hazard,hazard_ratio,\
+                hazard_ratio_low,hazard_ratio_high
+                1,1,3,24,2,6,0,6.0000,0.000000,0.00,,,,,
+                2,4,16,72,2,10,0,26.0000,0.000000,0.00,0.000000,0.000000,,,
+                3,17,30,96,2,5,1,18.0000,0.055556,200.00,0.250000,0.000000,,,
+                4,31,60,120,1,6,0,30.0000,0.000000,0.00,0.000000,0.000000,,,
+                (all),,,,,,,,,,0.066667,0.000000,,,
 
                 """)
         let retryDays = csv["retry_days.csv"]?.split(separator: "\n").map(String.init) ?? []
