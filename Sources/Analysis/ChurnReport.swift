@@ -32,6 +32,7 @@ package enum ChurnReport {
             GraceRevenue.table(episodes: episodes),
             MessageBands.table(episodes: episodes, asOf: asOf, schedule: options.schedule),
             RetryDays.table(episodes: episodes, asOf: asOf, schedule: options.schedule),
+            Revenue.table(episodes: episodes),
             BillingFailures.table(episodes: episodes, renewals: dataset.renewals),
             DataQuality.table(counts: dataset.dataQuality, rejections: rejections),
         ]

@@ -112,6 +112,14 @@ import TestSupport
         #expect(retryDays[21] == "21,true,2,1,0.500000,0.094531,0.905469")
         #expect(retryDays[22] == "22,false,1,0,0.000000,0.000000,0.793451")
         #expect(retryDays[60] == "60,false,1,0,0.000000,0.000000,0.793451")
+        // Recovered 9.990 USD after grace; expired with 9.990 USD at stake.
+        #expect(
+            csv["revenue.csv"] == """
+                currency,recovered_episodes,recovered_amount,saved_in_grace_amount,expired_episodes,lost_amount,\
+                open_episodes,at_risk_amount
+                USD,1,9.990,0.000,1,9.990,0,0.000
+
+                """)
         #expect(
             csv["billing_failures.csv"] == """
                 month,episodes_started,renewals,billing_failure_rate
@@ -140,7 +148,7 @@ import TestSupport
         #expect(
             tables.map(\.name) == [
                 "recovery_by_cohort.csv", "recovery_curve.csv", "grace_period.csv", "grace_revenue.csv",
-                "message_bands.csv", "retry_days.csv", "billing_failures.csv", "data_quality.csv",
+                "message_bands.csv", "retry_days.csv", "revenue.csv", "billing_failures.csv", "data_quality.csv",
             ])
     }
 }
