@@ -33,6 +33,7 @@ package enum ChurnReport {
             MessageBands.table(episodes: episodes, asOf: asOf, schedule: options.schedule),
             RetryDays.table(episodes: episodes, asOf: asOf, schedule: options.schedule),
             Revenue.table(episodes: episodes),
+            Flows.table(episodes: episodes, asOf: asOf),
             BillingFailures.table(episodes: episodes, renewals: dataset.renewals),
             DataQuality.table(counts: dataset.dataQuality, rejections: rejections),
         ]

@@ -79,6 +79,7 @@ package struct SummaryDocument: Sendable {
             "`\(MessageBands.fileName)`: recoveries against modelled billing messages, per band of the schedule.",
             "`\(RetryDays.fileName)`: the recovery hazard on each day of retry, 1 to 60.",
             "`\(Revenue.fileName)`: money recovered, saved in grace, lost and still at risk, per currency.",
+            "`\(Flows.fileName)`: episodes entering and leaving billing retry, per ISO week.",
             "`\(BillingFailures.fileName)`: episodes started against ordinary renewals, per month.",
             "`\(DataQuality.fileName)`: one count per data-quality check.",
             "`\(Headline.fileName)`: the headline figures, read by the next report for its comparison.",

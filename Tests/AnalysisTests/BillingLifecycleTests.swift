@@ -120,6 +120,21 @@ import TestSupport
                 USD,1,9.990,0.000,1,9.990,0,0.000
 
                 """)
+        // March episode: t0 2024-03-31 (W13), recovered after grace 2024-04-20 (W16). May episode: t0 2024-05-20
+        // (W21), expired 2024-07-19 00:00 (W29), the as-of time itself: c = as-of there, and a flow time ≥ c
+        // counts as still in retry.
+        let quiet = "0,0,0,0,0,0,0"
+        let flows = csv["flows.csv"]?.split(separator: "\n").map(String.init) ?? []
+        #expect(
+            flows == [
+                "week,entered,recovered_in_grace,recovered_after_grace,recovered_without_grace,expired,cancelled,"
+                    + "other,in_retry_at_week_end",
+                "2024-W13,1,0,0,0,0,0,0,1", "2024-W14,\(quiet),1", "2024-W15,\(quiet),1", "2024-W16,0,0,1,0,0,0,0,0",
+                "2024-W17,\(quiet),0", "2024-W18,\(quiet),0", "2024-W19,\(quiet),0", "2024-W20,\(quiet),0",
+                "2024-W21,1,0,0,0,0,0,0,1", "2024-W22,\(quiet),1", "2024-W23,\(quiet),1", "2024-W24,\(quiet),1",
+                "2024-W25,\(quiet),1", "2024-W26,\(quiet),1", "2024-W27,\(quiet),1", "2024-W28,\(quiet),1",
+                "2024-W29,0,0,0,0,1,0,0,1",
+            ])
         #expect(
             csv["billing_failures.csv"] == """
                 month,episodes_started,renewals,billing_failure_rate
@@ -148,7 +163,8 @@ import TestSupport
         #expect(
             tables.map(\.name) == [
                 "recovery_by_cohort.csv", "recovery_curve.csv", "grace_period.csv", "grace_revenue.csv",
-                "message_bands.csv", "retry_days.csv", "revenue.csv", "billing_failures.csv", "data_quality.csv",
+                "message_bands.csv", "retry_days.csv", "revenue.csv", "flows.csv", "billing_failures.csv",
+                "data_quality.csv",
             ])
     }
 }
