@@ -24,13 +24,17 @@ package enum ChurnReport {
         rejections: [String: Int] = [:],
         options: Options = Options()
     ) -> [ReportTable] {
-        [
-            RecoveryByCohort.table(episodes: dataset.episodes, granularity: options.granularity),
-            RecoveryCurve.table(episodes: dataset.episodes, asOf: dataset.asOf),
-            GracePeriod.table(episodes: dataset.episodes, asOf: dataset.asOf, granularity: options.granularity),
-            GraceRevenue.table(episodes: dataset.episodes),
-            MessageBands.table(episodes: dataset.episodes, asOf: dataset.asOf, schedule: options.schedule),
-            BillingFailures.table(episodes: dataset.episodes, renewals: dataset.renewals),
+        let (episodes, asOf) = (dataset.episodes, dataset.asOf)
+        return [
+            RecoveryByCohort.table(episodes: episodes, asOf: asOf, granularity: options.granularity),
+            RecoveryCurve.table(episodes: episodes, asOf: asOf),
+            GracePeriod.table(episodes: episodes, asOf: asOf, granularity: options.granularity),
+            GraceRevenue.table(episodes: episodes),
+            MessageBands.table(episodes: episodes, asOf: asOf, schedule: options.schedule),
+            RetryDays.table(episodes: episodes, asOf: asOf, schedule: options.schedule),
+            Revenue.table(episodes: episodes),
+            Flows.table(episodes: episodes, asOf: asOf),
+            BillingFailures.table(episodes: episodes, renewals: dataset.renewals),
             DataQuality.table(counts: dataset.dataQuality, rejections: rejections),
         ]
     }

@@ -8,7 +8,7 @@
 package struct EpisodeQuestion: Hashable, Sendable {
     /// What is asked.
     package enum Kind: String, Hashable, Sendable, CaseIterable {
-        /// Outcomes and `recovery_rate` (`recovery_by_cohort.csv`'s columns).
+        /// Outcomes and `recovery_rate` (`recovery_by_cohort.csv`'s columns through `recovery_rate`).
         case recoveryRate = "recovery-rate"
         /// `at_risk`, `recovered` and `cif_recovery` for days 1…60 (`recovery_curve.csv`).
         case recoveryCurve = "recovery-curve"
@@ -92,9 +92,9 @@ package struct EpisodeQuestion: Hashable, Sendable {
     private func figures(_ episodes: [Episode], asOf: Int64) -> [[ReportTable.Cell]] {
         switch kind {
         case .recoveryRate:
-            // The grand-total row `((all), (all))` without its two grouping cells.
-            let total = RecoveryByCohort.table(episodes: episodes).rows.last ?? []
-            return [Array(total.dropFirst(2))]
+            // The grand-total row `((all), (all))` without its two grouping cells, up to `recovery_rate`.
+            let total = RecoveryByCohort.table(episodes: episodes, asOf: asOf).rows.last ?? []
+            return [Array(total.dropFirst(2).prefix(Self.recoveryRateColumns.count))]
         case .recoveryCurve:
             return RecoveryCurve.table(episodes: episodes, asOf: asOf).rows
         case .graceSaves:
@@ -109,9 +109,14 @@ package struct EpisodeQuestion: Hashable, Sendable {
         }
     }
 
+    /// `recovery-rate`'s columns: `recovery_by_cohort.csv`'s from `episodes` through `recovery_rate` (the mature
+    /// columns are not part of the answer).
+    private static let recoveryRateColumns = Array(
+        RecoveryByCohort.columns.dropFirst(2).prefix { !$0.hasPrefix("mature_") })
+
     private static func figureColumns(_ kind: Kind) -> [String] {
         switch kind {
-        case .recoveryRate: return Array(RecoveryByCohort.columns.dropFirst(2))
+        case .recoveryRate: return recoveryRateColumns
         case .recoveryCurve: return RecoveryCurve.columns
         case .graceSaves: return Array(GracePeriod.columns.dropFirst())
         case .graceRevenue: return GraceRevenue.columns

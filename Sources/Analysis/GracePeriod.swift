@@ -1,7 +1,9 @@
 /// `grace_period.csv`: per cohort, how episodes with a grace period ended, and the share saved inside grace.
 ///
 /// Rows: cohorts with at least one grace episode, ascending, then the total `(all)`, which is always present.
-/// `save_rate` = saved_in_grace / decided grace episodes (closed, or open with `grace_end` ≤ as-of).
+/// `save_rate` = saved_in_grace / decided grace episodes (closed, or open with `grace_end` ≤ as-of); an episode
+/// whose grace end is unknown counts in its outcome column (a recovery as `recovered_after_grace`) but in no
+/// `save_rate` denominator.
 package enum GracePeriod {
     package static let fileName = "grace_period.csv"
     package static let columns = [
@@ -18,14 +20,14 @@ package enum GracePeriod {
         package var cancelled = 0
         package var other = 0
         package var open = 0
-        /// The `save_rate` denominator: closed, or open with `grace_end` ≤ as-of.
+        /// The `save_rate` denominator: closed, or open with `grace_end` ≤ as-of; never with an unknown grace end.
         package var decided = 0
 
         package init() {}
 
         package mutating func add(_ episode: Episode, asOf: Int64) {
             graceEpisodes += 1
-            if episode.isGraceDecided(asOf: asOf) { decided += 1 }
+            if episode.isInSaveRate(asOf: asOf) { decided += 1 }
             switch episode.outcome {
             case .recovered:
                 if episode.isSavedInGrace { savedInGrace += 1 } else { recoveredAfterGrace += 1 }

@@ -21,10 +21,7 @@ package enum GraceRevenue {
         for episode in episodes where episode.isSavedInGrace {
             var saved = byCurrency[episode.recoveryCurrency ?? "", default: Saved()]
             saved.episodes += 1
-            if let sum = saved.revenue {
-                let (added, overflow) = sum.addingReportingOverflow(episode.recoveryPrice ?? 0)
-                saved.revenue = overflow ? nil : added
-            }
+            saved.revenue = Milliunits.adding(episode.recoveryPrice, to: saved.revenue)
             byCurrency[episode.recoveryCurrency ?? ""] = saved
         }
         return byCurrency

@@ -1,32 +1,29 @@
-/// `message_bands.csv`: recoveries per band of the billing-issue message schedule, against modelled exposure.
+/// `message_bands.csv`: recoveries per band of the billing-issue message schedule, against modelled exposure, and
+/// the recovery hazard on message days against their neighbouring days.
 ///
 /// Per band b = [start, end) and episode duration D (as-of for open episodes):
 /// - entering: D > start; messages: scheduled offsets m < D; recoveries: recovered with start ≤ D < end;
 /// - exposure: the overlap of [start, end) and [0, D);
-/// - window exposure: the overlap of [0, D) with the time less than 24 h after the latest scheduled message,
-///   i.e. [m, min(m + 24 h, next message, end)) per message; `expected_share` = window exposure / exposure;
-/// - a recovery is "within 24 h" when D − m < 24 h for the latest scheduled m ≤ D (the same half-open
-///   windows as the exposure).
-/// Rows: bands in order, then `(all)` over the whole schedule (first_day 1, last_day the schedule's last,
-/// interval_hours empty).
+/// - message days against their neighbours: from the life table of `RetryDays`, see ``DayComparison``.
+/// Rows: bands in order, then `(all)`, which pools the day comparisons of the bands by Mantel–Haenszel and
+/// leaves every cell before `message_day_hazard` empty.
 package enum MessageBands {
     package static let fileName = "message_bands.csv"
     package static let columns = [
         "band", "first_day", "last_day", "interval_hours", "episodes_entering", "messages", "recoveries",
-        "exposure_days", "hazard_per_day", "recoveries_per_1000_messages", "share_within_24h_of_message",
-        "expected_share", "lift",
+        "exposure_days", "hazard_per_day", "recoveries_per_1000_messages", "message_day_hazard", "other_day_hazard",
+        "hazard_ratio", "hazard_ratio_low", "hazard_ratio_high",
     ]
 
-    /// What one band (or the whole schedule) adds up to.
+    /// What one band adds up to.
     package struct Figures: Hashable, Sendable {
         package var episodesEntering = 0
         package var messages = 0
         package var recoveries = 0
-        package var recoveriesWithin24h = 0
         /// ms
         package var exposure: Int64 = 0
-        /// ms of exposure less than 24 h after a scheduled message.
-        package var windowExposure: Int64 = 0
+        /// Message days against their neighbours; nil for a band with no message day to compare (band 1).
+        package var dayComparison: DayComparison?
 
         package init() {}
 
@@ -34,23 +31,6 @@ package enum MessageBands {
         package var hazardPerDay: Double? { exposure == 0 ? nil : Double(recoveries) / exposureDays }
         package var recoveriesPer1000Messages: Double? {
             messages == 0 ? nil : 1000 * Double(recoveries) / Double(messages)
-        }
-        package var shareWithin24hOfMessage: Double? {
-            recoveries == 0 ? nil : Double(recoveriesWithin24h) / Double(recoveries)
-        }
-        package var expectedShare: Double? { exposure == 0 ? nil : Double(windowExposure) / Double(exposure) }
-        package var lift: Double? {
-            guard let share = shareWithin24hOfMessage, let expected = expectedShare, expected > 0 else { return nil }
-            return share / expected
-        }
-
-        mutating func add(_ other: Figures) {
-            episodesEntering += other.episodesEntering
-            messages += other.messages
-            recoveries += other.recoveries
-            recoveriesWithin24h += other.recoveriesWithin24h
-            exposure += other.exposure
-            windowExposure += other.windowExposure
         }
     }
 
@@ -63,62 +43,75 @@ package enum MessageBands {
             // A recovery at exactly a band's start lies in that band although the episode never entered it.
             for (index, band) in schedule.bands.enumerated() {
                 guard duration >= band.start else { break }
-                figures[index].add(bandFigures(band, duration: duration, isRecovered: isRecovered))
+                add(band, duration: duration, isRecovered: isRecovered, to: &figures[index])
             }
         }
+        let lifeTable = RetryDays.lifeTable(episodes: episodes, asOf: asOf, schedule: schedule)
+        for (index, band) in schedule.bands.enumerated() {
+            figures[index].dayComparison = DayComparison(band, lifeTable: lifeTable)
+        }
         return figures
+    }
+
+    /// The `(all)` row's hazard ratio: the bands' day comparisons pooled by Mantel–Haenszel, stratified by band;
+    /// its rates are the plain sums over those bands.
+    package static func pooled(_ figures: [Figures]) -> RateRatio {
+        RateRatio(
+            mantelHaenszel: figures.compactMap(\.dayComparison).map { ($0.messageDayCounts, $0.otherDayCounts) })
     }
 
     package static func table(episodes: [Episode], asOf: Int64, schedule: MessageSchedule = .standard) -> ReportTable {
         let perBand = figures(episodes: episodes, asOf: asOf, schedule: schedule)
         var table = ReportTable(name: fileName, columns: columns)
-        var total = Figures()
         for (band, bandFigures) in zip(schedule.bands, perBand) {
             table.rows.append(
                 [.integer(band.number), .integer(band.firstDay), .integer(band.lastDay), .integer(band.intervalHours)]
-                    + cells(bandFigures)
+                    + exposureCells(bandFigures) + ratioCells(bandFigures.dayComparison?.hazardRatio)
             )
-            total.add(bandFigures)
         }
-        // Entering the schedule is entering its first band.
-        total.episodesEntering = perBand.first?.episodesEntering ?? 0
+        let hasComparison = perBand.contains { $0.dayComparison != nil }
         table.rows.append(
-            [.text(ReportTable.total), .integer(1), .integer(schedule.bands.last?.lastDay ?? 0), .empty] + cells(total)
+            [.text(ReportTable.total)] + Array(repeating: .empty, count: columns.count - 1 - ratioColumnCount)
+                + ratioCells(hasComparison ? pooled(perBand) : nil)
         )
         return table
     }
 
     /// One episode of duration D ≥ band.start, in one band.
-    private static func bandFigures(_ band: MessageSchedule.Band, duration: Int64, isRecovered: Bool) -> Figures {
-        var figures = Figures()
+    private static func add(
+        _ band: MessageSchedule.Band, duration: Int64, isRecovered: Bool, to figures: inout Figures
+    ) {
         let reach = min(duration, band.end)
         if reach > band.start {
-            let window = min(24 * Milliseconds.hour, band.interval)
-            // The last message before `reach`; every earlier one has its whole window inside [0, reach).
-            let lastIndex = (reach - band.start - 1) / band.interval
-            let lastMessage = band.start + lastIndex * band.interval
-            figures.episodesEntering = 1
-            figures.messages = Int(lastIndex) + 1
-            figures.exposure = reach - band.start
-            figures.windowExposure = lastIndex * window + (min(reach, lastMessage + window) - lastMessage)
+            figures.episodesEntering += 1
+            // Messages at start, start + interval, … < reach.
+            figures.messages += Int((reach - band.start - 1) / band.interval) + 1
+            figures.exposure += reach - band.start
         }
-        if isRecovered, duration < band.end {
-            figures.recoveries = 1
-            let latest = band.start + (duration - band.start) / band.interval * band.interval
-            if duration - latest < 24 * Milliseconds.hour { figures.recoveriesWithin24h = 1 }
-        }
-        return figures
+        if isRecovered, duration < band.end { figures.recoveries += 1 }
     }
 
-    private static func cells(_ figures: Figures) -> [ReportTable.Cell] {
+    private static func exposureCells(_ figures: Figures) -> [ReportTable.Cell] {
         [
             .integer(figures.episodesEntering), .integer(figures.messages), .integer(figures.recoveries),
             .decimal(figures.exposureDays, places: ReportTable.Cell.exposurePlaces),
             .decimal(ifDefined: figures.hazardPerDay, places: ReportTable.Cell.ratePlaces),
             .decimal(ifDefined: figures.recoveriesPer1000Messages, places: ReportTable.Cell.perThousandPlaces),
-            .decimal(ifDefined: figures.shareWithin24hOfMessage, places: ReportTable.Cell.ratePlaces),
-            .decimal(ifDefined: figures.expectedShare, places: ReportTable.Cell.ratePlaces),
-            .decimal(ifDefined: figures.lift, places: ReportTable.Cell.ratePlaces),
+        ]
+    }
+
+    /// `message_day_hazard … hazard_ratio_high`: the last columns.
+    private static let ratioColumnCount = 5
+
+    /// `message_day_hazard … hazard_ratio_high`; all empty without a comparison.
+    private static func ratioCells(_ ratio: RateRatio?) -> [ReportTable.Cell] {
+        let places = ReportTable.Cell.ratePlaces
+        return [
+            .decimal(ifDefined: ratio?.compared.rate, places: places),
+            .decimal(ifDefined: ratio?.reference.rate, places: places),
+            .decimal(ifDefined: ratio?.ratio, places: places),
+            .decimal(ifDefined: ratio?.interval?.low, places: places),
+            .decimal(ifDefined: ratio?.interval?.high, places: places),
         ]
     }
 }

@@ -1,4 +1,5 @@
-/// `recovery_by_cohort.csv`: outcomes and recovery rate per cohort and product, with totals.
+/// `recovery_by_cohort.csv`: outcomes and recovery rate per cohort and product, with totals; the recovery rate of
+/// mature episodes (t0 + 61 × 24 h ≤ as-of) with its Wilson interval.
 ///
 /// Rows: cohorts ascending; within a cohort its products ascending (UTF-8 byte order, a missing product as an
 /// empty cell first), then the cohort's total `(cohort, (all))`. After all cohorts: each product over all
@@ -7,23 +8,33 @@ package enum RecoveryByCohort {
     package static let fileName = "recovery_by_cohort.csv"
     package static let columns = [
         "cohort", "product_id", "episodes", "recovered", "expired", "cancelled", "other", "open", "recovery_rate",
+        "mature_episodes", "mature_recovered", "mature_recovery_rate", "mature_recovery_rate_low",
+        "mature_recovery_rate_high",
     ]
 
+    /// The table.
+    ///
+    /// - Parameters:
+    ///   - episodes: the episodes in scope.
+    ///   - asOf: the as-of time (Unix ms), which decides which episodes are mature.
+    ///   - granularity: cohorts by month or ISO week.
     package static func table(
         episodes: [Episode],
+        asOf: Int64,
         granularity: CalendarPeriod.Granularity = .month
     ) -> ReportTable {
-        var byCohortProduct: [CohortProduct: OutcomeCounts] = [:]
-        var byCohort: [CalendarPeriod: OutcomeCounts] = [:]
-        var byProduct: [String: OutcomeCounts] = [:]
-        var total = OutcomeCounts()
+        var byCohortProduct: [CohortProduct: Counts] = [:]
+        var byCohort: [CalendarPeriod: Counts] = [:]
+        var byProduct: [String: Counts] = [:]
+        var total = Counts()
         for episode in episodes {
             let cohort = episode.cohort(granularity)
             let product = episode.productId ?? ""
-            byCohortProduct[CohortProduct(cohort: cohort, product: product), default: OutcomeCounts()].add(episode)
-            byCohort[cohort, default: OutcomeCounts()].add(episode)
-            byProduct[product, default: OutcomeCounts()].add(episode)
-            total.add(episode)
+            let key = CohortProduct(cohort: cohort, product: product)
+            byCohortProduct[key, default: Counts()].add(episode, asOf: asOf)
+            byCohort[cohort, default: Counts()].add(episode, asOf: asOf)
+            byProduct[product, default: Counts()].add(episode, asOf: asOf)
+            total.add(episode, asOf: asOf)
         }
 
         var table = ReportTable(name: fileName, columns: columns)
@@ -32,20 +43,31 @@ package enum RecoveryByCohort {
         for cohort in byCohort.keys.sorted() {
             while index < keys.endIndex, keys[index].cohort == cohort {
                 let key = keys[index]
-                table.rows.append(row(cohort.description, key.product, byCohortProduct[key] ?? OutcomeCounts()))
+                table.rows.append(row(cohort.description, key.product, byCohortProduct[key] ?? Counts()))
                 index += 1
             }
-            table.rows.append(row(cohort.description, ReportTable.total, byCohort[cohort] ?? OutcomeCounts()))
+            table.rows.append(row(cohort.description, ReportTable.total, byCohort[cohort] ?? Counts()))
         }
         for product in byProduct.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            table.rows.append(row(ReportTable.total, product, byProduct[product] ?? OutcomeCounts()))
+            table.rows.append(row(ReportTable.total, product, byProduct[product] ?? Counts()))
         }
         table.rows.append(row(ReportTable.total, ReportTable.total, total))
         return table
     }
 
-    private static func row(_ cohort: String, _ product: String, _ counts: OutcomeCounts) -> [ReportTable.Cell] {
-        [.text(cohort), .text(product)] + counts.cells
+    private static func row(_ cohort: String, _ product: String, _ counts: Counts) -> [ReportTable.Cell] {
+        [.text(cohort), .text(product)] + counts.outcomes.cells + counts.mature.cells
+    }
+
+    /// One row's episodes: all of them by outcome, and the mature ones.
+    private struct Counts {
+        var outcomes = OutcomeCounts()
+        var mature = MatureCounts()
+
+        mutating func add(_ episode: Episode, asOf: Int64) {
+            outcomes.add(episode)
+            mature.add(episode, asOf: asOf)
+        }
     }
 
     private struct CohortProduct: Hashable, Comparable {

@@ -13,7 +13,7 @@ extension ReportTable {
         /// An undefined value (a zero denominator).
         case empty
 
-        /// Rates, shares, `cif_recovery`, `lift`, `hazard_per_day`: 6 places.
+        /// Rates, shares, `cif_recovery`, `hazard_per_day`, hazards, hazard ratios and interval bounds: 6 places.
         package static let ratePlaces = 6
         /// `exposure_days`: 4 places.
         package static let exposurePlaces = 4

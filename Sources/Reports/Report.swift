@@ -70,8 +70,8 @@ package struct Report: Sendable {
     /// `headline.json` last, so a directory with a `headline.json` holds a complete report.
     package static let fileNames: [String] = [
         RecoveryByCohort.fileName, RecoveryCurve.fileName, GracePeriod.fileName, GraceRevenue.fileName,
-        MessageBands.fileName, BillingFailures.fileName, DataQuality.fileName, SVGChart.fileName, summaryFileName,
-        Headline.fileName,
+        MessageBands.fileName, RetryDays.fileName, Revenue.fileName, Flows.fileName, BillingFailures.fileName,
+        DataQuality.fileName, SVGChart.fileName, summaryFileName, Headline.fileName,
     ]
 
     package let dataset: EpisodeDataset

@@ -61,6 +61,25 @@ import TestSupport
         #expect(lines(GracePeriod.table(episodes: [], asOf: T.may1)) == ["(all),0,0,0,0,0,0,0,"])
     }
 
+    @Test func unknownGraceEndCountsInItsOutcomeButInNoSaveRate() {
+        // U1 recovered and U2 expired with a grace period whose end is unknown: in grace_episodes and their
+        // outcome columns (U1 as recovered_after_grace), closed, but in no save_rate denominator. K1 (known end,
+        // saved) alone is decided: 1/1.
+        let episodes = [
+            episode("U1", start: T.april1, .recovered, after: 2 * T.day, grace: .some(nil)),
+            episode("U2", start: T.april1, .expired, after: 60 * T.day, grace: .some(nil)),
+            episode("K1", start: T.april1, .recovered, after: T.day, grace: T.april1 + 3 * T.day),
+        ]
+        #expect(episodes.map { $0.isInSaveRate(asOf: Self.asOf) } == [false, false, true])
+        #expect(
+            lines(GracePeriod.table(episodes: episodes, asOf: Self.asOf)) == [
+                "2024-04,3,1,1,1,0,0,0,1.000000",
+                "(all),3,1,1,1,0,0,0,1.000000",
+            ])
+        let unknownOnly = GracePeriod.table(episodes: Array(episodes.prefix(2)), asOf: Self.asOf)
+        #expect(lines(unknownOnly).last == "(all),2,0,1,1,0,0,0,")
+    }
+
     // Saved episodes: G1 9990 + G8 990 milliunits USD = 10 980 → "10.980" (integer arithmetic);
     // G2 recovered after grace adds nothing.
     @Test func revenuePerCurrencyNeverSummedAcross() {

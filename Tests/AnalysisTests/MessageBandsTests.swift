@@ -1,4 +1,5 @@
 import Analysis
+import Foundation
 import Testing
 import TestSupport
 
@@ -19,57 +20,166 @@ import TestSupport
     }
 
     // Default schedule: band 1 [0,72h) msgs 0,24,48; band 2 [72,384h) msgs 72,144,216,288,360;
-    // band 3 [384,720h) msgs 384,480,576,672; band 4 [720,1440h) msgs 720…1320. A message at m is sent if D > m;
-    // the 24 h window after m is [m, m+24h).
+    // band 3 [384,720h) msgs 384,480,576,672; band 4 [720,1440h) msgs 720…1320. A message at m is sent if D > m.
     //
     // Band 1: entering 5. messages 3 each = 15. exposure 50+72+72+72+72 = 338 h = 14.0833 d.
-    //   Windows cover all of it (interval 24 h): 338 h → expected 1. Recoveries: E1 (50 h; latest msg 48, 2 h
-    //   after) within → share 1/1. hazard 1/14.083333 = 0.071006. per 1000 msgs 1000·1/15 = 66.67. lift 1/1 = 1.
+    //   Recoveries: E1. hazard 1/14.083333 = 0.071006. per 1000 msgs 1000·1/15 = 66.67.
     // Band 2: entering E2..E5 = 4. messages E2 {72} 1, E3 {72} 1, E4 5, E5 5 = 12.
-    //   exposure (100−72)+(130−72)+312+312 = 28+58+312+312 = 710 h = 29.5833 d.
-    //   windows E2 [72,96) 24, E3 24, E4 5·24 = 120, E5 120 → 288 h; expected 288/710 = 0.405634.
-    //   Recoveries: E3 (130 h; latest msg 72, 58 h after) not within → share 0/1 = 0, lift 0.
+    //   exposure (100−72)+(130−72)+312+312 = 710 h = 29.5833 d. Recoveries: E3.
     //   hazard 1/29.583333 = 0.033803; per 1000 msgs 1000/12 = 83.33.
     // Band 3: entering E4 (400), E5 (480) = 2. messages E4 {384} 1, E5 {384} 1 (480 is not < 480) = 2.
-    //   exposure 16 + 96 = 112 h = 4.6667 d. windows E4 [384,400) 16, E5 [384,408) 24 → 40 h;
-    //   expected 40/112 = 0.357143. Recoveries: E5, latest scheduled msg ≤ 480 h is 480 → 0 h after → within:
-    //   share 1; lift 1/0.357143 = 2.8. hazard 1/4.666667 = 0.214286; per 1000 = 500.
+    //   exposure 16 + 96 = 112 h = 4.6667 d. Recoveries: E5. hazard 1/4.666667 = 0.214286; per 1000 = 500.
     // Band 4: nobody enters: exposure 0, every ratio empty.
-    // Total: entering 5; messages 15+12+2 = 29; recoveries 3; exposure 338+710+112 = 1160 h = 48.3333 d;
-    //   windows 338+288+40 = 666 h → expected 666/1160 = 0.574138; within 2 of 3 → 0.666667;
-    //   lift (2/3)/(666/1160) = 2320/1998 = 1.161161; hazard 3/48.333333 = 0.062069; per 1000 = 3000/29 = 103.45.
+    //
+    // Life table (RetryDays): last day at risk ⌊D/24⌋ + 1 when ended, ⌈D/24⌉ when open:
+    //   E1 day 3 (recovers), E2 day 5, E3 day 6 (recovers), E4 day 17, E5 day 21 (recovers).
+    // Band 2: M = {7, 10, 13}: E4 E5 at risk on each → T_M = 6, R_M = 0.
+    //   C = {6, 8, 9, 11, 12, 14}: day 6 E3 E4 E5 (E3 recovers), the others E4 E5 → T_C = 3 + 5·2 = 13, R_C = 1.
+    //   message_day_hazard 0/6 = 0; other_day_hazard 1/13 = 0.076923; ratio 0 (only R_M is 0); no interval.
+    // Band 3: M = {21, 25, 29}: day 21 E5 (recovers) → T_M = 1, R_M = 1. C = {20, 22, …, 30}: day 20 E5 →
+    //   T_C = 1, R_C = 0. message_day_hazard 1; other_day_hazard 0; ratio undefined (its denominator is 0).
+    // Band 4: nobody at risk on M_4 or C_4: both hazards undefined, so is the ratio.
+    // (all), Mantel–Haenszel over bands 2–4 (band 4 has T_b = 0 and adds nothing):
+    //   band 2, T = 19: R_M·T_C/T = 0, R_C·T_M/T = 6/19; band 3, T = 2: 1·1/2 = 1/2, 0.
+    //   RR = (1/2) / (6/19) = 19/12 = 1.583333.
+    //   Var = [6·13·1/19² + 1·1·1/2²] / [(1/2)·(6/19)] = (78/361 + 1/4) / (3/19) = 2.951754;
+    //   exp(ln 1.583333 ± z·√2.951754) = exp(0.459532 ± 3.367350) = 0.054595, 45.919133.
+    //   Pooled hazards: R_M/T_M = 1/7 = 0.142857, R_C/T_C = 1/14 = 0.071429.
     @Test func bandFiguresByHand() {
         let table = MessageBands.table(episodes: episodes, asOf: Self.asOf)
         #expect(table.name == "message_bands.csv")
         #expect(
             table.columns == [
                 "band", "first_day", "last_day", "interval_hours", "episodes_entering", "messages", "recoveries",
-                "exposure_days", "hazard_per_day", "recoveries_per_1000_messages", "share_within_24h_of_message",
-                "expected_share", "lift",
+                "exposure_days", "hazard_per_day", "recoveries_per_1000_messages", "message_day_hazard",
+                "other_day_hazard", "hazard_ratio", "hazard_ratio_low", "hazard_ratio_high",
             ])
         #expect(
             lines(table) == [
-                "1,1,3,24,5,15,1,14.0833,0.071006,66.67,1.000000,1.000000,1.000000",
-                "2,4,16,72,4,12,1,29.5833,0.033803,83.33,0.000000,0.405634,0.000000",
-                "3,17,30,96,2,2,1,4.6667,0.214286,500.00,1.000000,0.357143,2.800000",
-                "4,31,60,120,0,0,0,0.0000,,,,,",
-                "(all),1,60,,5,29,3,48.3333,0.062069,103.45,0.666667,0.574138,1.161161",
+                "1,1,3,24,5,15,1,14.0833,0.071006,66.67,,,,,",
+                "2,4,16,72,4,12,1,29.5833,0.033803,83.33,0.000000,0.076923,0.000000,,",
+                "3,17,30,96,2,2,1,4.6667,0.214286,500.00,1.000000,0.000000,,,",
+                "4,31,60,120,0,0,0,0.0000,,,,,,,",
+                "(all),,,,,,,,,,0.142857,0.071429,1.583333,0.054595,45.919133",
             ])
+    }
+
+    @Test func comparedDaysOfTheDefaultSchedule() {
+        let days = MessageSchedule.standard.bands.map { $0.comparedDays(through: 60) }
+        #expect(days[0].messageDays.isEmpty && days[0].comparisonDays.isEmpty)
+        #expect(days[1].messageDays == [7, 10, 13])
+        #expect(days[1].comparisonDays == [6, 8, 9, 11, 12, 14])
+        #expect(days[2].messageDays == [21, 25, 29])
+        #expect(days[2].comparisonDays == [20, 22, 24, 26, 28, 30])
+        #expect(days[3].messageDays == [36, 41, 46, 51, 56])
+        #expect(days[3].comparisonDays == [35, 37, 40, 42, 45, 47, 50, 52, 55, 57])
+    }
+
+    @Test func comparisonDaysAreASetAndAllMessageDayBandsHaveNone() throws {
+        // Band 1, days 1–6 every 48 h: messages on days 1, 3, 5. Day 1 has no neighbour 0 in the band; 3 and 5
+        // have non-message neighbours: M = {3, 5}, C = {2, 4, 6} with day 4 once.
+        // Band 2, days 7–9 every 24 h: every day is a message day, nothing to compare.
+        // Band 3, days 10–70 every 240 h: messages on days 10, 20, …, 60 (70 is past the table); day 60's
+        // neighbour 61 is outside days 1…60, so M = {20, 30, 40, 50}.
+        let schedule = try MessageSchedule.parse("1-6 48h\n7-9 24h\n10-70 240h")
+        let days = schedule.bands.map { $0.comparedDays(through: 60) }
+        #expect(days[0].messageDays == [3, 5])
+        #expect(days[0].comparisonDays == [2, 4, 6])
+        #expect(days[1].messageDays.isEmpty && days[1].comparisonDays.isEmpty)
+        #expect(days[2].messageDays == [20, 30, 40, 50])
+        #expect(days[2].comparisonDays == [19, 21, 29, 31, 39, 41, 49, 51])
+        #expect(schedule.messageDays(through: 60) == [1, 3, 5, 7, 8, 9, 10, 20, 30, 40, 50, 60])
+        let figures = MessageBands.figures(episodes: [], asOf: Self.asOf, schedule: schedule)
+        #expect(figures.map { $0.dayComparison != nil } == [true, false, true])
+    }
+
+    /// A life table of days 1…60 with `at_risk` and `recoveries` set on the given days, 0 elsewhere.
+    private func lifeTable(_ counts: [Int: EventRate]) -> [RetryDays.Day] {
+        RetryDays.days.map { RetryDays.Day(day: $0, isMessageDay: false, counts: counts[$0] ?? EventRate()) }
+    }
+
+    // Band 2: 100 at risk on every day; 2 recoveries on each of M_2 = {7, 10, 13}, 1 on each of the six C_2 days:
+    //   R_M = 6, T_M = 300, R_C = 6, T_C = 600; ratio (6/300)/(6/600) = 2;
+    //   interval exp(ln 2 ± z·√(1/6 + 1/6)) = exp(0.693147 ± 1.131586) = 0.645043, 6.201139.
+    // Band 3: 50 at risk on every day; 1 recovery on day 21 (M_3), 1 on each of days 20, 22, 24 (C_3):
+    //   R_M = 1, T_M = 150, R_C = 3, T_C = 300; ratio (1/150)/(3/300) = 2/3 = 0.666667;
+    //   interval exp(ln(2/3) ± z·√(1 + 1/3)) = 0.069347, 6.409020.
+    // Band 4: nobody at risk: T_M = T_C = 0, hazards and ratio undefined; its stratum adds nothing below.
+    // Mantel–Haenszel over the bands (T_b = T_Mb + T_Cb):
+    //   band 2, T = 900: R_M·T_C/T = 6·600/900 = 4, R_C·T_M/T = 6·300/900 = 2,
+    //     T_M·T_C·(R_M + R_C)/T² = 300·600·12/810000 = 8/3;
+    //   band 3, T = 450: 1·300/450 = 2/3, 3·150/450 = 1, 150·300·4/202500 = 8/9.
+    //   RR = (4 + 2/3) / (2 + 1) = 14/9 = 1.555556;
+    //   Var(ln RR) = (8/3 + 8/9) / [(14/3)·3] = (32/9)/14 = 16/63 = 0.253968;
+    //   interval exp(ln(14/9) ± z·√(16/63)) = exp(0.441833 ± 0.987729) = 0.579322, 4.176868.
+    //   Pooled hazards: (6 + 1)/(300 + 150) = 0.015556 and (6 + 3)/(600 + 300) = 0.01.
+    @Test func mantelHaenszelByHand() throws {
+        var counts: [Int: EventRate] = [:]
+        for day in 4...16 { counts[day] = EventRate(events: 0, atRisk: 100) }
+        for day in [7, 10, 13] { counts[day]?.events = 2 }
+        for day in [6, 8, 9, 11, 12, 14] { counts[day]?.events = 1 }
+        for day in 17...30 { counts[day] = EventRate(events: 0, atRisk: 50) }
+        for day in [21, 20, 22, 24] { counts[day]?.events = 1 }
+        let table = lifeTable(counts)
+        let bands = MessageSchedule.standard.bands
+        #expect(MessageBands.DayComparison(bands[0], lifeTable: table) == nil)
+        let band2 = try #require(MessageBands.DayComparison(bands[1], lifeTable: table))
+        let band3 = try #require(MessageBands.DayComparison(bands[2], lifeTable: table))
+        let band4 = try #require(MessageBands.DayComparison(bands[3], lifeTable: table))
+
+        #expect(band2.messageDayCounts == EventRate(events: 6, atRisk: 300))
+        #expect(band2.otherDayCounts == EventRate(events: 6, atRisk: 600))
+        #expect(band2.hazardRatio.ratio == 2)
+        #expect(cells(band2.hazardRatio) == ["0.020000", "0.010000", "2.000000", "0.645043", "6.201139"])
+        #expect(band3.messageDayCounts == EventRate(events: 1, atRisk: 150))
+        #expect(band3.otherDayCounts == EventRate(events: 3, atRisk: 300))
+        #expect(cells(band3.hazardRatio) == ["0.006667", "0.010000", "0.666667", "0.069347", "6.409020"])
+        #expect(cells(band4.hazardRatio) == ["", "", "", "", ""])
+
+        var figures = Array(repeating: MessageBands.Figures(), count: 4)
+        for (index, comparison) in [nil, band2, band3, band4].enumerated() { figures[index].dayComparison = comparison }
+        let pooled = MessageBands.pooled(figures)
+        let ratio = try #require(pooled.ratio)
+        #expect(abs(ratio - 14.0 / 9.0) < 1e-12)
+        let interval = try #require(pooled.interval)
+        let z = ConfidenceInterval.z
+        #expect(abs(interval.low - 14.0 / 9.0 * exp(-z * (16.0 / 63.0).squareRoot())) < 1e-12)
+        #expect(abs(interval.high - 14.0 / 9.0 * exp(z * (16.0 / 63.0).squareRoot())) < 1e-12)
+        #expect(cells(pooled) == ["0.015556", "0.010000", "1.555556", "0.579322", "4.176868"])
+    }
+
+    @Test func rateRatioEdges() {
+        // Only R_M is 0: ratio 0, no interval. R_C = 0: no ratio. Both 0: no ratio. T_M = 0: no ratio.
+        let none = EventRate(events: 0, atRisk: 10)
+        let some = EventRate(events: 2, atRisk: 10)
+        #expect(RateRatio(none, to: some).ratio == 0)
+        #expect(RateRatio(none, to: some).interval == nil)
+        #expect(RateRatio(some, to: none).ratio == nil)
+        #expect(RateRatio(none, to: none).ratio == nil)
+        #expect(RateRatio(EventRate(), to: some).ratio == nil)
+        // Pooled: a numerator of 0 gives 0 without an interval; no strata, no ratio.
+        #expect(RateRatio(mantelHaenszel: [(none, some)]).ratio == 0)
+        #expect(RateRatio(mantelHaenszel: [(none, some)]).interval == nil)
+        #expect(RateRatio(mantelHaenszel: []).ratio == nil)
+    }
+
+    private func cells(_ ratio: RateRatio) -> [String] {
+        [ratio.compared.rate, ratio.reference.rate, ratio.ratio, ratio.interval?.low, ratio.interval?.high].map {
+            ReportTable.Cell.decimal(ifDefined: $0, places: 6).formatted
+        }
     }
 
     @Test func recoveryAtBandStartBelongsToThatBand() {
         // D = 72 h exactly: band 2 = [72 h, 384 h) holds it, though the episode never entered band 2 (72 is not
-        // > 72) and its message at 72 h was not sent. Latest scheduled message ≤ 72 h is 72 → within 24 h.
+        // > 72) and its message at 72 h was not sent.
         let figures = MessageBands.figures(
             episodes: [episode("x", start: T.march1, .recovered, after: 72 * h)], asOf: Self.asOf,
             schedule: .standard)
         #expect(figures.map(\.recoveries) == [0, 1, 0, 0])
         #expect(figures.map(\.episodesEntering) == [1, 0, 0, 0])
         #expect(figures[1].messages == 0)
-        #expect(figures[1].recoveriesWithin24h == 1)
-        // Zero exposure in band 2: hazard and expected share undefined, so is lift.
+        // Zero exposure in band 2: the hazard per day is undefined.
         #expect(figures[1].hazardPerDay == nil)
-        #expect(figures[1].lift == nil)
     }
 
     @Test func recoveryAfterTheLastBandIsInNoBand() {
@@ -78,31 +188,28 @@ import TestSupport
             schedule: .standard)
         #expect(figures.map(\.recoveries) == [0, 0, 0, 0])
         #expect(figures.map(\.messages) == [3, 5, 4, 6])
-        // Whole schedule exposed: 1440 h; windows 3·24 + 5·24 + 4·24 + 6·24 = 432 h.
         #expect(figures.map(\.exposure).reduce(0, +) == 1440 * h)
-        #expect(figures.map(\.windowExposure).reduce(0, +) == 432 * h)
     }
 
-    @Test func intervalsShorterThanADayLeaveNoTimeOutsideAWindow() throws {
-        // One band, days 1–2, a message every 12 h: 0, 12, 24, 36. D = 30 h: messages 0, 12, 24 → 3;
-        // windows [0,12) [12,24) [24,36)∩[0,30) = 12+12+6 = 30 h = all the exposure → expected 1.
+    @Test func intervalsShorterThanADay() throws {
+        // One band, days 1–2, a message every 12 h: 0, 12, 24, 36. D = 30 h: messages 0, 12, 24 → 3.
         let schedule = try MessageSchedule.parse("1-2 12h")
         let figures = MessageBands.figures(
             episodes: [episode("x", start: T.march1, .expired, after: 30 * h)], asOf: Self.asOf, schedule: schedule)
         #expect(figures.count == 1)
         #expect(figures[0].messages == 3)
         #expect(figures[0].exposure == 30 * h)
-        #expect(figures[0].expectedShare == 1)
+        #expect(figures[0].dayComparison == nil)
     }
 
     @Test func emptyScope() {
         #expect(
             lines(MessageBands.table(episodes: [], asOf: Self.asOf)) == [
-                "1,1,3,24,0,0,0,0.0000,,,,,",
-                "2,4,16,72,0,0,0,0.0000,,,,,",
-                "3,17,30,96,0,0,0,0.0000,,,,,",
-                "4,31,60,120,0,0,0,0.0000,,,,,",
-                "(all),1,60,,0,0,0,0.0000,,,,,",
+                "1,1,3,24,0,0,0,0.0000,,,,,,,",
+                "2,4,16,72,0,0,0,0.0000,,,,,,,",
+                "3,17,30,96,0,0,0,0.0000,,,,,,,",
+                "4,31,60,120,0,0,0,0.0000,,,,,,,",
+                "(all),,,,,,,,,,,,,,",
             ])
     }
 }

@@ -58,9 +58,12 @@ func episode(
     product: String? = "monthly",
     grace: Int64?? = nil,
     price: Int64? = nil,
-    currency: String? = nil
+    currency: String? = nil,
+    stake: Int64? = nil,
+    stakeCurrency: String? = nil
 ) -> Episode {
     // `grace`: nil = no grace period; .some(nil) = grace period with unknown end; .some(x) = grace end x.
+    // `price`/`currency`: the recovering transaction's; `stake`/`stakeCurrency`: the price at stake.
     Episode(
         subscription: id,
         productId: product,
@@ -71,6 +74,8 @@ func episode(
         outcome: outcome,
         recoveryPrice: price,
         recoveryCurrency: currency,
+        stakePrice: stake,
+        stakeCurrency: stakeCurrency,
         openingNotificationUUID: id + "-open",
         closingNotificationUUID: outcome == .open ? nil : id + "-close"
     )

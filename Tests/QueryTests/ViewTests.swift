@@ -62,13 +62,13 @@ import Testing
             let (n, x) = (Int(row[2] ?? "") ?? -1, Int(row[3] ?? "") ?? -1)
             let isNovemberMonthly = row[0] != "2023-12" && row[1] != QueryFixture.yearly
             #expect((n, x) == (isNovemberMonthly ? (3, 2) : (0, 0)), "\(row)")
-            let expected = Wilson.interval(successes: x, trials: n)
+            let expected = ConfidenceInterval.wilson(successes: x, trials: n)
             #expect(row[4].flatMap(Double.init) == (n > 0 ? Double(x) / Double(n) : nil))
             for (value, bound) in [(row[5], expected?.low), (row[6], expected?.high)] {
                 #expect(value.flatMap(Double.init).map { abs($0 - (bound ?? .nan)) < 1e-12 } ?? (bound == nil))
             }
         }
-        #expect(Wilson.interval(successes: 2, trials: 3).map { ($0.low * 1e6).rounded() } == 207_660)
+        #expect(ConfidenceInterval.wilson(successes: 2, trials: 3).map { ($0.low * 1e6).rounded() } == 207_660)
     }
 
     @Test func episodesHaveDurationsGraceLengthAndOrder() throws {
@@ -153,18 +153,5 @@ struct CSVTable {
 
     func value(_ column: String, in row: [String]) -> String? {
         header.firstIndex(of: column).map { row[$0] }
-    }
-}
-
-/// The 95 % Wilson interval of METRICS.md (v2), for checking the views.
-enum Wilson {
-    static let z = 1.959963984540054
-
-    static func interval(successes x: Int, trials n: Int) -> (low: Double, high: Double)? {
-        guard n > 0 else { return nil }
-        let (p, n) = (Double(x) / Double(n), Double(n))
-        let centre = p + z * z / (2 * n)
-        let spread = z * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()
-        return ((centre - spread) / (1 + z * z / n), (centre + spread) / (1 + z * z / n))
     }
 }

@@ -11,11 +11,11 @@ extension Churn.Query {
             discussion: """
                 The columns of message_bands.csv: per band of the message schedule,
                 the episodes entering it, messages counted as sent, recoveries,
-                exposure, hazard per day, recoveries per 1000 messages, the share of
-                recoveries within 24 h of a message, the share expected if messages
-                did nothing, and their ratio (lift). Messages are modelled from the
-                schedule: an export does not record which were shown. Each group gets
-                its own bands.
+                exposure, hazard per day, recoveries per 1000 messages, and the
+                recovery hazard on message days against their neighbouring days
+                (hazard ratio with its 95% interval; the (all) row pools the bands).
+                Messages are modelled from the schedule: an export does not record
+                which were shown. Each group gets its own bands.
 
                 Examples:
                   churn query message-bands

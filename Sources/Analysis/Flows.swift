@@ -1,0 +1,106 @@
+/// `flows.csv`: per ISO week, the episodes entering billing retry, those leaving it by outcome, and those still
+/// in retry at the week's end (METRICS.md, "Money and flows").
+///
+/// An episode enters in the week of its t0 and leaves in the week of its flow time, max(end, t0); recoveries
+/// are split into saved in grace, recovered after grace (a grace period that was not a save, including one whose
+/// end is unknown) and recovered without grace. `in_retry_at_week_end`, with c = min(the week's end, as-of):
+/// episodes with t0 < c that are open or whose flow time is ≥ c. Rows: every week from the week of the earliest
+/// t0 to the as-of time's week (or to the latest week holding a t0 or a flow time, when that is later); no
+/// `(all)` row. No episodes, no rows.
+package enum Flows {
+    package static let fileName = "flows.csv"
+    package static let columns = [
+        "week", "entered", "recovered_in_grace", "recovered_after_grace", "recovered_without_grace", "expired",
+        "cancelled", "other", "in_retry_at_week_end",
+    ]
+
+    /// One week's flows.
+    package struct Week: Hashable, Sendable {
+        package var week: CalendarPeriod
+        package var entered = 0
+        package var recoveredInGrace = 0
+        package var recoveredAfterGrace = 0
+        package var recoveredWithoutGrace = 0
+        package var expired = 0
+        package var cancelled = 0
+        package var other = 0
+        package var inRetryAtWeekEnd = 0
+
+        package init(week: CalendarPeriod) {
+            self.week = week
+        }
+
+        /// Counts one episode that left retry in this week.
+        mutating func addExit(_ episode: Episode) {
+            switch episode.outcome {
+            case .recovered:
+                if !episode.hasGrace {
+                    recoveredWithoutGrace += 1
+                } else if episode.isSavedInGrace {
+                    recoveredInGrace += 1
+                } else {
+                    recoveredAfterGrace += 1
+                }
+            case .expired: expired += 1
+            case .cancelled: cancelled += 1
+            case .other: other += 1
+            case .open: break
+            }
+        }
+    }
+
+    /// The weeks in order.
+    ///
+    /// - Parameters:
+    ///   - episodes: the episodes in scope.
+    ///   - asOf: the as-of time (Unix ms): the last week, and the latest cut for `in_retry_at_week_end`.
+    package static func weeks(episodes: [Episode], asOf: Int64) -> [Week] {
+        guard let earliest = episodes.map(\.start).min() else { return [] }
+        var entered: [CalendarPeriod: Int] = [:]
+        var exits: [CalendarPeriod: [Episode]] = [:]
+        var latest = asOf
+        for episode in episodes {
+            entered[CalendarPeriod(.week, containing: episode.start), default: 0] += 1
+            latest = max(latest, episode.start)
+            if let flowTime = episode.flowTime {
+                exits[CalendarPeriod(.week, containing: flowTime), default: []].append(episode)
+                latest = max(latest, flowTime)
+            }
+        }
+        // in_retry(c) = #{t0 < c} − #{closed with flow time < c}, since a flow time is never before its t0.
+        let starts = episodes.map(\.start).sorted()
+        let flowTimes = episodes.compactMap(\.flowTime).sorted()
+        var startIndex = 0
+        var flowIndex = 0
+
+        var weeks: [Week] = []
+        let last = CalendarPeriod(.week, containing: latest)
+        var period = CalendarPeriod(.week, containing: earliest)
+        while true {
+            var week = Week(week: period)
+            week.entered = entered[period] ?? 0
+            for episode in exits[period] ?? [] { week.addExit(episode) }
+            let cut = min(period.end, asOf)
+            while startIndex < starts.endIndex, starts[startIndex] < cut { startIndex += 1 }
+            while flowIndex < flowTimes.endIndex, flowTimes[flowIndex] < cut { flowIndex += 1 }
+            week.inRetryAtWeekEnd = startIndex - flowIndex
+            weeks.append(week)
+            guard period < last else { break }
+            period = CalendarPeriod(.week, containing: period.end)
+        }
+        return weeks
+    }
+
+    package static func table(episodes: [Episode], asOf: Int64) -> ReportTable {
+        ReportTable(
+            name: fileName,
+            columns: columns,
+            rows: weeks(episodes: episodes, asOf: asOf).map { week in
+                [
+                    .text(week.week.description), .integer(week.entered), .integer(week.recoveredInGrace),
+                    .integer(week.recoveredAfterGrace), .integer(week.recoveredWithoutGrace), .integer(week.expired),
+                    .integer(week.cancelled), .integer(week.other), .integer(week.inRetryAtWeekEnd),
+                ]
+            })
+    }
+}

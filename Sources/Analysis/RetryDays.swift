@@ -1,0 +1,106 @@
+/// `retry_days.csv`: the life table of retry days 1…60: per day, the episodes at risk, their recoveries, and the
+/// daily recovery hazard with its Wilson interval (METRICS.md, "Retry days: the life table").
+///
+/// Day d of an episode is [t0 + (d−1)·24 h, t0 + d·24 h). An ended episode of duration D is at risk on days
+/// 1…⌊D / 24 h⌋ + 1 and, when recovered, recovers on the last of them; an open one is at risk on the days with
+/// D > (d−1)·24 h. An episode with a grace period counts nowhere on the day holding its `grace_end`,
+/// ⌊(grace_end − t0) / 24 h⌋ + 1; an episode whose grace end is unknown is left out. Days past 60 are not in
+/// the table.
+package enum RetryDays {
+    package static let fileName = "retry_days.csv"
+    package static let columns = ["day", "message_day", "at_risk", "recoveries", "hazard", "hazard_low", "hazard_high"]
+    /// Days reported: 1…60.
+    package static let days = 1...60
+
+    /// One day of the life table.
+    package struct Day: Hashable, Sendable {
+        package var day: Int
+        /// A scheduled message offset falls in this day.
+        package var isMessageDay: Bool
+        /// Episodes at risk on the day; recoveries on the day.
+        package var counts: EventRate
+
+        package init(day: Int, isMessageDay: Bool, counts: EventRate) {
+            self.day = day
+            self.isMessageDay = isMessageDay
+            self.counts = counts
+        }
+
+        /// recoveries / at_risk; nil when nobody is at risk.
+        package var hazard: Double? { counts.rate }
+
+        /// The Wilson interval of `hazard`; nil when nobody is at risk.
+        package var interval: ConfidenceInterval? {
+            ConfidenceInterval.wilson(successes: counts.events, trials: counts.atRisk)
+        }
+    }
+
+    /// The life table, days 1…60 in order.
+    ///
+    /// - Parameters:
+    ///   - episodes: the episodes in scope.
+    ///   - asOf: the as-of time (Unix ms); open episodes are censored there.
+    ///   - schedule: the message schedule that marks message days.
+    package static func lifeTable(episodes: [Episode], asOf: Int64, schedule: MessageSchedule = .standard) -> [Day] {
+        let lastDay = days.upperBound
+        // lastAtRisk[k]: episodes at risk on days 1…k; recoveriesOn[k]: recoveries on day k;
+        // skipped[k]: episodes at risk on day k that hold their grace end there.
+        var lastAtRisk = Array(repeating: 0, count: lastDay + 1)
+        var recoveriesOn = Array(repeating: 0, count: lastDay + 1)
+        var skipped = Array(repeating: 0, count: lastDay + 1)
+        for episode in episodes where !episode.isGraceEndUnknown {
+            guard let last = lastDayAtRisk(episode, asOf: asOf) else { continue }
+            let cappedLast = Int(min(last, Int64(lastDay)))
+            lastAtRisk[cappedLast] += 1
+            let graceDay = graceEndDay(episode)
+            if let graceDay, graceDay >= 1, graceDay <= cappedLast { skipped[Int(graceDay)] += 1 }
+            if episode.outcome == .recovered, last <= lastDay, graceDay != last { recoveriesOn[Int(last)] += 1 }
+        }
+        let messageDays = schedule.messageDays(through: lastDay)
+        var table: [Day] = []
+        var atRisk = 0
+        for day in days.reversed() {
+            atRisk += lastAtRisk[day]
+            table.append(
+                Day(
+                    day: day, isMessageDay: messageDays.contains(day),
+                    counts: EventRate(events: recoveriesOn[day], atRisk: atRisk - skipped[day])))
+        }
+        return table.reversed()
+    }
+
+    package static func table(episodes: [Episode], asOf: Int64, schedule: MessageSchedule = .standard) -> ReportTable {
+        ReportTable(
+            name: fileName,
+            columns: columns,
+            rows: lifeTable(episodes: episodes, asOf: asOf, schedule: schedule).map { day in
+                [
+                    .integer(day.day), .text(day.isMessageDay ? "true" : "false"), .integer(day.counts.atRisk),
+                    .integer(day.counts.events), .decimal(ifDefined: day.hazard, places: ReportTable.Cell.ratePlaces),
+                    .decimal(ifDefined: day.interval?.low, places: ReportTable.Cell.ratePlaces),
+                    .decimal(ifDefined: day.interval?.high, places: ReportTable.Cell.ratePlaces),
+                ]
+            })
+    }
+
+    /// The last day the episode is at risk (days from 1); nil when on none (an open episode of duration 0).
+    private static func lastDayAtRisk(_ episode: Episode, asOf: Int64) -> Int64? {
+        let duration = episode.duration(asOf: asOf)
+        if episode.isOpen {
+            // Days d with duration > (d − 1)·24 h: d ≤ ⌈duration / 24 h⌉.
+            let (days, rest) = duration.quotientAndRemainder(dividingBy: Milliseconds.day)
+            let last = rest > 0 ? days + 1 : days
+            return last > 0 ? last : nil
+        }
+        return duration / Milliseconds.day + 1
+    }
+
+    /// ⌊(grace_end − t0) / 24 h⌋ + 1 for a grace period with a known end; nil otherwise or out of range.
+    private static func graceEndDay(_ episode: Episode) -> Int64? {
+        guard episode.hasGrace, let graceEnd = episode.graceEnd else { return nil }
+        let (offset, overflow) = graceEnd.subtractingReportingOverflow(episode.start)
+        guard !overflow else { return nil }
+        let (days, rest) = offset.quotientAndRemainder(dividingBy: Milliseconds.day)
+        return (rest < 0 ? days - 1 : days) + 1
+    }
+}

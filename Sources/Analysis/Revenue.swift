@@ -1,0 +1,87 @@
+/// `revenue.csv`: per currency, the money recovered, saved in grace, lost to expiry and still at risk
+/// (METRICS.md, "Money and flows").
+///
+/// Recovered episodes count under the recovering transaction's currency with its `price`; expired and open
+/// episodes under the currency of the price at stake with that price. Cancelled and `other` episodes are in no
+/// column. Amounts are customer prices before the App Store's commission, summed in integer milliunits and
+/// written as currency units with 3 decimals; a sum that does not fit in 64 bits is an empty cell, a missing
+/// price adds 0. Currencies are never added together, so there is no total row. Rows: currencies with a non-zero
+/// cell, ascending (UTF-8 byte order), a missing currency as the empty cell (first).
+package enum Revenue {
+    package static let fileName = "revenue.csv"
+    package static let columns = [
+        "currency", "recovered_episodes", "recovered_amount", "saved_in_grace_amount", "expired_episodes",
+        "lost_amount", "open_episodes", "at_risk_amount",
+    ]
+
+    /// The figures of one currency; amounts in milliunits, nil when the sum does not fit in 64 bits.
+    package struct Amounts: Hashable, Sendable {
+        package var recoveredEpisodes = 0
+        /// The price of each recovering transaction.
+        package var recoveredAmount: Int64? = 0
+        /// The price of the recovering transaction of each episode saved in grace.
+        package var savedInGraceAmount: Int64? = 0
+        package var expiredEpisodes = 0
+        /// The price at stake of each expired episode.
+        package var lostAmount: Int64? = 0
+        package var openEpisodes = 0
+        /// The price at stake of each open episode: what retry may still collect.
+        package var atRiskAmount: Int64? = 0
+
+        package init() {}
+
+        /// Every count and amount is 0.
+        package var isZero: Bool {
+            self == Amounts()
+        }
+    }
+
+    /// The amounts per currency (`""` for a missing currency); currencies with only zeros are left out.
+    package static func amounts(episodes: [Episode]) -> [String: Amounts] {
+        var byCurrency: [String: Amounts] = [:]
+        for episode in episodes {
+            switch episode.outcome {
+            case .recovered:
+                var amounts = byCurrency[episode.recoveryCurrency ?? "", default: Amounts()]
+                amounts.recoveredEpisodes += 1
+                amounts.recoveredAmount = Milliunits.adding(episode.recoveryPrice, to: amounts.recoveredAmount)
+                if episode.isSavedInGrace {
+                    amounts.savedInGraceAmount = Milliunits.adding(
+                        episode.recoveryPrice, to: amounts.savedInGraceAmount)
+                }
+                byCurrency[episode.recoveryCurrency ?? ""] = amounts
+            case .expired:
+                var amounts = byCurrency[episode.stakeCurrency ?? "", default: Amounts()]
+                amounts.expiredEpisodes += 1
+                amounts.lostAmount = Milliunits.adding(episode.stakePrice, to: amounts.lostAmount)
+                byCurrency[episode.stakeCurrency ?? ""] = amounts
+            case .open:
+                var amounts = byCurrency[episode.stakeCurrency ?? "", default: Amounts()]
+                amounts.openEpisodes += 1
+                amounts.atRiskAmount = Milliunits.adding(episode.stakePrice, to: amounts.atRiskAmount)
+                byCurrency[episode.stakeCurrency ?? ""] = amounts
+            case .cancelled, .other:
+                break
+            }
+        }
+        return byCurrency.filter { !$0.value.isZero }
+    }
+
+    package static func table(episodes: [Episode]) -> ReportTable {
+        let byCurrency = amounts(episodes: episodes)
+        var table = ReportTable(name: fileName, columns: columns)
+        for currency in byCurrency.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            let amounts = byCurrency[currency] ?? Amounts()
+            table.rows.append([
+                .text(currency), .integer(amounts.recoveredEpisodes), money(amounts.recoveredAmount),
+                money(amounts.savedInGraceAmount), .integer(amounts.expiredEpisodes), money(amounts.lostAmount),
+                .integer(amounts.openEpisodes), money(amounts.atRiskAmount),
+            ])
+        }
+        return table
+    }
+
+    private static func money(_ milliunits: Int64?) -> ReportTable.Cell {
+        milliunits.map { .milliunits($0) } ?? .empty
+    }
+}
