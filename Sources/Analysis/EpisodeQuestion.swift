@@ -17,8 +17,15 @@ package struct EpisodeQuestion: Hashable, Sendable {
         case graceSaves = "grace-saves"
         /// Revenue saved in grace per currency (`grace_revenue.csv`); currencies are never added together.
         case graceRevenue = "grace-revenue"
-        /// Recoveries against modelled message exposure per band (`message_bands.csv`).
+        /// Recoveries against modelled message exposure per band, message days against their neighbours
+        /// (`message_bands.csv`).
         case messageBands = "message-bands"
+        /// The life table of retry days 1…60: at risk, recoveries, daily hazard (`retry_days.csv`).
+        case retryDays = "retry-days"
+        /// Recovered, saved, lost and at-risk amounts per currency (`revenue.csv`).
+        case revenue
+        /// Episodes entering and leaving retry per ISO week (`flows.csv`).
+        case flows
         /// The episodes, one row each (``EpisodeList``).
         case episodes
 
@@ -92,9 +99,9 @@ package struct EpisodeQuestion: Hashable, Sendable {
     private func figures(_ episodes: [Episode], asOf: Int64) -> [[ReportTable.Cell]] {
         switch kind {
         case .recoveryRate:
-            // The grand-total row `((all), (all))` without its two grouping cells, up to `recovery_rate`.
+            // The grand-total row `((all), (all))` without its two grouping cells.
             let total = RecoveryByCohort.table(episodes: episodes, asOf: asOf).rows.last ?? []
-            return [Array(total.dropFirst(2).prefix(Self.recoveryRateColumns.count))]
+            return [Array(total.dropFirst(2))]
         case .recoveryCurve:
             return RecoveryCurve.table(episodes: episodes, asOf: asOf).rows
         case .graceSaves:
@@ -104,23 +111,27 @@ package struct EpisodeQuestion: Hashable, Sendable {
             return GraceRevenue.table(episodes: episodes).rows
         case .messageBands:
             return MessageBands.table(episodes: episodes, asOf: asOf, schedule: schedule).rows
+        case .retryDays:
+            return RetryDays.table(episodes: episodes, asOf: asOf, schedule: schedule).rows
+        case .revenue:
+            return Revenue.table(episodes: episodes).rows
+        case .flows:
+            return Flows.table(episodes: episodes, asOf: asOf).rows
         case .episodes:
             return episodes.map { EpisodeList.row($0, asOf: asOf) }
         }
     }
 
-    /// `recovery-rate`'s columns: `recovery_by_cohort.csv`'s from `episodes` through `recovery_rate` (the mature
-    /// columns are not part of the answer).
-    private static let recoveryRateColumns = Array(
-        RecoveryByCohort.columns.dropFirst(2).prefix { !$0.hasPrefix("mature_") })
-
     private static func figureColumns(_ kind: Kind) -> [String] {
         switch kind {
-        case .recoveryRate: return recoveryRateColumns
+        case .recoveryRate: return Array(RecoveryByCohort.columns.dropFirst(2))
         case .recoveryCurve: return RecoveryCurve.columns
         case .graceSaves: return Array(GracePeriod.columns.dropFirst())
         case .graceRevenue: return GraceRevenue.columns
         case .messageBands: return MessageBands.columns
+        case .retryDays: return RetryDays.columns
+        case .revenue: return Revenue.columns
+        case .flows: return Flows.columns
         case .episodes: return EpisodeList.columns
         }
     }

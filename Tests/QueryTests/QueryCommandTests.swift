@@ -15,13 +15,21 @@ import Testing
         )
         #expect(result.status == 0, "\(result.stderr)")
         let report = ChurnReport.tables(fixture.stored)[0]
-        // The answer's columns run through recovery_rate; the file's mature columns follow it.
-        let figures = try #require(report.columns.firstIndex(of: "recovery_rate")) - 1
         let cohortRows = report.rows.filter { $0[1] == .text(ReportTable.total) }
-            .map { ([$0[0]] + $0.dropFirst(2).prefix(figures)).map(\.formatted).joined(separator: ",") }
-        #expect(
-            result.stdout == (["cohort,episodes,recovered,expired,cancelled,other,open,recovery_rate"] + cohortRows)
-                .joined(separator: "\n") + "\n")
+            .map { ([$0[0]] + $0.dropFirst(2)).map(\.formatted).joined(separator: ",") }
+        let header = (["cohort"] + report.columns.dropFirst(2)).joined(separator: ",")
+        #expect(result.stdout == ([header] + cohortRows).joined(separator: "\n") + "\n")
+    }
+
+    @Test(arguments: [("retry-days", 5), ("revenue", 6), ("flows", 7)])
+    func v2QuestionsPrintTheReportsFile(question: String, table: Int) throws {
+        let fixture = try QueryFixture.shared()
+        let result = try ChurnCommand.run(
+            ["query", question, "--format", "csv", "--database-url", fixture.schema.url])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = ChurnReport.tables(fixture.stored)[table]
+        #expect(!report.rows.isEmpty)
+        #expect(result.stdout == CSVWriter.render(report))
     }
 
     @Test func filtersAndTheAlignedTable() throws {
@@ -36,11 +44,16 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stdout == """
-                storefront  episodes  recovered  expired  cancelled  other  open  recovery_rate
-                ----------  --------  ---------  -------  ---------  -----  ----  -------------
-                GBR                2          1        0          0      0     1       1.000000
-                USA                2          1        1          0      0     0       0.500000
-                (all)              4          2        1          0      0     1       0.666667
+                storefront  episodes  recovered  expired  cancelled  other  open  recovery_rate  mature_episodes  \
+                mature_recovered  mature_recovery_rate  mature_recovery_rate_low  mature_recovery_rate_high
+                ----------  --------  ---------  -------  ---------  -----  ----  -------------  ---------------  \
+                ----------------  --------------------  ------------------------  -------------------------
+                GBR                2          1        0          0      0     1       1.000000                1  \
+                               1              1.000000                  0.206549                   1.000000
+                USA                2          1        1          0      0     0       0.500000                2  \
+                               1              0.500000                  0.094531                   0.905469
+                (all)              4          2        1          0      0     1       0.666667                3  \
+                               2              0.666667                  0.207660                   0.938508
 
                 """
         )
@@ -57,7 +70,10 @@ import Testing
         let rate = try ChurnCommand.run(
             ["query", "recovery-rate", "--storefront", evil, "--format", "csv", "--database-url", fixture.schema.url]
         )
-        #expect(rate.stdout == "episodes,recovered,expired,cancelled,other,open,recovery_rate\n0,0,0,0,0,0,\n")
+        #expect(
+            rate.stdout == "episodes,recovered,expired,cancelled,other,open,recovery_rate,mature_episodes,"
+                + "mature_recovered,mature_recovery_rate,mature_recovery_rate_low,mature_recovery_rate_high\n"
+                + "0,0,0,0,0,0,,0,0,,,\n")
         let connection = try fixture.schema.connect()
         #expect(try QueryFixture.count("notifications", connection) == fixture.notificationCount)
         #expect(try QueryFixture.count("billing_episodes", connection) == 9)

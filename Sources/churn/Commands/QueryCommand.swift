@@ -14,14 +14,21 @@ extension Churn {
                 `churn query recovery-curve` prints recovery_curve.csv.
 
                 Questions:
-                  recovery-rate   outcomes and recovery_rate (recovery_by_cohort.csv)
+                  recovery-rate   outcomes, recovery_rate and the mature recovery rate
+                                  with its 95% interval (recovery_by_cohort.csv)
                   recovery-curve  at_risk, recovered, cif_recovery by day, 1-60
                                   (recovery_curve.csv)
                   grace-saves     grace episodes, saves, save_rate (grace_period.csv);
                                   --revenue: revenue saved per currency
                                   (grace_revenue.csv)
-                  message-bands   recoveries against message exposure
-                                  (message_bands.csv)
+                  message-bands   recoveries against message exposure, message days
+                                  against their neighbours (message_bands.csv)
+                  retry-days      at risk, recoveries and hazard per day of retry
+                                  (retry_days.csv)
+                  revenue         recovered, saved, lost and at-risk amounts per
+                                  currency (revenue.csv)
+                  flows           episodes entering and leaving retry per week
+                                  (flows.csv)
                   episodes        the episodes themselves, one row each
 
                 Filters (every one given must hold):
@@ -57,9 +64,14 @@ extension Churn {
                   churn query grace-saves --group-by cohort-month
                   churn query grace-saves --revenue --storefront USA
                   churn query message-bands --trial-conversion --format markdown
+                  churn query revenue --group-by product
+                  churn query flows --from 2026-W01
                   churn query episodes --repeat-episode --group-by product --limit 20
                 """,
-            subcommands: [RecoveryRate.self, RecoveryCurve.self, GraceSaves.self, MessageBands.self, Episodes.self]
+            subcommands: [
+                RecoveryRate.self, RecoveryCurve.self, GraceSaves.self, MessageBands.self, RetryDays.self, Revenue.self,
+                Flows.self, Episodes.self,
+            ]
         )
     }
 }

@@ -6,11 +6,13 @@ extension Churn.Query {
     struct RecoveryRate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "recovery-rate",
-            abstract: "Outcomes and recovery_rate = recovered / (recovered + expired + cancelled + other).",
+            abstract: "Outcomes, recovery rate of ended episodes, and of mature ones with a 95% interval.",
             discussion: """
-                Columns: episodes, recovered, expired, cancelled, other, open and
-                recovery_rate (empty when no episode has ended), after the --group-by
-                columns. Grouped by cohort-month, the rows are the (cohort, (all))
+                Columns: episodes, recovered, expired, cancelled, other, open,
+                recovery_rate (recovered / ended; empty when none has ended), then
+                mature_episodes, mature_recovered, mature_recovery_rate and its 95%
+                Wilson interval (episodes 61 days or more before the as-of time,
+                whose outcome can no longer change), after the --group-by columns. Grouped by cohort-month, the rows are the (cohort, (all))
                 rows of recovery_by_cohort.csv; by cohort-month and product, its
                 (cohort, product) rows; by grace-length, grace against no grace.
 

@@ -1,0 +1,30 @@
+import Analysis
+import ArgumentParser
+
+extension Churn.Query {
+    /// `churn query flows`: episodes entering and leaving billing retry, week by week.
+    struct Flows: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "flows",
+            abstract: "Per ISO week: episodes entering retry, leaving it by outcome, and still in retry.",
+            discussion: """
+                The columns of flows.csv: entered (episodes that started in the
+                week), recovered in grace, after grace or without grace, expired,
+                cancelled and other (episodes that ended in the week), and
+                in_retry_at_week_end. Weeks run Monday to Monday, UTC, from the first
+                episode's week to the as-of week.
+
+                Examples:
+                  churn query flows
+                  churn query flows --from 2026-W01 --format csv
+                  churn query flows --group-by product --format markdown
+                """
+        )
+
+        @OptionGroup var options: QueryOptions
+
+        func run() throws {
+            try options.answer(.flows)
+        }
+    }
+}
