@@ -25,28 +25,10 @@ package struct SimulatedSubscriber: Sendable {
         signer: DeterministicJWSSigner,
         encoder: JSONEncoder
     ) throws {
-        var timeline = SubscriptionTimeline(
-            index: index,
-            options: options,
-            identifiers: Identifiers(seed: options.seed)
-        )
-        var notifications = timeline.run()
-        if index % options.testEvery == 0 {
-            let time = timeline.profile.joined + 60_000
-            if time < options.end {
-                var uuids = SplitMix64(seed: options.seed, index: UInt64(index), stream: 5)
-                notifications.append([
-                    SimulatedNotification(
-                        notificationType: .test,
-                        notificationUUID: Identifiers.uuid(&uuids),
-                        signedDate: time,
-                        environment: timeline.profile.environment
-                    )
-                ])
-            }
-        }
+        let history = SubscriberHistory(index: index, options: options)
+        let notifications = history.notifications
         self.notifications = notifications
-        self.truth = notifications.flatMap(GroundTruthEpisode.episodes(of:))
+        self.truth = history.truth
 
         var noise = SplitMix64(seed: options.seed, index: UInt64(index), stream: 3)
         var delivery = SplitMix64(seed: options.seed, index: UInt64(index), stream: 4)
