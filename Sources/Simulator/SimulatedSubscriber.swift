@@ -18,14 +18,16 @@ package struct SimulatedSubscriber: Sendable {
     package var lateDeliveries: Int
 
     /// Simulates subscriber `index` and signs its notifications.
+    /// - Parameter model: `RetryModel(options: options)`, worked out once for many subscribers; nil: worked out here.
     /// - Throws: when encoding or signing fails.
     package init(
         index: Int,
         options: SimulationOptions,
+        model: RetryModel? = nil,
         signer: DeterministicJWSSigner,
         encoder: JSONEncoder
     ) throws {
-        let history = SubscriberHistory(index: index, options: options)
+        let history = SubscriberHistory(index: index, options: options, model: model)
         let notifications = history.notifications
         self.notifications = notifications
         self.truth = history.truth

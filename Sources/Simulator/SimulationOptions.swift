@@ -14,16 +14,19 @@ package struct SimulationOptions: Hashable, Sendable {
     /// Calendar months of history; subscribers join uniformly over them, and the export ends after them.
     package var months = 12
     package var grace = GraceSetting.days(16)
-    package var recoveryCurve = RecoveryCurve.default
+    /// The shape of the daily recovery hazard; ``recoveryRate`` sets its level (see ``RetryModel``).
+    package var recoveryHazard = RecoveryHazard.default
 
     /// Share of renewal charges that fail and open a billing-retry episode (doubled for the first charge after a
     /// free trial).
     package var failureRate = 0.06
-    /// Share of episodes that end in recovery, at a time drawn from ``recoveryCurve``.
+    /// The chance that an episode recovers within the 60 days of retry were nothing else to end it first: the
+    /// level of the daily recovery hazard. Cancels and other ends compete, so fewer episodes recover in the end.
     package var recoveryRate = 0.5
-    /// Share of episodes in which the customer turns off auto-renew during billing retry.
+    /// The chance that the customer turns off auto-renew during the 60 days of retry, were nothing else to end it.
     package var cancelRate = 0.1
-    /// Share of episodes that end otherwise: a refund of the last paid period, or the product leaving the store.
+    /// The chance that an episode ends otherwise during the 60 days of retry (a refund of the last paid period, or
+    /// the product leaving the store), were nothing else to end it.
     package var otherRate = 0.02
     /// Share of subscribers, per month, who turn off auto-renew and leave at the end of their period.
     package var voluntaryChurnRate = 0.04
@@ -76,12 +79,6 @@ package struct SimulationOptions: Hashable, Sendable {
         ]
         for (name, rate) in rates where !(0...1).contains(rate) {
             throw SimulationError.invalidOptions("\(name) must be between 0 and 1, not \(rate)")
-        }
-        guard recoveryRate + cancelRate + otherRate <= 1 else {
-            throw SimulationError.invalidOptions(
-                "recovery, cancel and other rates share the episodes: together at most 1, not "
-                    + "\(recoveryRate + cancelRate + otherRate)"
-            )
         }
         // Civil dates from 1971 to 2099 keep every identifier and certificate date in range.
         guard start >= 365 * Milliseconds.day, end < 4_102_444_800_000 else {

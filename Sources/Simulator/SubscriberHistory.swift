@@ -10,10 +10,15 @@ package struct SubscriberHistory: Sendable {
     package var truth: [GroundTruthEpisode]
 
     /// Simulates subscriber `index`.
-    package init(index: Int, options: SimulationOptions) {
+    /// - Parameters:
+    ///   - index: the subscriber's number, from 0.
+    ///   - options: the simulation's options.
+    ///   - model: `RetryModel(options: options)`, worked out once for many subscribers; nil: worked out here.
+    package init(index: Int, options: SimulationOptions, model: RetryModel? = nil) {
         var timeline = SubscriptionTimeline(
             index: index,
             options: options,
+            model: model ?? RetryModel(options: options),
             identifiers: Identifiers(seed: options.seed)
         )
         var notifications = timeline.run()

@@ -8,10 +8,10 @@ import Foundation
 /// A state machine over billing periods. Each period ends in a renewal (`DID_RENEW`), a voluntary exit
 /// (`DID_CHANGE_RENEWAL_STATUS`/`AUTO_RENEW_DISABLED`, then `EXPIRED`/`VOLUNTARY`), a refund (`REFUND`), the
 /// product leaving the store (`EXPIRED`/`PRODUCT_NOT_FOR_SALE`) or a failed charge (`DID_FAIL_TO_RENEW`), which
-/// opens a billing-retry episode. The episode's outcome is drawn when it opens: recovery (`DID_RENEW`/
-/// `BILLING_RECOVERY` at a time from the recovery curve), a cancel during retry, a refund or a withdrawn product
-/// (`other`), or expiry after 60 days (`EXPIRED`/`BILLING_RETRY`); `GRACE_PERIOD_EXPIRED` comes first when the
-/// grace period ends before the outcome. A lapsed subscriber may subscribe again (`SUBSCRIBED`/`RESUBSCRIBE`).
+/// opens a billing-retry episode. The episode's course is drawn day by day when it opens (``RetryModel``):
+/// recovery (`DID_RENEW`/`BILLING_RECOVERY`), a cancel during retry, a refund or a withdrawn product (`other`),
+/// or, when none of them happened by day 60, expiry (`EXPIRED`/`BILLING_RETRY`); `GRACE_PERIOD_EXPIRED` comes
+/// first when the grace period ends before the outcome. A lapsed subscriber may subscribe again (`SUBSCRIBED`/`RESUBSCRIBE`).
 ///
 /// Every notification records its ``SimulatedNotification/EpisodeRole``: the ground truth comes from those
 /// decisions, not from reading the notifications back. Signed dates increase strictly within each subscription
@@ -79,6 +79,7 @@ struct SubscriptionTimeline {
 
     let profile: Profile
     private let options: SimulationOptions
+    private let model: RetryModel
     private let identifiers: Identifiers
     private let end: Int64
     private var life: SplitMix64
@@ -97,11 +98,12 @@ struct SubscriptionTimeline {
     private var hasBeenInRetry = false
 
     /// Draws the subscriber's profile; ``run()`` then makes the history.
-    init(index: Int, options: SimulationOptions, identifiers: Identifiers) {
+    init(index: Int, options: SimulationOptions, model: RetryModel, identifiers: Identifiers) {
         var life = SplitMix64(seed: options.seed, index: UInt64(index), stream: 1)
         let profile = Profile(index: index, options: options, generator: &life)
         self.profile = profile
         self.options = options
+        self.model = model
         self.identifiers = identifiers
         self.end = options.end
         self.life = life
@@ -205,6 +207,37 @@ struct SubscriptionTimeline {
         }
     }
 
+    /// How an episode leaves billing retry, as drawn day by day.
+    private enum Exit {
+        case recovered, cancelled, other, expired
+    }
+
+    /// Draws an episode's course day by day (``RetryModel``): the way out and its time, uniform within the day
+    /// (and at least two minutes before the day's end, so its notification is signed the same day); `expired` at
+    /// t0 + 60 days when nothing else happened.
+    private mutating func drawExit(start: Int64) -> (exit: Exit, time: Int64) {
+        for day in 1...RetryModel.days {
+            let index = day - 1
+            let unit = life.nextUnit()
+            let recovery = model.recovery[index]
+            let cancel = recovery + model.cancel[index]
+            let other = cancel + model.other[index]
+            let exit: Exit
+            if unit < recovery {
+                exit = .recovered
+            } else if unit < cancel {
+                exit = .cancelled
+            } else if unit < other {
+                exit = .other
+            } else {
+                continue
+            }
+            let dayStart = start + Int64(index) * Self.day
+            return (exit, dayStart + life.int64(in: 0...(Self.day - 2 * Self.minute)))
+        }
+        return (.expired, start + Self.retryPeriod)
+    }
+
     /// A failed renewal at `periodEnd` (t0) and what follows it.
     private mutating func runEpisode(periodEnd start: Int64, afterTrial: Bool) {
         let graceEnd = profile.graceDays.map { start + Int64($0) * Self.day }
@@ -221,39 +254,35 @@ struct SubscriptionTimeline {
         )
         guard opened else { return }
         hasBeenInRetry = true
+        let course = drawExit(start: start)
         // Whatever ends the episode happens after the failure was notified.
-        let earliest = lastSigned + Self.minute
-        let retryEnd = start + Self.retryPeriod
-        let outcome = life.nextUnit()
+        let time = max(course.time, lastSigned + Self.minute)
         let inRetry = RenewalState(
             expirationIntent: .billingError, isInBillingRetry: true, gracePeriodExpires: graceEnd
         )
 
-        if outcome < options.recoveryRate {
-            let recovery = max(start + options.recoveryCurve.delay(unit: life.nextUnit()), earliest)
-            expireGrace(graceEnd, before: recovery)
+        switch course.exit {
+        case .recovered:
+            expireGrace(graceEnd, before: time)
             // Recovered within grace: the renewal dates do not move. Otherwise a new period starts now.
-            let savedInGrace = graceEnd.map { recovery <= $0 } ?? false
-            var expires = profile.product.period.end(startingAt: savedInGrace ? start : recovery)
-            while expires < recovery + Self.day {
+            let savedInGrace = graceEnd.map { time <= $0 } ?? false
+            var expires = profile.product.period.end(startingAt: savedInGrace ? start : time)
+            while expires < time + Self.day {
                 expires = profile.product.period.end(startingAt: expires)
             }
             sequence += 1
             transaction = makeTransaction(
-                purchase: recovery,
+                purchase: time,
                 expires: expires,
                 reason: .renewal,
                 isTrial: false
             )
             emit(
-                .didRenew, .billingRecovery, at: recovery, status: .active,
+                .didRenew, .billingRecovery, at: time, status: .active,
                 renewal: RenewalState(isInBillingRetry: false, gracePeriodExpires: graceEnd),
                 role: .closes(.recovered)
             )
-        } else if outcome < options.recoveryRate + options.cancelRate {
-            // Cancels come early rather than late: the day is 60 · u².
-            let unit = life.nextUnit()
-            let time = min(max(start + Int64(unit * unit * Double(Self.retryPeriod)), earliest), retryEnd - Self.hour)
+        case .cancelled:
             expireGrace(graceEnd, before: time)
             let inGrace = graceEnd.map { time < $0 } ?? false
             var cancelled = inRetry
@@ -271,8 +300,7 @@ struct SubscriptionTimeline {
                 )
             }
             lapse()
-        } else if outcome < options.recoveryRate + options.cancelRate + options.otherRate {
-            let time = max(start + life.int64(in: Self.day...(45 * Self.day)), earliest)
+        case .other:
             expireGrace(graceEnd, before: time)
             if life.chance(0.5) {
                 refund(at: time, role: .closes(.other))
@@ -287,10 +315,10 @@ struct SubscriptionTimeline {
                 )
                 isFinished = true
             }
-        } else {
-            expireGrace(graceEnd, before: retryEnd)
+        case .expired:
+            expireGrace(graceEnd, before: course.time)
             emit(
-                .expired, .billingRetry, at: retryEnd, status: .expired,
+                .expired, .billingRetry, at: course.time, status: .expired,
                 renewal: RenewalState(expirationIntent: .billingError, isInBillingRetry: false),
                 role: .closes(.expired)
             )

@@ -39,25 +39,26 @@ extension Churn {
                 --workers. With the defaults, 1000 subscribers over 12 months make
                 about 7700 notifications of 13 kB each.
 
-                Rates are shares between 0 and 1. A billing-retry episode ends in
-                recovery (--recovery-rate), a cancel (--cancel-rate), a refund or a
-                withdrawn product (--other-rate), or else expiry at day 60. Recovery
-                times follow the recovery curve: by default about 40 % of eventual
-                recoveries by day 3, 75 % by day 16, 90 % by day 28, all by day 60.
-                A curve file has one point per line, "<day> <cumulative share>", days
-                increasing up to 60, shares rising to exactly 1; # starts a comment.
-                The default curve as a file:
-                  3   0.40
-                  16  0.75
-                  28  0.90
-                  60  1.00
+                Rates are shares between 0 and 1. Each day of billing retry (1 to
+                60) an episode recovers, is cancelled, or ends with a refund or a
+                withdrawn product, each with its own daily chance; when none of them
+                happened by day 60, retry ends unpaid. --recovery-rate, --cancel-rate
+                and --other-rate give the chance of each within the 60 days, were it
+                the only way out. The daily recovery chance declines smoothly: its
+                shape is w(d) = 0.1 + 0.9 exp(-(d-1)/6), the simulator's own
+                assumption. A hazard file gives another shape: "<day> <weight>" per
+                line, whole days increasing from 1 to 60, straight lines between
+                them; # starts a comment. For instance:
+                  1   1.0
+                  14  1.0
+                  15  0.5
 
                 Examples:
                   churn simulate --subscribers 2000 --seed 42 --out demo.jsonl
                   churn load --trust-root demo.root.der demo.jsonl
                   churn simulate --subscribers 13000 --grace mixed --out bench.jsonl.gz
                   churn simulate --grace none --format history --out history.json
-                  churn simulate --recovery-curve slow.txt --recovery-rate 0.3
+                  churn simulate --recovery-hazard slow.txt --recovery-rate 0.3
                 """
         )
 
@@ -87,21 +88,21 @@ extension Churn {
         )
         var grace = SimulationOptions().grace.description
 
-        @Option(help: ArgumentHelp("When recoveries happen (see the format above).", valueName: "file"))
-        var recoveryCurve: String?
+        @Option(help: ArgumentHelp("Shape of the daily recovery chance (format above).", valueName: "file"))
+        var recoveryHazard: String?
 
         @Option(
             help: ArgumentHelp("Share of renewal charges that fail (doubled after a free trial).", valueName: "rate")
         )
         var failureRate = SimulationOptions().failureRate
 
-        @Option(help: ArgumentHelp("Share of billing-retry episodes that recover.", valueName: "rate"))
+        @Option(help: ArgumentHelp("Chance of recovery within 60 days of retry, alone.", valueName: "rate"))
         var recoveryRate = SimulationOptions().recoveryRate
 
-        @Option(help: ArgumentHelp("Share of episodes cancelled by the customer during retry.", valueName: "rate"))
+        @Option(help: ArgumentHelp("Chance of a cancel during the 60 days of retry, alone.", valueName: "rate"))
         var cancelRate = SimulationOptions().cancelRate
 
-        @Option(help: ArgumentHelp("Share of episodes ended by a refund or a withdrawn product.", valueName: "rate"))
+        @Option(help: ArgumentHelp("Chance of a refund or withdrawn product in retry, alone.", valueName: "rate"))
         var otherRate = SimulationOptions().otherRate
 
         @Option(help: ArgumentHelp("Share of subscribers turning off auto-renew, per month.", valueName: "rate"))
@@ -149,8 +150,8 @@ extension Churn {
             if !FileManager.default.isWritableFile(atPath: directory) {
                 throw ValidationError("cannot write to \(directory): no such directory, or not writable.")
             }
-            if let recoveryCurve, !FileManager.default.isReadableFile(atPath: recoveryCurve) {
-                throw ValidationError("cannot read \(recoveryCurve): no such file, or not readable.")
+            if let recoveryHazard, !FileManager.default.isReadableFile(atPath: recoveryHazard) {
+                throw ValidationError("cannot read \(recoveryHazard): no such file, or not readable.")
             }
             do {
                 try makeOptions().validate()
@@ -193,12 +194,12 @@ extension Churn {
                 throw ValidationError("--grace must be none, 3, 16, 28 or mixed, not \(grace).")
             }
             options.grace = grace
-            if let recoveryCurve {
+            if let recoveryHazard {
                 do {
-                    let text = try String(contentsOfFile: recoveryCurve, encoding: .utf8)
-                    options.recoveryCurve = try RecoveryCurve(parsing: text)
+                    let text = try String(contentsOfFile: recoveryHazard, encoding: .utf8)
+                    options.recoveryHazard = try RecoveryHazard(parsing: text)
                 } catch {
-                    throw ValidationError("--recovery-curve \(recoveryCurve): \(error)")
+                    throw ValidationError("--recovery-hazard \(recoveryHazard): \(error)")
                 }
             }
             guard ExportFormat(rawValue: format) != nil else {

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The daily chances of each way out of billing retry, worked out once from the options: each day an episode is
+/// still in retry (days 1…60, day d being [t0 + (d−1)·24 h, t0 + d·24 h)), it recovers, is cancelled or ends
+/// otherwise with that day's chance; when none of them happens by day 60, retry ends unpaid.
+///
+/// Each way out has a shape over the days and a level. The level makes the chance of that way out within the 60
+/// days, were it the only one, equal to its rate in the options: 1 − Π_d (1 − p_d) = rate. The shapes are the
+/// simulator's own assumptions:
+/// - recovery: ``SimulationOptions/recoveryHazard`` (by default a smooth decline, see ``RecoveryHazard``);
+/// - cancel: e^(−(d−1)/15), early rather than late (customers who give up tend to do it soon);
+/// - other (a refund of the last paid period, or the product withdrawn): the same chance every day.
+///
+/// On a given day the ways out compete in that order for one uniform draw, so their chances add up (capped at 1).
+package struct RetryModel: Hashable, Sendable {
+    /// The days of billing retry.
+    package static let days = RecoveryHazard.retryDays
+
+    /// The chance of recovery on day d at index d − 1, before any multiplier.
+    package let recovery: [Double]
+    /// The chance of a cancel on day d at index d − 1.
+    package let cancel: [Double]
+    /// The chance of another end on day d at index d − 1.
+    package let other: [Double]
+
+    /// The model of `options`.
+    package init(options: SimulationOptions) {
+        recovery = Self.dailyChances(shape: options.recoveryHazard.weights, total: options.recoveryRate)
+        cancel = Self.dailyChances(
+            shape: (1...Self.days).map { exp(-Double($0 - 1) / 15) }, total: options.cancelRate
+        )
+        other = Self.dailyChances(shape: Array(repeating: 1, count: Self.days), total: options.otherRate)
+    }
+
+    /// Daily chances proportional to `shape` (capped at 1) whose combined chance over the days is `total`:
+    /// 1 − Π (1 − min(1, k · shape_d)) = total, with k found by bisection.
+    /// - Parameters:
+    ///   - shape: weights at least 0, at least one above 0.
+    ///   - total: between 0 and 1.
+    static func dailyChances(shape: [Double], total: Double) -> [Double] {
+        let largest = shape.max() ?? 0
+        guard total > 0, largest > 0 else { return Array(repeating: 0, count: shape.count) }
+        func combined(_ scale: Double) -> Double {
+            1 - shape.reduce(1.0) { remaining, weight in remaining * (1 - min(1, scale * weight)) }
+        }
+        // At scale 1 / largest the largest day is certain, so the combined chance is 1 ≥ total.
+        var low = 0.0
+        var high = 1 / largest
+        for _ in 0..<100 {
+            let middle = (low + high) / 2
+            if combined(middle) < total { low = middle } else { high = middle }
+        }
+        return shape.map { min(1, high * $0) }
+    }
+}
