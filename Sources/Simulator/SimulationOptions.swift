@@ -17,8 +17,8 @@ package struct SimulationOptions: Hashable, Sendable {
     /// The shape of the daily recovery hazard; ``recoveryRate`` sets its level (see ``RetryModel``).
     package var recoveryHazard = RecoveryHazard.default
 
-    /// Share of renewal charges that fail and open a billing-retry episode (doubled for the first charge after a
-    /// free trial).
+    /// Share of renewal charges that fail and open a billing-retry episode, before the product's, the storefront's
+    /// and the first charge after a trial's multipliers (``Catalog``).
     package var failureRate = 0.06
     /// The chance that an episode recovers within the 60 days of retry were nothing else to end it first: the
     /// level of the daily recovery hazard. Cancels and other ends compete, so fewer episodes recover in the end.
@@ -28,6 +28,8 @@ package struct SimulationOptions: Hashable, Sendable {
     /// The chance that an episode ends otherwise during the 60 days of retry (a refund of the last paid period, or
     /// the product leaving the store), were nothing else to end it.
     package var otherRate = 0.02
+    /// Every product, storefront and charge fails and recovers at the base rates: no ``RateMultipliers``.
+    package var uniformRates = false
     /// Share of subscribers, per month, who turn off auto-renew and leave at the end of their period.
     package var voluntaryChurnRate = 0.04
     /// Share of new subscribers who start with the introductory free trial.

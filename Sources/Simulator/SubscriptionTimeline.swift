@@ -192,8 +192,9 @@ struct SubscriptionTimeline {
             return
         }
 
-        if life.chance(min(1, options.failureRate * (isTrial ? 2 : 1))) {
-            runEpisode(periodEnd: periodEnd, afterTrial: isTrial)
+        let rates = rates(afterTrial: isTrial)
+        if life.chance(min(1, options.failureRate * rates.failure)) {
+            runEpisode(periodEnd: periodEnd, afterTrial: isTrial, recoveryMultiplier: rates.recovery)
         } else {
             let purchase = periodEnd - life.int64(in: 0...(30 * Self.minute))
             sequence += 1
@@ -212,14 +213,15 @@ struct SubscriptionTimeline {
         case recovered, cancelled, other, expired
     }
 
-    /// Draws an episode's course day by day (``RetryModel``): the way out and its time, uniform within the day
+    /// Draws an episode's course day by day (``RetryModel``, each day's recovery chance times
+    /// `recoveryMultiplier`, at most 1): the way out and its time, uniform within the day
     /// (and at least two minutes before the day's end, so its notification is signed the same day); `expired` at
     /// t0 + 60 days when nothing else happened.
-    private mutating func drawExit(start: Int64) -> (exit: Exit, time: Int64) {
+    private mutating func drawExit(start: Int64, recoveryMultiplier: Double) -> (exit: Exit, time: Int64) {
         for day in 1...RetryModel.days {
             let index = day - 1
             let unit = life.nextUnit()
-            let recovery = model.recovery[index]
+            let recovery = min(1, model.recovery[index] * recoveryMultiplier)
             let cancel = recovery + model.cancel[index]
             let other = cancel + model.other[index]
             let exit: Exit
@@ -238,8 +240,17 @@ struct SubscriptionTimeline {
         return (.expired, start + Self.retryPeriod)
     }
 
-    /// A failed renewal at `periodEnd` (t0) and what follows it.
-    private mutating func runEpisode(periodEnd start: Int64, afterTrial: Bool) {
+    /// How the next charge fails and recovers compared with the base rates: the product's, the storefront's, and
+    /// the first charge after a trial's multipliers; all 1 with ``SimulationOptions/uniformRates``.
+    private func rates(afterTrial: Bool) -> RateMultipliers {
+        guard !options.uniformRates else { return .one }
+        let rates = profile.product.rates.combined(with: profile.storefront.rates)
+        return afterTrial ? rates.combined(with: Catalog.firstChargeAfterTrial) : rates
+    }
+
+    /// A failed renewal at `periodEnd` (t0) and what follows it; `recoveryMultiplier` multiplies each day's chance
+    /// of recovery.
+    private mutating func runEpisode(periodEnd start: Int64, afterTrial: Bool, recoveryMultiplier: Double) {
         let graceEnd = profile.graceDays.map { start + Int64($0) * Self.day }
         // Seen in practice: a grace period after a free trial, with isInBillingRetryPeriod false.
         let opened = emit(
@@ -254,7 +265,7 @@ struct SubscriptionTimeline {
         )
         guard opened else { return }
         hasBeenInRetry = true
-        let course = drawExit(start: start)
+        let course = drawExit(start: start, recoveryMultiplier: recoveryMultiplier)
         // Whatever ends the episode happens after the failure was notified.
         let time = max(course.time, lastSigned + Self.minute)
         let inRetry = RenewalState(

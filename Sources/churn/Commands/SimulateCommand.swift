@@ -44,7 +44,12 @@ extension Churn {
                 withdrawn product, each with its own daily chance; when none of them
                 happened by day 60, retry ends unpaid. --recovery-rate, --cancel-rate
                 and --other-rate give the chance of each within the 60 days, were it
-                the only way out. The daily recovery chance declines smoothly: its
+                the only way out. Products, storefronts and the first charge after a
+                free trial multiply the chance of failure and the daily chance of
+                recovery (annual plans fail 1.5 and recover 1.2 times as often,
+                weekly ones 1.25 and 0.75 times, first charges after a trial 2 and
+                0.5 times, BRA 1.8 and 0.7 times, ...; --uniform-rates: none). The
+                daily recovery chance declines smoothly: its
                 shape is w(d) = 0.1 + 0.9 exp(-(d-1)/6), the simulator's own
                 assumption. A hazard file gives another shape: "<day> <weight>" per
                 line, whole days increasing from 1 to 60, straight lines between
@@ -92,7 +97,7 @@ extension Churn {
         var recoveryHazard: String?
 
         @Option(
-            help: ArgumentHelp("Share of renewal charges that fail (doubled after a free trial).", valueName: "rate")
+            help: ArgumentHelp("Base share of renewal charges that fail (see multipliers).", valueName: "rate")
         )
         var failureRate = SimulationOptions().failureRate
 
@@ -104,6 +109,9 @@ extension Churn {
 
         @Option(help: ArgumentHelp("Chance of a refund or withdrawn product in retry, alone.", valueName: "rate"))
         var otherRate = SimulationOptions().otherRate
+
+        @Flag(help: "Same failure and recovery rates for every product and storefront.")
+        var uniformRates = false
 
         @Option(help: ArgumentHelp("Share of subscribers turning off auto-renew, per month.", valueName: "rate"))
         var voluntaryChurnRate = SimulationOptions().voluntaryChurnRate
@@ -206,6 +214,7 @@ extension Churn {
                 throw ValidationError("--format must be jsonl or history, not \(format).")
             }
             options.failureRate = failureRate
+            options.uniformRates = uniformRates
             options.recoveryRate = recoveryRate
             options.cancelRate = cancelRate
             options.otherRate = otherRate
