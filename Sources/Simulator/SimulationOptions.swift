@@ -13,7 +13,10 @@ package struct SimulationOptions: Hashable, Sendable {
     package var start: Int64 = 1_735_689_600_000
     /// Calendar months of history; subscribers join uniformly over them, and the export ends after them.
     package var months = 12
+    /// The app's billing grace period.
     package var grace = GraceSetting.days(16)
+    /// Which renewals the grace period covers.
+    package var graceRenewals = GraceRenewals.all
     /// The shape of the daily recovery hazard; ``recoveryRate`` sets its level (see ``RetryModel``).
     package var recoveryHazard = RecoveryHazard.default
 

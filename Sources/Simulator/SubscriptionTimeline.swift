@@ -23,7 +23,8 @@ struct SubscriptionTimeline {
         var environment: Environment
         var product: Catalog.Product
         var storefront: Catalog.Storefront
-        /// Days of billing grace period; nil: none.
+        /// Days of billing grace period the app's setting gives (before the cap of weekly products and the
+        /// renewal type); nil: none.
         var graceDays: Int?
         var startsWithTrial: Bool
         /// Family members sharing the subscription (0…3).
@@ -248,10 +249,17 @@ struct SubscriptionTimeline {
         return afterTrial ? rates.combined(with: Catalog.firstChargeAfterTrial) : rates
     }
 
+    /// The grace period of a failed charge, in days (nil: none): the app's setting, none for the first charge after
+    /// a trial when only paid-to-paid renewals have grace, at most 6 days for a weekly product.
+    private func graceDays(afterTrial: Bool) -> Int? {
+        guard let days = profile.graceDays, !(afterTrial && options.graceRenewals == .paidToPaid) else { return nil }
+        return profile.product.period == .week ? min(days, GraceSetting.weeklyMaximumDays) : days
+    }
+
     /// A failed renewal at `periodEnd` (t0) and what follows it; `recoveryMultiplier` multiplies each day's chance
     /// of recovery.
     private mutating func runEpisode(periodEnd start: Int64, afterTrial: Bool, recoveryMultiplier: Double) {
-        let graceEnd = profile.graceDays.map { start + Int64($0) * Self.day }
+        let graceEnd = graceDays(afterTrial: afterTrial).map { start + Int64($0) * Self.day }
         // Seen in practice: a grace period after a free trial, with isInBillingRetryPeriod false.
         let opened = emit(
             .didFailToRenew, graceEnd == nil ? nil : .gracePeriod, at: start,

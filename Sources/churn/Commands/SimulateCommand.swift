@@ -87,11 +87,19 @@ extension Churn {
 
         @Option(
             help: ArgumentHelp(
-                "Billing grace period: none, 3, 16, 28, or mixed (each subscriber one of the four).",
+                "The app's grace period: none, 3, 16 or 28 (weekly products: at most 6), or mixed "
+                    + "(each subscriber one of the four, for tests).",
                 valueName: "days"
             )
         )
         var grace = SimulationOptions().grace.description
+
+        @Option(
+            help: ArgumentHelp(
+                "Renewals with grace: all, or paid-to-paid (none after a free trial).", valueName: "type"
+            )
+        )
+        var graceRenewals = SimulationOptions().graceRenewals.rawValue
 
         @Option(help: ArgumentHelp("Shape of the daily recovery chance (format above).", valueName: "file"))
         var recoveryHazard: String?
@@ -202,6 +210,10 @@ extension Churn {
                 throw ValidationError("--grace must be none, 3, 16, 28 or mixed, not \(grace).")
             }
             options.grace = grace
+            guard let graceRenewals = GraceRenewals(rawValue: graceRenewals) else {
+                throw ValidationError("--grace-renewals must be all or paid-to-paid, not \(graceRenewals).")
+            }
+            options.graceRenewals = graceRenewals
             if let recoveryHazard {
                 do {
                     let text = try String(contentsOfFile: recoveryHazard, encoding: .utf8)
