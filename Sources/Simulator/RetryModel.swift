@@ -1,3 +1,4 @@
+import Analysis
 import Foundation
 
 /// The daily chances of each way out of billing retry, worked out once from the options: each day an episode is
@@ -11,6 +12,11 @@ import Foundation
 /// - cancel: e^(−(d−1)/15), early rather than late (customers who give up tend to do it soon);
 /// - other (a refund of the last paid period, or the product withdrawn): the same chance every day.
 ///
+/// Two days move the chance of recovery: the day holding the end of the grace period, when losing access drives
+/// customers to fix their payment (``SimulationOptions/graceEndEffect``), and the days a billing-issue message is
+/// scheduled in bands 2–4 of the App Store's schedule (``SimulationOptions/messageEffect``). A day with both
+/// gets both.
+///
 /// On a given day the ways out compete in that order for one uniform draw, so their chances add up (capped at 1).
 package struct RetryModel: Hashable, Sendable {
     /// The days of billing retry.
@@ -22,6 +28,13 @@ package struct RetryModel: Hashable, Sendable {
     package let cancel: [Double]
     /// The chance of another end on day d at index d − 1.
     package let other: [Double]
+    /// The days 1…60 that hold a message of `MessageSchedule.standard` in a band whose days do not all hold one
+    /// (bands 2–4: days 4, 7, 10, 13, 16, 17, 21, 25, 29, 31, 36, 41, 46, 51, 56).
+    package let messageDays: Set<Int>
+    /// Multiplies the chance of recovery on ``messageDays``.
+    package let messageEffect: Double
+    /// Multiplies the chance of recovery on the day holding the grace period's end.
+    package let graceEndEffect: Double
 
     /// The model of `options`.
     package init(options: SimulationOptions) {
@@ -30,6 +43,35 @@ package struct RetryModel: Hashable, Sendable {
             shape: (1...Self.days).map { exp(-Double($0 - 1) / 15) }, total: options.cancelRate
         )
         other = Self.dailyChances(shape: Array(repeating: 1, count: Self.days), total: options.otherRate)
+        messageDays = Self.scheduledMessageDays(of: .standard)
+        messageEffect = options.messageEffect
+        graceEndEffect = options.graceEndEffect
+    }
+
+    /// The chance of recovery on `day` (1…60) of an episode: the base chance times `multiplier`, times
+    /// ``messageEffect`` on a message day and ``graceEndEffect`` on `graceEndDay`; at most 1.
+    package func recoveryChance(day: Int, multiplier: Double, graceEndDay: Int?) -> Double {
+        guard (1...Self.days).contains(day) else { return 0 }
+        var chance = recovery[day - 1] * multiplier
+        if messageDays.contains(day) { chance *= messageEffect }
+        if day == graceEndDay { chance *= graceEndEffect }
+        return min(1, chance)
+    }
+
+    /// The day (1…) holding `offset` from t0: ⌊offset / 24 h⌋ + 1.
+    package static func day(holding offset: Int64) -> Int {
+        Int(offset / Milliseconds.day) + 1
+    }
+
+    /// The days 1…60 holding a message of a band in which some days hold none.
+    static func scheduledMessageDays(of schedule: MessageSchedule) -> Set<Int> {
+        var days = Set<Int>()
+        for band in schedule.bands {
+            let bandDays = Set(band.messageOffsets.map(day(holding:)))
+            guard bandDays.count < band.lastDay - band.firstDay + 1 else { continue }
+            days.formUnion(bandDays.filter { $0 <= Self.days })
+        }
+        return days
     }
 
     /// Daily chances proportional to `shape` (capped at 1) whose combined chance over the days is `total`:

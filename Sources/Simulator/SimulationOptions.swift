@@ -31,6 +31,12 @@ package struct SimulationOptions: Hashable, Sendable {
     /// The chance that an episode ends otherwise during the 60 days of retry (a refund of the last paid period, or
     /// the product leaving the store), were nothing else to end it.
     package var otherRate = 0.02
+    /// Multiplies the chance of recovery on the days a billing-issue message is scheduled in bands 2–4 (1: the
+    /// messages change nothing).
+    package var messageEffect = 1.0
+    /// Multiplies the chance of recovery on the day holding the end of the grace period: losing access drives
+    /// customers to fix their payment.
+    package var graceEndEffect = 3.0
     /// Every product, storefront and charge fails and recovers at the base rates: no ``RateMultipliers``.
     package var uniformRates = false
     /// Share of subscribers, per month, who turn off auto-renew and leave at the end of their period.
@@ -84,6 +90,10 @@ package struct SimulationOptions: Hashable, Sendable {
         ]
         for (name, rate) in rates where !(0...1).contains(rate) {
             throw SimulationError.invalidOptions("\(name) must be between 0 and 1, not \(rate)")
+        }
+        for (name, effect) in [("message effect", messageEffect), ("grace end effect", graceEndEffect)]
+        where !(0...100).contains(effect) {
+            throw SimulationError.invalidOptions("\(name) must be between 0 and 100, not \(effect)")
         }
         // Civil dates from 1971 to 2099 keep every identifier and certificate date in range.
         guard start >= 365 * Milliseconds.day, end < 4_102_444_800_000 else {

@@ -214,15 +214,19 @@ struct SubscriptionTimeline {
         case recovered, cancelled, other, expired
     }
 
-    /// Draws an episode's course day by day (``RetryModel``, each day's recovery chance times
-    /// `recoveryMultiplier`, at most 1): the way out and its time, uniform within the day
+    /// Draws an episode's course day by day (``RetryModel/recoveryChance(day:multiplier:graceEndDay:)`` and the
+    /// other ways out): the way out and its time, uniform within the day
     /// (and at least two minutes before the day's end, so its notification is signed the same day); `expired` at
     /// t0 + 60 days when nothing else happened.
-    private mutating func drawExit(start: Int64, recoveryMultiplier: Double) -> (exit: Exit, time: Int64) {
+    private mutating func drawExit(
+        start: Int64,
+        recoveryMultiplier: Double,
+        graceEndDay: Int?
+    ) -> (exit: Exit, time: Int64) {
         for day in 1...RetryModel.days {
             let index = day - 1
             let unit = life.nextUnit()
-            let recovery = min(1, model.recovery[index] * recoveryMultiplier)
+            let recovery = model.recoveryChance(day: day, multiplier: recoveryMultiplier, graceEndDay: graceEndDay)
             let cancel = recovery + model.cancel[index]
             let other = cancel + model.other[index]
             let exit: Exit
@@ -273,7 +277,11 @@ struct SubscriptionTimeline {
         )
         guard opened else { return }
         hasBeenInRetry = true
-        let course = drawExit(start: start, recoveryMultiplier: recoveryMultiplier)
+        let course = drawExit(
+            start: start,
+            recoveryMultiplier: recoveryMultiplier,
+            graceEndDay: graceEnd.map { RetryModel.day(holding: $0 - start) }
+        )
         // Whatever ends the episode happens after the failure was notified.
         let time = max(course.time, lastSigned + Self.minute)
         let inRetry = RenewalState(

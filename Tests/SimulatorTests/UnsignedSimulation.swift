@@ -7,23 +7,26 @@ struct UnsignedSimulation: Sendable {
     let options: SimulationOptions
     /// Every subscriber's episodes, in subscriber order.
     let truth: [GroundTruthEpisode]
-    /// The events of every notification, in subscriber order (no resends: they are added when signing).
-    let events: [NotificationEvent]
+    /// Every notification, in subscriber order (no resends: they are added when signing).
+    let notifications: [SimulatedNotification]
 
     init(_ options: SimulationOptions) {
         self.options = options
         let model = RetryModel(options: options)
         var truth: [GroundTruthEpisode] = []
-        var events: [NotificationEvent] = []
+        var notifications: [SimulatedNotification] = []
         for index in 0..<options.subscribers {
             let history = SubscriberHistory(index: index, options: options, model: model)
             truth += history.truth
-            for notification in history.notifications.joined() {
-                events.append(NotificationEvent(notification, bundleId: options.bundleID))
-            }
+            notifications += history.notifications.joined()
         }
         self.truth = truth
-        self.events = events
+        self.notifications = notifications
+    }
+
+    /// The events of every notification, in subscriber order.
+    var events: [NotificationEvent] {
+        notifications.map { NotificationEvent($0, bundleId: options.bundleID) }
     }
 
     /// The episodes a report of Production counts: purchasers' Production episodes.

@@ -118,6 +118,16 @@ extension Churn {
         @Option(help: ArgumentHelp("Chance of a refund or withdrawn product in retry, alone.", valueName: "rate"))
         var otherRate = SimulationOptions().otherRate
 
+        @Option(
+            help: ArgumentHelp("Recovery chance multiplier on message days of bands 2-4.", valueName: "x")
+        )
+        var messageEffect = SimulationOptions().messageEffect
+
+        @Option(
+            help: ArgumentHelp("Recovery chance multiplier on the day the grace period ends.", valueName: "x")
+        )
+        var graceEndEffect = SimulationOptions().graceEndEffect
+
         @Flag(help: "Same failure and recovery rates for every product and storefront.")
         var uniformRates = false
 
@@ -227,6 +237,8 @@ extension Churn {
             }
             options.failureRate = failureRate
             options.uniformRates = uniformRates
+            options.messageEffect = messageEffect
+            options.graceEndEffect = graceEndEffect
             options.recoveryRate = recoveryRate
             options.cancelRate = cancelRate
             options.otherRate = otherRate
