@@ -37,6 +37,6 @@ package struct SubscriberHistory: Sendable {
             }
         }
         self.notifications = notifications
-        self.truth = notifications.flatMap(GroundTruthEpisode.episodes(of:))
+        self.truth = notifications.flatMap { GroundTruthEpisode.episodes(of: $0, asOf: options.end) }
     }
 }

@@ -97,6 +97,8 @@ struct SubscriptionTimeline {
     private var transaction = JWSTransactionDecodedPayload()
     private var recentStart: Int64
     private var hasBeenInRetry = false
+    /// Billing-retry episodes so far.
+    private var episodes = 0
 
     /// Draws the subscriber's profile; ``run()`` then makes the history.
     init(index: Int, options: SimulationOptions, model: RetryModel, identifiers: Identifiers) {
@@ -263,6 +265,8 @@ struct SubscriptionTimeline {
     /// A failed renewal at `periodEnd` (t0) and what follows it; `recoveryMultiplier` multiplies each day's chance
     /// of recovery.
     private mutating func runEpisode(periodEnd start: Int64, afterTrial: Bool, recoveryMultiplier: Double) {
+        episodes += 1
+        let episode = episodes
         let graceEnd = graceDays(afterTrial: afterTrial).map { start + Int64($0) * Self.day }
         // Seen in practice: a grace period after a free trial, with isInBillingRetryPeriod false.
         let opened = emit(
@@ -273,7 +277,7 @@ struct SubscriptionTimeline {
                 isInBillingRetry: !(afterTrial && graceEnd != nil),
                 gracePeriodExpires: graceEnd
             ),
-            role: .opens(start: start, graceEnd: graceEnd)
+            role: .opens(SimulatedNotification.Opening(episode: episode, start: start, graceEnd: graceEnd))
         )
         guard opened else { return }
         hasBeenInRetry = true
@@ -307,7 +311,7 @@ struct SubscriptionTimeline {
             emit(
                 .didRenew, .billingRecovery, at: time, status: .active,
                 renewal: RenewalState(isInBillingRetry: false, gracePeriodExpires: graceEnd),
-                role: .closes(.recovered)
+                role: .closes(episode: episode, outcome: .recovered, recoveredBy: .retry)
             )
         case .cancelled:
             expireGrace(graceEnd, before: time)
@@ -317,7 +321,7 @@ struct SubscriptionTimeline {
             emit(
                 .didChangeRenewalStatus, .autoRenewDisabled, at: time,
                 status: inGrace ? .billingGracePeriod : .billingRetry, renewal: cancelled,
-                role: .closes(.cancelled)
+                role: .closes(episode: episode, outcome: .cancelled)
             )
             if life.chance(Self.expiredAfterCancelRate) {
                 emit(
@@ -330,7 +334,7 @@ struct SubscriptionTimeline {
         case .other:
             expireGrace(graceEnd, before: time)
             if life.chance(0.5) {
-                refund(at: time, role: .closes(.other))
+                refund(at: time, role: .closes(episode: episode, outcome: .other))
                 lapse()
             } else {
                 emit(
@@ -338,7 +342,7 @@ struct SubscriptionTimeline {
                     renewal: RenewalState(
                         autoRenew: false, expirationIntent: .productNotAvailable, isInBillingRetry: false
                     ),
-                    role: .closes(.other)
+                    role: .closes(episode: episode, outcome: .other)
                 )
                 isFinished = true
             }
@@ -347,7 +351,7 @@ struct SubscriptionTimeline {
             emit(
                 .expired, .billingRetry, at: course.time, status: .expired,
                 renewal: RenewalState(expirationIntent: .billingError, isInBillingRetry: false),
-                role: .closes(.expired)
+                role: .closes(episode: episode, outcome: .expired)
             )
             lapse()
         }

@@ -44,6 +44,10 @@ import Testing
             #expect((episode.recoveryCurrency ?? "") == row["currency"])
             #expect((episode.closingNotificationUUID ?? "") == row["closing_uuid"])
             #expect(String(episode.isTrialConversion) == row["trial_conversion"])
+            #expect((episode.recoveredBy?.rawValue ?? "") == row["recovered_by"])
+            #expect((episode.stakePrice.map(String.init) ?? "") == row["stake_price"])
+            #expect((episode.stakeCurrency ?? "") == row["stake_currency"])
+            #expect(String(episode.isMature(asOf: fixture.options.end)) == row["mature"])
         }
 
         // Data quality: resends, other environments and family copies are what the simulator made; nothing else.

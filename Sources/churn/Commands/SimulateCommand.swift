@@ -32,8 +32,9 @@ extension Churn {
                 Ground-truth columns: subscription, sequence, environment, ownership,
                 product_id, storefront, start_ms, grace_end_ms, end_ms, outcome,
                 cohort, recovery_price, currency, trial_conversion, opening_uuid,
-                closing_uuid. The truth is as of the end of the history (after
-                --months); episodes still open then are "open".
+                closing_uuid, recovered_by, stake_price, stake_currency, mature.
+                The truth is as of the end of the history (after --months);
+                episodes still open then are "open".
 
                 The same seed and options give byte-identical files, whatever
                 --workers. With the defaults, 1000 subscribers over 12 months make
