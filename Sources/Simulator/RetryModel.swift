@@ -2,15 +2,17 @@ import Analysis
 import Foundation
 
 /// The daily chances of each way out of billing retry, worked out once from the options: each day an episode is
-/// still in retry (days 1…60, day d being [t0 + (d−1)·24 h, t0 + d·24 h)), it recovers, is cancelled or ends
-/// otherwise with that day's chance; when none of them happens by day 60, retry ends unpaid.
+/// still in retry (days 1…60, day d being [t0 + (d−1)·24 h, t0 + d·24 h)), it recovers, is cancelled, ends
+/// otherwise, or ends with a new paid purchase, each with that day's chance; when none of them happens by day 60,
+/// retry ends unpaid.
 ///
 /// Each way out has a shape over the days and a level. The level makes the chance of that way out within the 60
 /// days, were it the only one, equal to its rate in the options: 1 − Π_d (1 − p_d) = rate. The shapes are the
 /// simulator's own assumptions:
 /// - recovery: ``SimulationOptions/recoveryHazard`` (by default a smooth decline, see ``RecoveryHazard``);
 /// - cancel: e^(−(d−1)/15), early rather than late (customers who give up tend to do it soon);
-/// - other (a refund of the last paid period, or the product withdrawn): the same chance every day.
+/// - other (a refund of the last paid period, or the product withdrawn): the same chance every day;
+/// - a new paid purchase (an upgrade, or the subscription bought again): the same chance every day.
 ///
 /// Two days move the chance of recovery: the day holding the end of the grace period, when losing access drives
 /// customers to fix their payment (``SimulationOptions/graceEndEffect``), and the days a billing-issue message is
@@ -28,6 +30,8 @@ package struct RetryModel: Hashable, Sendable {
     package let cancel: [Double]
     /// The chance of another end on day d at index d − 1.
     package let other: [Double]
+    /// The chance of a new paid purchase on day d at index d − 1.
+    package let newPurchase: [Double]
     /// The days 1…60 that hold a message of `MessageSchedule.standard` in a band whose days do not all hold one
     /// (bands 2–4: days 4, 7, 10, 13, 16, 17, 21, 25, 29, 31, 36, 41, 46, 51, 56).
     package let messageDays: Set<Int>
@@ -43,6 +47,7 @@ package struct RetryModel: Hashable, Sendable {
             shape: (1...Self.days).map { exp(-Double($0 - 1) / 15) }, total: options.cancelRate
         )
         other = Self.dailyChances(shape: Array(repeating: 1, count: Self.days), total: options.otherRate)
+        newPurchase = Self.dailyChances(shape: Array(repeating: 1, count: Self.days), total: options.newPurchaseRate)
         messageDays = Self.scheduledMessageDays(of: .standard)
         messageEffect = options.messageEffect
         graceEndEffect = options.graceEndEffect

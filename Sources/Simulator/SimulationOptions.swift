@@ -31,6 +31,9 @@ package struct SimulationOptions: Hashable, Sendable {
     /// The chance that an episode ends otherwise during the 60 days of retry (a refund of the last paid period, or
     /// the product leaving the store), were nothing else to end it.
     package var otherRate = 0.02
+    /// The chance that the customer buys again during the 60 days of retry (an upgrade, or the subscription bought
+    /// anew), were nothing else to end it: a recovery by new purchase.
+    package var newPurchaseRate = 0.02
     /// Multiplies the chance of recovery on the days a billing-issue message is scheduled in bands 2–4 (1: the
     /// messages change nothing).
     package var messageEffect = 1.0
@@ -83,7 +86,8 @@ package struct SimulationOptions: Hashable, Sendable {
         guard testEvery >= 1 else { throw SimulationError.invalidOptions("testEvery must be at least 1") }
         let rates: [(String, Double)] = [
             ("failure rate", failureRate), ("recovery rate", recoveryRate), ("cancel rate", cancelRate),
-            ("other rate", otherRate), ("voluntary churn rate", voluntaryChurnRate), ("trial rate", trialRate),
+            ("other rate", otherRate), ("new purchase rate", newPurchaseRate),
+            ("voluntary churn rate", voluntaryChurnRate), ("trial rate", trialRate),
             ("trial conversion rate", trialConversionRate), ("refund rate", refundRate),
             ("resubscribe rate", resubscribeRate), ("family rate", familyRate), ("sandbox rate", sandboxRate),
             ("duplicate rate", duplicateRate), ("out-of-order rate", outOfOrderRate),

@@ -9,7 +9,8 @@ import Foundation
 /// (`DID_CHANGE_RENEWAL_STATUS`/`AUTO_RENEW_DISABLED`, then `EXPIRED`/`VOLUNTARY`), a refund (`REFUND`), the
 /// product leaving the store (`EXPIRED`/`PRODUCT_NOT_FOR_SALE`) or a failed charge (`DID_FAIL_TO_RENEW`), which
 /// opens a billing-retry episode. The episode's course is drawn day by day when it opens (``RetryModel``):
-/// recovery (`DID_RENEW`/`BILLING_RECOVERY`), a cancel during retry, a refund or a withdrawn product (`other`),
+/// recovery (`DID_RENEW`/`BILLING_RECOVERY`), a cancel during retry, a refund or a withdrawn product (`other`), a
+/// new paid purchase (`DID_CHANGE_RENEWAL_PREF`/`UPGRADE` or `SUBSCRIBED`/`RESUBSCRIBE`, a recovery by new purchase),
 /// or, when none of them happened by day 60, expiry (`EXPIRED`/`BILLING_RETRY`); `GRACE_PERIOD_EXPIRED` comes
 /// first when the grace period ends before the outcome. A lapsed subscriber may subscribe again (`SUBSCRIBED`/`RESUBSCRIBE`).
 ///
@@ -99,6 +100,8 @@ struct SubscriptionTimeline {
     private var hasBeenInRetry = false
     /// Billing-retry episodes so far.
     private var episodes = 0
+    /// The product subscribed to: the profile's, until an upgrade.
+    private var product: Catalog.Product
 
     /// Draws the subscriber's profile; ``run()`` then makes the history.
     init(index: Int, options: SimulationOptions, model: RetryModel, identifiers: Identifiers) {
@@ -110,6 +113,7 @@ struct SubscriptionTimeline {
         self.identifiers = identifiers
         self.end = options.end
         self.life = life
+        self.product = profile.product
         self.clock = profile.joined
         self.recentStart = profile.joined
         self.accounts = (0...profile.familyMembers).map { member in
@@ -130,8 +134,8 @@ struct SubscriptionTimeline {
         transaction = makeTransaction(
             purchase: joined,
             expires: trial
-                ? joined + Int64(profile.product.trialDays) * Self.day
-                : profile.product.period.end(startingAt: joined),
+                ? joined + Int64(product.trialDays) * Self.day
+                : product.period.end(startingAt: joined),
             reason: .purchase,
             isTrial: trial
         )
@@ -159,7 +163,7 @@ struct SubscriptionTimeline {
         let leaves =
             isTrial
             ? 1 - options.trialConversionRate
-            : 1 - pow(1 - options.voluntaryChurnRate, profile.product.period.months)
+            : 1 - pow(1 - options.voluntaryChurnRate, product.period.months)
         if life.chance(leaves) {
             let time = draw(from: periodStart + Self.hour, to: periodEnd - 3 * Self.hour)
             emit(
@@ -203,7 +207,7 @@ struct SubscriptionTimeline {
             sequence += 1
             transaction = makeTransaction(
                 purchase: purchase,
-                expires: profile.product.period.end(startingAt: periodEnd),
+                expires: product.period.end(startingAt: periodEnd),
                 reason: .renewal,
                 isTrial: false
             )
@@ -213,7 +217,7 @@ struct SubscriptionTimeline {
 
     /// How an episode leaves billing retry, as drawn day by day.
     private enum Exit {
-        case recovered, cancelled, other, expired
+        case recovered, cancelled, other, newPurchase, expired
     }
 
     /// Draws an episode's course day by day (``RetryModel/recoveryChance(day:multiplier:graceEndDay:)`` and the
@@ -231,6 +235,7 @@ struct SubscriptionTimeline {
             let recovery = model.recoveryChance(day: day, multiplier: recoveryMultiplier, graceEndDay: graceEndDay)
             let cancel = recovery + model.cancel[index]
             let other = cancel + model.other[index]
+            let newPurchase = other + model.newPurchase[index]
             let exit: Exit
             if unit < recovery {
                 exit = .recovered
@@ -238,6 +243,8 @@ struct SubscriptionTimeline {
                 exit = .cancelled
             } else if unit < other {
                 exit = .other
+            } else if unit < newPurchase {
+                exit = .newPurchase
             } else {
                 continue
             }
@@ -251,7 +258,7 @@ struct SubscriptionTimeline {
     /// the first charge after a trial's multipliers; all 1 with ``SimulationOptions/uniformRates``.
     private func rates(afterTrial: Bool) -> RateMultipliers {
         guard !options.uniformRates else { return .one }
-        let rates = profile.product.rates.combined(with: profile.storefront.rates)
+        let rates = product.rates.combined(with: profile.storefront.rates)
         return afterTrial ? rates.combined(with: Catalog.firstChargeAfterTrial) : rates
     }
 
@@ -259,7 +266,7 @@ struct SubscriptionTimeline {
     /// a trial when only paid-to-paid renewals have grace, at most 6 days for a weekly product.
     private func graceDays(afterTrial: Bool) -> Int? {
         guard let days = profile.graceDays, !(afterTrial && options.graceRenewals == .paidToPaid) else { return nil }
-        return profile.product.period == .week ? min(days, GraceSetting.weeklyMaximumDays) : days
+        return product.period == .week ? min(days, GraceSetting.weeklyMaximumDays) : days
     }
 
     /// A failed renewal at `periodEnd` (t0) and what follows it; `recoveryMultiplier` multiplies each day's chance
@@ -297,9 +304,9 @@ struct SubscriptionTimeline {
             expireGrace(graceEnd, before: time)
             // Recovered within grace: the renewal dates do not move. Otherwise a new period starts now.
             let savedInGrace = graceEnd.map { time <= $0 } ?? false
-            var expires = profile.product.period.end(startingAt: savedInGrace ? start : time)
+            var expires = product.period.end(startingAt: savedInGrace ? start : time)
             while expires < time + Self.day {
-                expires = profile.product.period.end(startingAt: expires)
+                expires = product.period.end(startingAt: expires)
             }
             sequence += 1
             transaction = makeTransaction(
@@ -346,6 +353,9 @@ struct SubscriptionTimeline {
                 )
                 isFinished = true
             }
+        case .newPurchase:
+            expireGrace(graceEnd, before: time)
+            buyAgain(at: time, closing: episode)
         case .expired:
             expireGrace(graceEnd, before: course.time)
             emit(
@@ -355,6 +365,27 @@ struct SubscriptionTimeline {
             )
             lapse()
         }
+    }
+
+    /// A new paid purchase during billing retry, which ends the episode: an upgrade to the next product of the
+    /// group (`DID_CHANGE_RENEWAL_PREF`/`UPGRADE`) or, for the last product and in half the cases, the same product
+    /// bought again (`SUBSCRIBED`/`RESUBSCRIBE`). A new period starts at `time`.
+    private mutating func buyAgain(at time: Int64, closing episode: Int) {
+        let position = Catalog.products.firstIndex(of: product) ?? Catalog.products.count - 1
+        let upgrades = position + 1 < Catalog.products.count && life.chance(0.5)
+        if upgrades { product = Catalog.products[position + 1] }
+        sequence += 1
+        transaction = makeTransaction(
+            purchase: time,
+            expires: product.period.end(startingAt: time),
+            reason: .purchase,
+            isTrial: false
+        )
+        emit(
+            upgrades ? .didChangeRenewalPref : .subscribed, upgrades ? .upgrade : .resubscribe, at: time,
+            status: .active, renewal: RenewalState(isInBillingRetry: false),
+            role: .closes(episode: episode, outcome: .recovered, recoveredBy: .newPurchase)
+        )
     }
 
     /// `GRACE_PERIOD_EXPIRED` when the grace period ends before `time`; the episode stays open.
@@ -389,7 +420,7 @@ struct SubscriptionTimeline {
         sequence += 1
         transaction = makeTransaction(
             purchase: time,
-            expires: profile.product.period.end(startingAt: time),
+            expires: product.period.end(startingAt: time),
             reason: .purchase,
             isTrial: false
         )
@@ -415,7 +446,7 @@ struct SubscriptionTimeline {
     ) -> JWSTransactionDecodedPayload {
         var transaction = JWSTransactionDecodedPayload()
         transaction.bundleId = options.bundleID
-        transaction.productId = profile.product.productId
+        transaction.productId = product.productId
         transaction.subscriptionGroupIdentifier = Catalog.subscriptionGroupIdentifier
         transaction.purchaseDate = purchase
         transaction.originalPurchaseDate = profile.joined
@@ -427,11 +458,11 @@ struct SubscriptionTimeline {
         transaction.storefrontId = profile.storefront.id
         transaction.transactionReason = .known(reason)
         transaction.currency = profile.storefront.currency
-        transaction.price = isTrial ? 0 : profile.product.price(in: profile.storefront.currency)
+        transaction.price = isTrial ? 0 : product.price(in: profile.storefront.currency)
         if isTrial {
             transaction.offerType = .known(.introductoryOffer)
             transaction.offerDiscountType = .known(.freeTrial)
-            transaction.offerPeriod = profile.product.trialOfferPeriod
+            transaction.offerPeriod = product.trialOfferPeriod
         }
         return transaction
     }
@@ -497,11 +528,11 @@ struct SubscriptionTimeline {
     ) -> JWSRenewalInfoDecodedPayload {
         var info = JWSRenewalInfoDecodedPayload()
         info.originalTransactionId = identifiers.transactionId(account: account.number, sequence: 0)
-        info.productId = profile.product.productId
-        info.autoRenewProductId = profile.product.productId
+        info.productId = product.productId
+        info.autoRenewProductId = product.productId
         info.autoRenewStatus = .known(state.autoRenew ? .on : .off)
         if state.autoRenew {
-            info.renewalPrice = profile.product.price(in: profile.storefront.currency)
+            info.renewalPrice = product.price(in: profile.storefront.currency)
             info.currency = profile.storefront.currency
         }
         info.renewalDate = transaction.expiresDate

@@ -119,6 +119,9 @@ extension Churn {
         @Option(help: ArgumentHelp("Chance of a refund or withdrawn product in retry, alone.", valueName: "rate"))
         var otherRate = SimulationOptions().otherRate
 
+        @Option(help: ArgumentHelp("Chance of an upgrade or new purchase in retry, alone.", valueName: "rate"))
+        var newPurchaseRate = SimulationOptions().newPurchaseRate
+
         @Option(
             help: ArgumentHelp("Recovery chance multiplier on message days of bands 2-4.", valueName: "x")
         )
@@ -243,6 +246,7 @@ extension Churn {
             options.recoveryRate = recoveryRate
             options.cancelRate = cancelRate
             options.otherRate = otherRate
+            options.newPurchaseRate = newPurchaseRate
             options.voluntaryChurnRate = voluntaryChurnRate
             options.trialRate = trialRate
             options.trialConversionRate = trialConversionRate
