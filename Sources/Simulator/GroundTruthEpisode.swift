@@ -6,7 +6,10 @@ import AppStoreNotifications
 /// It follows METRICS.md (version 2) as of the end of the history: `start` (t0) is the failed transaction's
 /// `expiresDate`; a recovery ends at the recovering transaction's `purchaseDate` (`recovered_by` `retry` for a
 /// `DID_RENEW`, `new_purchase` for a new paid purchase), every other outcome at its notification's `signedDate`;
-/// an episode still open at the end of the history is `open`. Family-shared and Sandbox episodes are included and
+/// an episode whose `EXPIRED`/`BILLING_RETRY` never came is `expired` at t0 + 60 days (`end_inferred`) once
+/// t0 + 61 days is within the history; an episode still open at the end of the history is `open`. A failure notice
+/// signed after its recovery is still one recovered episode (`late_failure_notice`). `grace_end` is the real end
+/// of the grace period, also when no notification dated it (`grace_end_inferred`: an analysis has to infer it). Family-shared and Sandbox episodes are included and
 /// told apart by `ownership` and `environment` (a report counts only `PURCHASED` episodes of one environment).
 package struct GroundTruthEpisode: Hashable, Sendable {
     /// The `originalTransactionId`.
@@ -40,6 +43,14 @@ package struct GroundTruthEpisode: Hashable, Sendable {
     package var stakeCurrency: String?
     /// `start` + 61 days is at or before the end of the history: the outcome can no longer change.
     package var isMature: Bool
+    /// No closing notification came: the episode ended `expired` at `start` + 60 days.
+    package var isEndInferred: Bool
+    /// No notification dated the grace period: ``graceEnd`` is known to the simulator only.
+    package var isGraceEndInferred: Bool
+    /// The failure notice that opened the episode was signed after the recovery that closed it.
+    package var isLateFailureNotice: Bool
+    /// Further copies of the failure notice sent after the recovery (each a `stale_failure_notice`).
+    package var staleNotices: Int
 
     /// `YYYY-MM` of `start` (UTC).
     package var cohort: String { CalendarPeriod(monthContaining: start).description }
@@ -54,7 +65,8 @@ package struct GroundTruthEpisode: Hashable, Sendable {
     package static let columns = [
         "subscription", "sequence", "environment", "ownership", "product_id", "storefront", "start_ms",
         "grace_end_ms", "end_ms", "outcome", "cohort", "recovery_price", "currency", "trial_conversion",
-        "opening_uuid", "closing_uuid", "recovered_by", "stake_price", "stake_currency", "mature",
+        "opening_uuid", "closing_uuid", "recovered_by", "stake_price", "stake_currency", "mature", "end_inferred",
+        "grace_end_inferred", "late_failure_notice", "stale_notices",
     ]
 
     /// The row's fields, in the order of ``columns``; absent values are empty.
@@ -64,7 +76,8 @@ package struct GroundTruthEpisode: Hashable, Sendable {
             graceEnd.map(String.init) ?? "", end.map(String.init) ?? "", outcome.rawValue, cohort,
             recoveryPrice.map(String.init) ?? "", currency ?? "", String(isTrialConversion),
             openingNotificationUUID, closingNotificationUUID ?? "", recoveredBy?.rawValue ?? "",
-            stakePrice.map(String.init) ?? "", stakeCurrency ?? "", String(isMature),
+            stakePrice.map(String.init) ?? "", stakeCurrency ?? "", String(isMature), String(isEndInferred),
+            String(isGraceEndInferred), String(isLateFailureNotice), String(staleNotices),
         ]
     }
 
@@ -75,6 +88,8 @@ package struct GroundTruthEpisode: Hashable, Sendable {
     package static func episodes(of notifications: [SimulatedNotification], asOf: Int64) -> [GroundTruthEpisode] {
         var opened: [Int: GroundTruthEpisode] = [:]
         var closings: [Int: SimulatedNotification] = [:]
+        var staleNotices: [Int: Int] = [:]
+        var unnotifiedExpiries = Set<Int>()
         for notification in notifications {
             guard let transaction = notification.transaction else { continue }
             switch notification.role {
@@ -82,15 +97,26 @@ package struct GroundTruthEpisode: Hashable, Sendable {
                 break
             case .opens(let opening):
                 opened[opening.episode] = Self(opening: opening, by: notification, transaction: transaction, asOf: asOf)
+                if opening.isExpiryUnnotified { unnotifiedExpiries.insert(opening.episode) }
             case .closes(let episode, _, _):
                 closings[episode] = notification
+            case .staleCopy(let episode):
+                staleNotices[episode, default: 0] += 1
             }
         }
         // An episode exists once its failure notice was sent.
         return opened.keys.sorted().enumerated().compactMap { index, number in
             guard var episode = opened[number] else { return nil }
             episode.sequence = index + 1
-            if let closing = closings[number] { episode.close(by: closing) }
+            episode.staleNotices = staleNotices[number] ?? 0
+            if let closing = closings[number] {
+                episode.close(by: closing)
+            } else if unnotifiedExpiries.contains(number), episode.isMature {
+                // Retry ended at day 60, and the closing notification would be due by now.
+                episode.outcome = .expired
+                episode.end = episode.start + Episode.retryWindow
+                episode.isEndInferred = true
+            }
             return episode
         }
     }
@@ -118,7 +144,9 @@ package struct GroundTruthEpisode: Hashable, Sendable {
             openingNotificationUUID: notification.notificationUUID,
             stakePrice: hasRenewalPrice ? renewalInfo?.renewalPrice : transaction.price,
             stakeCurrency: hasRenewalPrice ? renewalInfo?.currency ?? transaction.currency : transaction.currency,
-            isMature: opening.start <= asOf - Episode.retryHorizon
+            isMature: opening.start <= asOf - Episode.retryHorizon,
+            isGraceEndInferred: opening.graceEnd != nil && opening.isGraceUndated,
+            isLateFailureNotice: opening.isLate
         )
     }
 
@@ -156,7 +184,11 @@ package struct GroundTruthEpisode: Hashable, Sendable {
         recoveredBy: Episode.RecoveredBy? = nil,
         stakePrice: Int64? = nil,
         stakeCurrency: String? = nil,
-        isMature: Bool = false
+        isMature: Bool = false,
+        isEndInferred: Bool = false,
+        isGraceEndInferred: Bool = false,
+        isLateFailureNotice: Bool = false,
+        staleNotices: Int = 0
     ) {
         self.subscription = subscription
         self.sequence = sequence
@@ -177,5 +209,9 @@ package struct GroundTruthEpisode: Hashable, Sendable {
         self.stakePrice = stakePrice
         self.stakeCurrency = stakeCurrency
         self.isMature = isMature
+        self.isEndInferred = isEndInferred
+        self.isGraceEndInferred = isGraceEndInferred
+        self.isLateFailureNotice = isLateFailureNotice
+        self.staleNotices = staleNotices
     }
 }

@@ -3,7 +3,9 @@ import Analysis
 /// What to simulate: how many subscribers over which months, the app's settings, and how often each thing happens.
 ///
 /// Rates are probabilities between 0 and 1. Changing a noise rate (duplicates, out-of-order lines) never changes the
-/// subscribers' histories or the ground truth: each draws from its own random stream.
+/// subscribers' histories or the ground truth, and changing a quirk rate (late, stale and undated notices, missing
+/// expiries) never changes what happens to a subscription, only what is notified: each draws from its own random
+/// stream.
 package struct SimulationOptions: Hashable, Sendable {
     /// Subscribers (purchasers) to simulate; family members come on top.
     package var subscribers = 1000
@@ -57,6 +59,17 @@ package struct SimulationOptions: Hashable, Sendable {
     package var familyRate = 0.05
     /// Share of subscribers in the Sandbox environment.
     package var sandboxRate = 0.02
+    /// Share of episodes recovered by billing retry (before any grace period ended) whose failure notice the App
+    /// Store signs 1 to 12 hours after the recovery instead of at the failure.
+    package var lateFailureNoticeRate = 0.01
+    /// Share of episodes recovered by billing retry followed, 1 to 12 hours after the recovery, by a further copy of
+    /// their failure notice (another `notificationUUID`) for the period already paid.
+    package var staleFailureNoticeRate = 0.01
+    /// Share of grace periods announced (`DID_FAIL_TO_RENEW`/`GRACE_PERIOD`) without `gracePeriodExpiresDate` in any
+    /// renewal info of the episode.
+    package var undatedGraceRate = 0.02
+    /// Share of billing-retry episodes ending unpaid whose `EXPIRED`/`BILLING_RETRY` is never sent.
+    package var missingExpiryRate = 0.02
     /// Share of notifications resent: the same line again, one to four lines later.
     package var duplicateRate = 0.02
     /// Share of notifications delivered after the next one of the same subscription.
@@ -91,6 +104,8 @@ package struct SimulationOptions: Hashable, Sendable {
             ("trial conversion rate", trialConversionRate), ("refund rate", refundRate),
             ("resubscribe rate", resubscribeRate), ("family rate", familyRate), ("sandbox rate", sandboxRate),
             ("duplicate rate", duplicateRate), ("out-of-order rate", outOfOrderRate),
+            ("late failure notice rate", lateFailureNoticeRate), ("stale failure notice rate", staleFailureNoticeRate),
+            ("undated grace rate", undatedGraceRate), ("missing expiry rate", missingExpiryRate),
         ]
         for (name, rate) in rates where !(0...1).contains(rate) {
             throw SimulationError.invalidOptions("\(name) must be between 0 and 1, not \(rate)")

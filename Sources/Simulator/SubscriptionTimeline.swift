@@ -78,6 +78,8 @@ struct SubscriptionTimeline {
     private static let hour = Milliseconds.hour
     private static let day = Milliseconds.day
     private static let retryPeriod = 60 * Milliseconds.day
+    /// How long after an event its notification is signed (ms).
+    private static let signingDelays: ClosedRange<Int64> = 2_000...90_000
 
     let profile: Profile
     private let options: SimulationOptions
@@ -85,6 +87,10 @@ struct SubscriptionTimeline {
     private let identifiers: Identifiers
     private let end: Int64
     private var life: SplitMix64
+    /// Apple's quirks (late and stale failure notices, undated grace periods, missing expiries).
+    private var quirks: SplitMix64
+    /// The moments between an event and the signing of its notification.
+    private var signing: SplitMix64
     private var accounts: [Account]
 
     private var isFinished = false
@@ -113,6 +119,8 @@ struct SubscriptionTimeline {
         self.identifiers = identifiers
         self.end = options.end
         self.life = life
+        self.quirks = SplitMix64(seed: options.seed, index: UInt64(index), stream: 7)
+        self.signing = SplitMix64(seed: options.seed, index: UInt64(index), stream: 8)
         self.product = profile.product
         self.clock = profile.joined
         self.recentStart = profile.joined
@@ -269,59 +277,107 @@ struct SubscriptionTimeline {
         return product.period == .week ? min(days, GraceSetting.weeklyMaximumDays) : days
     }
 
+    /// Apple's quirks in one episode's notifications, drawn from their own generator so that they never change
+    /// what happens to the subscription, only what is notified (see ``SimulationOptions``).
+    private struct Quirks {
+        /// The failure notice is signed `lateDelay` after the recovery that resolved it.
+        var isNoticeLate = false
+        /// A copy of the failure notice comes `lateDelay` after the recovery.
+        var hasStaleCopy = false
+        /// No notification of the episode carries `gracePeriodExpiresDate`.
+        var isGraceUndated = false
+        /// Retry ends unpaid without `EXPIRED`/`BILLING_RETRY`.
+        var isExpiryUnnotified = false
+        var lateDelay: Int64 = 0
+        /// The moment before a late notice is signed.
+        var signingDelay: Int64 = 0
+    }
+
+    /// Draws the quirks of an episode that leaves retry by `exit` at `time`: always the same draws, so that the
+    /// rates change only the quirks they set.
+    private mutating func drawQuirks(exit: Exit, time: Int64, graceEnd: Int64?) -> Quirks {
+        let late = quirks.nextUnit()
+        let stale = quirks.nextUnit()
+        let undated = quirks.nextUnit()
+        let missing = quirks.nextUnit()
+        var drawn = Quirks(
+            lateDelay: quirks.int64(in: Self.hour...(12 * Self.hour)),
+            signingDelay: quirks.int64(in: Self.signingDelays)
+        )
+        // A late notice needs a recovery by retry with nothing notified before it (no end of grace), and room
+        // before the end of the history for the notice.
+        let isRecoveredByRetry = exit == .recovered && time + drawn.lateDelay + 10 * Self.minute < end
+        if isRecoveredByRetry, graceEnd.map({ time <= $0 }) ?? true {
+            drawn.isNoticeLate = late < options.lateFailureNoticeRate
+        }
+        drawn.hasStaleCopy = isRecoveredByRetry && !drawn.isNoticeLate && stale < options.staleFailureNoticeRate
+        drawn.isGraceUndated = graceEnd != nil && undated < options.undatedGraceRate
+        drawn.isExpiryUnnotified = exit == .expired && missing < options.missingExpiryRate
+        return drawn
+    }
+
     /// A failed renewal at `periodEnd` (t0) and what follows it; `recoveryMultiplier` multiplies each day's chance
     /// of recovery.
     private mutating func runEpisode(periodEnd start: Int64, afterTrial: Bool, recoveryMultiplier: Double) {
         episodes += 1
         let episode = episodes
         let graceEnd = graceDays(afterTrial: afterTrial).map { start + Int64($0) * Self.day }
-        // Seen in practice: a grace period after a free trial, with isInBillingRetryPeriod false.
-        let opened = emit(
-            .didFailToRenew, graceEnd == nil ? nil : .gracePeriod, at: start,
-            status: graceEnd == nil ? .billingRetry : .billingGracePeriod,
-            renewal: RenewalState(
-                expirationIntent: .billingError,
-                isInBillingRetry: !(afterTrial && graceEnd != nil),
-                gracePeriodExpires: graceEnd
-            ),
-            role: .opens(SimulatedNotification.Opening(episode: episode, start: start, graceEnd: graceEnd))
-        )
-        guard opened else { return }
-        hasBeenInRetry = true
+        let failed = (transaction: transaction, sequence: sequence)
         let course = drawExit(
             start: start,
             recoveryMultiplier: recoveryMultiplier,
             graceEndDay: graceEnd.map { RetryModel.day(holding: $0 - start) }
         )
-        // Whatever ends the episode happens after the failure was notified.
-        let time = max(course.time, lastSigned + Self.minute)
+        // Whatever ends the episode happens at least a minute after its failure notice would be signed (at most 90
+        // seconds after t0, or a second after the previous notification).
+        let time = max(course.time, start + 3 * Self.minute, lastSigned + 2 * Self.minute)
+        let notices = drawQuirks(exit: course.exit, time: time, graceEnd: graceEnd)
+        // What the renewal infos of the episode say about the grace period.
+        let datedGraceEnd = notices.isGraceUndated ? nil : graceEnd
+        let opening = SimulatedNotification.Opening(
+            episode: episode, start: start, graceEnd: graceEnd, isGraceUndated: notices.isGraceUndated,
+            isLate: notices.isNoticeLate, isExpiryUnnotified: notices.isExpiryUnnotified
+        )
+        // Seen in practice: a grace period after a free trial, with isInBillingRetryPeriod false.
+        func sendFailureNotice(at time: Int64, role: SimulatedNotification.EpisodeRole, isLate: Bool = false) -> Bool {
+            emit(
+                .didFailToRenew, graceEnd == nil ? nil : .gracePeriod, at: time,
+                status: graceEnd == nil ? .billingRetry : .billingGracePeriod,
+                renewal: RenewalState(
+                    expirationIntent: .billingError,
+                    isInBillingRetry: !(afterTrial && graceEnd != nil),
+                    gracePeriodExpires: datedGraceEnd
+                ),
+                purchase: failed,
+                role: role,
+                isEvent: !isLate,
+                signingDelay: isLate ? notices.signingDelay : nil
+            )
+        }
+
+        if notices.isNoticeLate {
+            hasBeenInRetry = true
+            // The moment the on-time notice would have taken to be signed, drawn all the same.
+            _ = signing.int64(in: Self.signingDelays)
+            recover(at: time, start: start, graceEnd: graceEnd, datedGraceEnd: datedGraceEnd, episode: episode)
+            _ = sendFailureNotice(at: time + notices.lateDelay, role: .opens(opening), isLate: true)
+            return
+        }
+        guard sendFailureNotice(at: start, role: .opens(opening)) else { return }
+        hasBeenInRetry = true
         let inRetry = RenewalState(
-            expirationIntent: .billingError, isInBillingRetry: true, gracePeriodExpires: graceEnd
+            expirationIntent: .billingError, isInBillingRetry: true, gracePeriodExpires: datedGraceEnd
         )
 
         switch course.exit {
         case .recovered:
-            expireGrace(graceEnd, before: time)
-            // Recovered within grace: the renewal dates do not move. Otherwise a new period starts now.
-            let savedInGrace = graceEnd.map { time <= $0 } ?? false
-            var expires = product.period.end(startingAt: savedInGrace ? start : time)
-            while expires < time + Self.day {
-                expires = product.period.end(startingAt: expires)
+            expireGrace(graceEnd, dated: datedGraceEnd, before: time)
+            recover(at: time, start: start, graceEnd: graceEnd, datedGraceEnd: datedGraceEnd, episode: episode)
+            if notices.hasStaleCopy {
+                _ = sendFailureNotice(at: time + notices.lateDelay, role: .staleCopy(episode: episode), isLate: true)
             }
-            sequence += 1
-            transaction = makeTransaction(
-                purchase: time,
-                expires: expires,
-                reason: .renewal,
-                isTrial: false
-            )
-            emit(
-                .didRenew, .billingRecovery, at: time, status: .active,
-                renewal: RenewalState(isInBillingRetry: false, gracePeriodExpires: graceEnd),
-                role: .closes(episode: episode, outcome: .recovered, recoveredBy: .retry)
-            )
         case .cancelled:
-            expireGrace(graceEnd, before: time)
+            expireGrace(graceEnd, dated: datedGraceEnd, before: time)
             let inGrace = graceEnd.map { time < $0 } ?? false
             var cancelled = inRetry
             cancelled.autoRenew = false
@@ -339,7 +395,7 @@ struct SubscriptionTimeline {
             }
             lapse()
         case .other:
-            expireGrace(graceEnd, before: time)
+            expireGrace(graceEnd, dated: datedGraceEnd, before: time)
             if life.chance(0.5) {
                 refund(at: time, role: .closes(episode: episode, outcome: .other))
                 lapse()
@@ -354,17 +410,46 @@ struct SubscriptionTimeline {
                 isFinished = true
             }
         case .newPurchase:
-            expireGrace(graceEnd, before: time)
+            expireGrace(graceEnd, dated: datedGraceEnd, before: time)
             buyAgain(at: time, closing: episode)
         case .expired:
-            expireGrace(graceEnd, before: course.time)
-            emit(
-                .expired, .billingRetry, at: course.time, status: .expired,
-                renewal: RenewalState(expirationIntent: .billingError, isInBillingRetry: false),
-                role: .closes(episode: episode, outcome: .expired)
-            )
+            expireGrace(graceEnd, dated: datedGraceEnd, before: course.time)
+            if notices.isExpiryUnnotified {
+                // The App Store stops retrying, but says nothing. The moment the notification would have taken to
+                // be signed is drawn all the same, so the later ones are signed as they would have been.
+                clock = max(clock, course.time)
+                _ = signing.int64(in: Self.signingDelays)
+            } else {
+                emit(
+                    .expired, .billingRetry, at: course.time, status: .expired,
+                    renewal: RenewalState(expirationIntent: .billingError, isInBillingRetry: false),
+                    role: .closes(episode: episode, outcome: .expired)
+                )
+            }
             lapse()
         }
+    }
+
+    /// Billing retry collects the failed renewal at `time`: `DID_RENEW`/`BILLING_RECOVERY`. Within grace the renewal
+    /// dates do not move; otherwise a new period starts at `time`.
+    private mutating func recover(at time: Int64, start: Int64, graceEnd: Int64?, datedGraceEnd: Int64?, episode: Int) {
+        let savedInGrace = graceEnd.map { time <= $0 } ?? false
+        var expires = product.period.end(startingAt: savedInGrace ? start : time)
+        while expires < time + Self.day {
+            expires = product.period.end(startingAt: expires)
+        }
+        sequence += 1
+        transaction = makeTransaction(
+            purchase: time,
+            expires: expires,
+            reason: .renewal,
+            isTrial: false
+        )
+        emit(
+            .didRenew, .billingRecovery, at: time, status: .active,
+            renewal: RenewalState(isInBillingRetry: false, gracePeriodExpires: datedGraceEnd),
+            role: .closes(episode: episode, outcome: .recovered, recoveredBy: .retry)
+        )
     }
 
     /// A new paid purchase during billing retry, which ends the episode: an upgrade to the next product of the
@@ -388,12 +473,13 @@ struct SubscriptionTimeline {
         )
     }
 
-    /// `GRACE_PERIOD_EXPIRED` when the grace period ends before `time`; the episode stays open.
-    private mutating func expireGrace(_ graceEnd: Int64?, before time: Int64) {
+    /// `GRACE_PERIOD_EXPIRED` when the grace period ends before `time`; the episode stays open. Its renewal info
+    /// carries `dated` (nil when Apple did not date the grace period).
+    private mutating func expireGrace(_ graceEnd: Int64?, dated: Int64?, before time: Int64) {
         guard let graceEnd, graceEnd < time else { return }
         emit(
             .gracePeriodExpired, nil, at: graceEnd, status: .billingRetry,
-            renewal: RenewalState(expirationIntent: .billingError, isInBillingRetry: true, gracePeriodExpires: graceEnd)
+            renewal: RenewalState(expirationIntent: .billingError, isInBillingRetry: true, gracePeriodExpires: dated)
         )
     }
 
@@ -468,6 +554,11 @@ struct SubscriptionTimeline {
     }
 
     /// Sends a notification about an event at `time` to every account, each signed a moment later.
+    /// - Parameters:
+    ///   - purchase: the transaction the notification is about, when not the latest one (a late failure notice).
+    ///   - isEvent: false for a notice that only reports an earlier event late: the subscription's clock stays.
+    ///   - signingDelay: the moment between `time` and signing, when drawn elsewhere (late notices draw theirs with
+    ///     the quirks, so that they leave the other notifications' signed dates as they were).
     /// - Returns: false, and the history ends, when the purchaser's copy would be signed at or after the export's
     ///   end.
     @discardableResult
@@ -477,16 +568,19 @@ struct SubscriptionTimeline {
         at time: Int64,
         status: Status,
         renewal: RenewalState,
-        role: SimulatedNotification.EpisodeRole = .none
+        purchase: (transaction: JWSTransactionDecodedPayload, sequence: Int)? = nil,
+        role: SimulatedNotification.EpisodeRole = .none,
+        isEvent: Bool = true,
+        signingDelay: Int64? = nil
     ) -> Bool {
         guard !isFinished else { return false }
-        let signed = max(time + life.int64(in: 2_000...90_000), lastSigned + 1_000)
+        let signed = max(time + (signingDelay ?? signing.int64(in: Self.signingDelays)), lastSigned + 1_000)
         guard signed < end else {
             isFinished = true
             return false
         }
         lastSigned = signed
-        clock = max(clock, time)
+        if isEvent { clock = max(clock, time) }
         for index in accounts.indices {
             let account = accounts[index]
             let accountSigned = signed + account.delay
@@ -499,8 +593,11 @@ struct SubscriptionTimeline {
                 signedDate: accountSigned,
                 environment: profile.environment,
                 status: status,
-                transaction: accountTransaction(account, signedDate: accountSigned),
-                renewalInfo: renewalInfo(renewal, account: account, signedDate: accountSigned),
+                transaction: accountTransaction(account, signedDate: accountSigned, purchase: purchase),
+                renewalInfo: renewalInfo(
+                    renewal, account: account, signedDate: accountSigned,
+                    renewalDate: (purchase?.transaction ?? transaction).expiresDate
+                ),
                 role: role
             )
             if isFamily, type == .refund { notification.transaction?.revocationType = .known(.familyRevoke) }
@@ -509,8 +606,14 @@ struct SubscriptionTimeline {
         return true
     }
 
-    private func accountTransaction(_ account: Account, signedDate: Int64) -> JWSTransactionDecodedPayload {
-        var copy = transaction
+    /// The account's copy of the latest transaction, or of `purchase`.
+    private func accountTransaction(
+        _ account: Account,
+        signedDate: Int64,
+        purchase: (transaction: JWSTransactionDecodedPayload, sequence: Int)?
+    ) -> JWSTransactionDecodedPayload {
+        var copy = purchase?.transaction ?? transaction
+        let sequence = purchase?.sequence ?? sequence
         copy.transactionId = identifiers.transactionId(account: account.number, sequence: sequence)
         copy.originalTransactionId = identifiers.transactionId(account: account.number, sequence: 0)
         copy.webOrderLineItemId = identifiers.webOrderLineItemId(account: account.number, sequence: sequence)
@@ -524,7 +627,8 @@ struct SubscriptionTimeline {
     private func renewalInfo(
         _ state: RenewalState,
         account: Account,
-        signedDate: Int64
+        signedDate: Int64,
+        renewalDate: Int64?
     ) -> JWSRenewalInfoDecodedPayload {
         var info = JWSRenewalInfoDecodedPayload()
         info.originalTransactionId = identifiers.transactionId(account: account.number, sequence: 0)
@@ -535,7 +639,7 @@ struct SubscriptionTimeline {
             info.renewalPrice = product.price(in: profile.storefront.currency)
             info.currency = profile.storefront.currency
         }
-        info.renewalDate = transaction.expiresDate
+        info.renewalDate = renewalDate
         info.expirationIntent = state.expirationIntent.map { .known($0) }
         info.isInBillingRetryPeriod = state.isInBillingRetry
         info.gracePeriodExpiresDate = state.gracePeriodExpires

@@ -153,6 +153,18 @@ extension Churn {
         @Option(help: ArgumentHelp("Share of subscribers in the Sandbox environment.", valueName: "rate"))
         var sandboxRate = SimulationOptions().sandboxRate
 
+        @Option(help: ArgumentHelp("Share of retry recoveries notified late.", valueName: "rate"))
+        var lateFailureNoticeRate = SimulationOptions().lateFailureNoticeRate
+
+        @Option(help: ArgumentHelp("Share of retry recoveries with a stale failure notice.", valueName: "rate"))
+        var staleFailureNoticeRate = SimulationOptions().staleFailureNoticeRate
+
+        @Option(help: ArgumentHelp("Share of grace periods never dated.", valueName: "rate"))
+        var undatedGraceRate = SimulationOptions().undatedGraceRate
+
+        @Option(help: ArgumentHelp("Share of unpaid retry ends never notified.", valueName: "rate"))
+        var missingExpiryRate = SimulationOptions().missingExpiryRate
+
         @Option(help: ArgumentHelp("Share of notifications resent (the same line again).", valueName: "rate"))
         var duplicateRate = SimulationOptions().duplicateRate
 
@@ -255,6 +267,10 @@ extension Churn {
             options.sandboxRate = sandboxRate
             options.duplicateRate = duplicateRate
             options.outOfOrderRate = outOfOrderRate
+            options.lateFailureNoticeRate = lateFailureNoticeRate
+            options.staleFailureNoticeRate = staleFailureNoticeRate
+            options.undatedGraceRate = undatedGraceRate
+            options.missingExpiryRate = missingExpiryRate
             options.bundleID = bundleID
             return options
         }
@@ -264,6 +280,7 @@ extension Churn {
             let outcomes = Episode.Outcome.allCases.map { outcome in
                 "\(summary.productionEpisodes[outcome] ?? 0) \(outcome.rawValue)"
             }
+            let quirks = summary.productionQuirks
             let end = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(summary.end) / 1000))
             return [
                 "\(summary.exportPath): \(summary.notifications) notifications in \(summary.records) lines "
@@ -274,6 +291,9 @@ extension Churn {
                     + "\(summary.testNotifications) TEST notifications",
                 "\(summary.truthPath): \(summary.truthRows) episodes; Production purchasers: "
                     + outcomes.joined(separator: ", "),
+                "  quirks: \(quirks.lateFailureNotices) late failure notices, \(quirks.staleFailureNotices) stale "
+                    + "copies, \(quirks.undatedGracePeriods) undated grace periods, \(quirks.inferredExpiries) "
+                    + "expiries never notified, \(quirks.newPurchaseRecoveries) new purchases during retry",
                 "history ends \(end): the truth is as of then",
                 String(
                     format: "signed in %.1f s: %.0f notifications/s on %d worker(s)",
