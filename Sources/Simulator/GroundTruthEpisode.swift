@@ -7,10 +7,11 @@ import AppStoreNotifications
 /// `expiresDate`; a recovery ends at the recovering transaction's `purchaseDate` (`recovered_by` `retry` for a
 /// `DID_RENEW`, `new_purchase` for a new paid purchase), every other outcome at its notification's `signedDate`;
 /// an episode whose `EXPIRED`/`BILLING_RETRY` never came is `expired` at t0 + 60 days (`end_inferred`) once
-/// t0 + 61 days is within the history; an episode still open at the end of the history is `open`. A failure notice
-/// signed after its recovery is still one recovered episode (`late_failure_notice`). `grace_end` is the real end
-/// of the grace period, also when no notification dated it (`grace_end_inferred`: an analysis has to infer it). Family-shared and Sandbox episodes are included and
-/// told apart by `ownership` and `environment` (a report counts only `PURCHASED` episodes of one environment).
+/// t0 + 61 days is within the history; an episode still open at the end of the history is `open`. A failure
+/// notice signed after its recovery still makes one recovered episode (`late_failure_notice`). `grace_end` is the
+/// real end of the grace period, also when no notification dated it (`grace_end_inferred`: an analysis has to
+/// infer it). Family-shared and Sandbox episodes are included and told apart by `ownership` and `environment` (a
+/// report counts only `PURCHASED` episodes of one environment).
 package struct GroundTruthEpisode: Hashable, Sendable {
     /// The `originalTransactionId`.
     package var subscription: String

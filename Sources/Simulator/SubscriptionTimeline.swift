@@ -10,13 +10,15 @@ import Foundation
 /// product leaving the store (`EXPIRED`/`PRODUCT_NOT_FOR_SALE`) or a failed charge (`DID_FAIL_TO_RENEW`), which
 /// opens a billing-retry episode. The episode's course is drawn day by day when it opens (``RetryModel``):
 /// recovery (`DID_RENEW`/`BILLING_RECOVERY`), a cancel during retry, a refund or a withdrawn product (`other`), a
-/// new paid purchase (`DID_CHANGE_RENEWAL_PREF`/`UPGRADE` or `SUBSCRIBED`/`RESUBSCRIBE`, a recovery by new purchase),
-/// or, when none of them happened by day 60, expiry (`EXPIRED`/`BILLING_RETRY`); `GRACE_PERIOD_EXPIRED` comes
-/// first when the grace period ends before the outcome. A lapsed subscriber may subscribe again (`SUBSCRIBED`/`RESUBSCRIBE`).
+/// new paid purchase (`DID_CHANGE_RENEWAL_PREF`/`UPGRADE` or `SUBSCRIBED`/`RESUBSCRIBE`: recovered by new
+/// purchase), or, when none of them happened by day 60, expiry (`EXPIRED`/`BILLING_RETRY`); `GRACE_PERIOD_EXPIRED`
+/// comes first when the grace period ends before the outcome. A lapsed subscriber may subscribe again
+/// (`SUBSCRIBED`/`RESUBSCRIBE`). Apple's quirks change what is notified, never what happens: a failure notice
+/// signed after its recovery, a late copy of it, a grace period never dated, an expiry never notified.
 ///
-/// Every notification records its ``SimulatedNotification/EpisodeRole``: the ground truth comes from those
-/// decisions, not from reading the notifications back. Signed dates increase strictly within each subscription
-/// (at least a second apart), so the processing order METRICS.md prescribes is the order of the decisions.
+/// Every notification records its ``SimulatedNotification/EpisodeRole``, with the episode's number: the ground
+/// truth comes from those decisions, not from reading the notifications back. Signed dates increase strictly
+/// within each subscription (at least a second apart).
 struct SubscriptionTimeline {
     /// What is drawn once per subscriber.
     struct Profile: Hashable, Sendable {

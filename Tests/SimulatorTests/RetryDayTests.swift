@@ -100,7 +100,8 @@ import Testing
     @Test(arguments: [1.0, 2.0])
     func messageDaysRecoverAsMuchMoreAsTheEffectSays(effect: Double) throws {
         let simulation =
-            effect == 1 ? try Self.withoutMessageEffect.get() : UnsignedSimulation(try Self.options(messageEffect: effect))
+            effect == 1
+            ? try Self.withoutMessageEffect.get() : UnsignedSimulation(try Self.options(messageEffect: effect))
         let options = simulation.options
         let episodes = simulation.productionTruth
         #expect(episodes.count > 10_000)
@@ -126,8 +127,8 @@ import Testing
             around.recoveries += recoveries
             around.atRisk += atRisk
         }
-        let ratio = (Double(onDay.recoveries) / Double(onDay.atRisk))
-            / (Double(around.recoveries) / Double(around.atRisk))
+        let onDayHazard = Double(onDay.recoveries) / Double(onDay.atRisk)
+        let ratio = onDayHazard / (Double(around.recoveries) / Double(around.atRisk))
         #expect(abs(ratio / options.graceEndEffect - 1) < 0.2, "grace end day hazard ratio \(ratio)")
 
         // Days 4, 7 and 29 hold both a message and the end of a 3-, 6- or 28-day grace period: left in, they make

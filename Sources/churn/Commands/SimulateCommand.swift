@@ -13,8 +13,9 @@ extension Churn {
                 subscriptions sold in ten storefronts (USD, EUR, GBP, JPY, CAD, AUD,
                 BRL): free trials, renewals, billing failures with or without a grace
                 period, recoveries, cancels during billing retry, expiry after 60 days
-                of retry, refunds, withdrawn products, resubscriptions, family sharing,
-                Sandbox and TEST traffic, resent notifications and late deliveries.
+                of retry, new purchases during retry, refunds, withdrawn products,
+                resubscriptions, family sharing, Sandbox and TEST traffic, resent
+                notifications and late deliveries, and some of Apple's quirks.
                 Every notification is signed the way Apple signs them (ES256, x5c
                 chain; the nested transaction and renewal info too) by a test
                 certificate authority made from the seed.
@@ -24,37 +25,61 @@ extension Churn {
                                     Notification History pages (--format history);
                                     gzip with --gzip or a name ending in .gz
                   export.truth.csv  the billing-retry episodes the simulation meant,
-                                    by METRICS.md (Sandbox and family-shared ones
-                                    too: filter on environment and ownership)
+                                    by METRICS.md version 2 (Sandbox and family-
+                                    shared ones too: filter on environment and
+                                    ownership)
                   export.root.der   the test root certificate, for
                                     churn load --trust-root export.root.der
 
                 Ground-truth columns: subscription, sequence, environment, ownership,
                 product_id, storefront, start_ms, grace_end_ms, end_ms, outcome,
                 cohort, recovery_price, currency, trial_conversion, opening_uuid,
-                closing_uuid, recovered_by, stake_price, stake_currency, mature.
+                closing_uuid, recovered_by (retry or new_purchase), stake_price,
+                stake_currency, mature, end_inferred (no EXPIRED came: expired at
+                day 60), grace_end_inferred (no notification dated the grace end;
+                grace_end_ms holds the real one), late_failure_notice (the failure
+                notice came after its recovery), stale_notices (late copies of it).
                 The truth is as of the end of the history (after --months);
                 episodes still open then are "open".
 
                 The same seed and options give byte-identical files, whatever
                 --workers. With the defaults, 1000 subscribers over 12 months make
-                about 7700 notifications of 13 kB each.
+                about 7600 notifications of 13 kB each.
 
                 Rates are shares between 0 and 1. Each day of billing retry (1 to
-                60) an episode recovers, is cancelled, or ends with a refund or a
-                withdrawn product, each with its own daily chance; when none of them
-                happened by day 60, retry ends unpaid. --recovery-rate, --cancel-rate
-                and --other-rate give the chance of each within the 60 days, were it
-                the only way out. Products, storefronts and the first charge after a
-                free trial multiply the chance of failure and the daily chance of
-                recovery (annual plans fail 1.5 and recover 1.2 times as often,
-                weekly ones 1.25 and 0.75 times, first charges after a trial 2 and
-                0.5 times, BRA 1.8 and 0.7 times, ...; --uniform-rates: none). The
-                daily recovery chance declines smoothly: its
-                shape is w(d) = 0.1 + 0.9 exp(-(d-1)/6), the simulator's own
-                assumption. A hazard file gives another shape: "<day> <weight>" per
-                line, whole days increasing from 1 to 60, straight lines between
-                them; # starts a comment. For instance:
+                60) an episode recovers, is cancelled, ends with a refund or a
+                withdrawn product, or ends with a new paid purchase, each with its
+                own daily chance; when none of them happened by day 60, retry ends
+                unpaid. --recovery-rate, --cancel-rate, --other-rate and
+                --new-purchase-rate give the chance of each within the 60 days,
+                were it the only way out (for recovery: before the multipliers and
+                effects below). These are the simulator's assumptions, not
+                measured figures:
+                - the daily recovery chance declines smoothly, with the shape
+                  w(d) = 0.1 + 0.9 exp(-(d-1)/6); cancels come early (shape
+                  exp(-(d-1)/15)); the other ways out are as likely every day;
+                - products, storefronts and the first charge after a free trial
+                  multiply the chance of a failed charge and each day's chance of
+                  recovery: weekly 1.25 and 0.75, annual 1.5 and 1.2, a first
+                  charge after a trial 2 and 0.5, BRA 1.8 and 0.7, JPN 0.7 and
+                  1.1, DEU 0.8 and 1.1, ... (--uniform-rates: none);
+                - on the day the grace period ends, losing access makes recovery
+                  --grace-end-effect times as likely; on the message days of bands
+                  2-4 of the App Store's billing-issue schedule (days 4, 7, 10, 13,
+                  16, 17, 21, 25, 29, 31, 36, 41, 46, 51, 56) --message-effect times.
+                Grace periods follow the app's setting (--grace, --grace-renewals);
+                a weekly product's lasts at most 6 days.
+
+                Apple's quirks, each at its own rate: a failure notice signed 1 to
+                12 hours after the recovery that resolved it (one recovered
+                episode); a late copy of a recovered period's failure notice (it
+                opens nothing); a grace period no notification dates; an unpaid
+                end of retry with no EXPIRED (expired at day 60 by inference).
+
+                A --recovery-hazard file gives another shape to the daily recovery
+                chance: "<day> <weight>" per line, whole days increasing from 1 to
+                60, straight lines between them, the first and last weights kept
+                before and after; # starts a comment. For instance:
                   1   1.0
                   14  1.0
                   15  0.5
@@ -153,16 +178,25 @@ extension Churn {
         @Option(help: ArgumentHelp("Share of subscribers in the Sandbox environment.", valueName: "rate"))
         var sandboxRate = SimulationOptions().sandboxRate
 
-        @Option(help: ArgumentHelp("Share of retry recoveries notified late.", valueName: "rate"))
+        @Option(
+            help: ArgumentHelp(
+                "Share of recoveries (before grace ends) whose failure notice comes hours after them.",
+                valueName: "rate"
+            )
+        )
         var lateFailureNoticeRate = SimulationOptions().lateFailureNoticeRate
 
-        @Option(help: ArgumentHelp("Share of retry recoveries with a stale failure notice.", valueName: "rate"))
+        @Option(
+            help: ArgumentHelp(
+                "Share of recoveries followed by a late copy of their failure notice.", valueName: "rate"
+            )
+        )
         var staleFailureNoticeRate = SimulationOptions().staleFailureNoticeRate
 
-        @Option(help: ArgumentHelp("Share of grace periods never dated.", valueName: "rate"))
+        @Option(help: ArgumentHelp("Share of grace periods no notification dates.", valueName: "rate"))
         var undatedGraceRate = SimulationOptions().undatedGraceRate
 
-        @Option(help: ArgumentHelp("Share of unpaid retry ends never notified.", valueName: "rate"))
+        @Option(help: ArgumentHelp("Share of unpaid ends of retry with no EXPIRED sent.", valueName: "rate"))
         var missingExpiryRate = SimulationOptions().missingExpiryRate
 
         @Option(help: ArgumentHelp("Share of notifications resent (the same line again).", valueName: "rate"))
