@@ -340,13 +340,14 @@ struct SubscriptionTimeline {
             episode: episode, start: start, graceEnd: graceEnd, isGraceUndated: notices.isGraceUndated,
             isLate: notices.isNoticeLate, isExpiryUnnotified: notices.isExpiryUnnotified
         )
-        // Seen in practice: a grace period after a free trial, with isInBillingRetryPeriod false.
+        // The failure notice (on time, late, or a late copy), about the failed period's transaction.
         func sendFailureNotice(at time: Int64, role: SimulatedNotification.EpisodeRole, isLate: Bool = false) -> Bool {
             emit(
                 .didFailToRenew, graceEnd == nil ? nil : .gracePeriod, at: time,
                 status: graceEnd == nil ? .billingRetry : .billingGracePeriod,
                 renewal: RenewalState(
                     expirationIntent: .billingError,
+                    // Seen in practice: a grace period after a free trial, with isInBillingRetryPeriod false.
                     isInBillingRetry: !(afterTrial && graceEnd != nil),
                     gracePeriodExpires: datedGraceEnd
                 ),
