@@ -67,6 +67,8 @@ package struct ExportSimulation: Sendable {
     private static let blocksPerWorker = 4
 
     package let options: SimulationOptions
+    /// The daily chances of leaving billing retry, from ``options``.
+    package let model: RetryModel
     package let authority: SeededCertificateAuthority
     package let signer: DeterministicJWSSigner
 
@@ -87,6 +89,7 @@ package struct ExportSimulation: Sendable {
             throw SimulationError.signing("cannot make the certificate authority: \(error)")
         }
         self.options = options
+        self.model = RetryModel(options: options)
         self.authority = authority
         self.signer = try authority.signer()
     }
@@ -97,6 +100,7 @@ package struct ExportSimulation: Sendable {
         try SimulatedSubscriber(
             index: index,
             options: options,
+            model: model,
             signer: signer,
             encoder: NotificationDecoder.makeJSONEncoder()
         )
@@ -197,7 +201,9 @@ package struct ExportSimulation: Sendable {
         var truth = ""
         var records: [ExportRecord] = []
         for index in subscribers {
-            let subscriber = try SimulatedSubscriber(index: index, options: options, signer: signer, encoder: encoder)
+            let subscriber = try SimulatedSubscriber(
+                index: index, options: options, model: model, signer: signer, encoder: encoder
+            )
             summary.add(subscriber)
             for episode in subscriber.truth {
                 truth += episode.fields.map(CSVWriter.field).joined(separator: ",") + "\n"

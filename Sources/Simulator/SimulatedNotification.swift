@@ -8,11 +8,46 @@ package struct SimulatedNotification: Hashable, Sendable {
     package enum EpisodeRole: Hashable, Sendable {
         /// Nothing: an ordinary event, or one inside an episode that leaves it open.
         case none
-        /// Opens an episode starting at `start` (the failed period's end), with a grace period ending at
-        /// `graceEnd` (nil: no grace period).
-        case opens(start: Int64, graceEnd: Int64?)
-        /// Closes the open episode with this outcome.
-        case closes(Episode.Outcome)
+        /// Opens an episode.
+        case opens(Opening)
+        /// Closes the subscription's episode number `episode` with `outcome`; a recovery says what made it
+        /// (`recoveredBy`).
+        case closes(episode: Int, outcome: Episode.Outcome, recoveredBy: Episode.RecoveredBy? = nil)
+        /// A late copy of the failure notice of episode `episode`, after its recovery: it opens nothing.
+        case staleCopy(episode: Int)
+    }
+
+    /// What the simulator decided about an episode when it opened it.
+    package struct Opening: Hashable, Sendable {
+        /// The episode's number within its subscription: 1, 2, …
+        package var episode: Int
+        /// t0: the failed period's end.
+        package var start: Int64
+        /// The end of its grace period; nil: no grace period.
+        package var graceEnd: Int64?
+        /// No notification of the episode carries `gracePeriodExpiresDate`: the grace end is known to the
+        /// simulator only.
+        package var isGraceUndated: Bool
+        /// This failure notice was signed after the recovery that resolved the episode.
+        package var isLate: Bool
+        /// Retry ends unpaid at t0 + 60 days without `EXPIRED`/`BILLING_RETRY`.
+        package var isExpiryUnnotified: Bool
+
+        package init(
+            episode: Int,
+            start: Int64,
+            graceEnd: Int64?,
+            isGraceUndated: Bool = false,
+            isLate: Bool = false,
+            isExpiryUnnotified: Bool = false
+        ) {
+            self.episode = episode
+            self.start = start
+            self.graceEnd = graceEnd
+            self.isGraceUndated = isGraceUndated
+            self.isLate = isLate
+            self.isExpiryUnnotified = isExpiryUnnotified
+        }
     }
 
     package var notificationType: NotificationTypeV2

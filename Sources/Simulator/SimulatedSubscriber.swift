@@ -18,35 +18,19 @@ package struct SimulatedSubscriber: Sendable {
     package var lateDeliveries: Int
 
     /// Simulates subscriber `index` and signs its notifications.
+    /// - Parameter model: `RetryModel(options: options)`, worked out once for many subscribers; nil: worked out here.
     /// - Throws: when encoding or signing fails.
     package init(
         index: Int,
         options: SimulationOptions,
+        model: RetryModel? = nil,
         signer: DeterministicJWSSigner,
         encoder: JSONEncoder
     ) throws {
-        var timeline = SubscriptionTimeline(
-            index: index,
-            options: options,
-            identifiers: Identifiers(seed: options.seed)
-        )
-        var notifications = timeline.run()
-        if index % options.testEvery == 0 {
-            let time = timeline.profile.joined + 60_000
-            if time < options.end {
-                var uuids = SplitMix64(seed: options.seed, index: UInt64(index), stream: 5)
-                notifications.append([
-                    SimulatedNotification(
-                        notificationType: .test,
-                        notificationUUID: Identifiers.uuid(&uuids),
-                        signedDate: time,
-                        environment: timeline.profile.environment
-                    )
-                ])
-            }
-        }
+        let history = SubscriberHistory(index: index, options: options, model: model)
+        let notifications = history.notifications
         self.notifications = notifications
-        self.truth = notifications.flatMap(GroundTruthEpisode.episodes(of:))
+        self.truth = history.truth
 
         var noise = SplitMix64(seed: options.seed, index: UInt64(index), stream: 3)
         var delivery = SplitMix64(seed: options.seed, index: UInt64(index), stream: 4)

@@ -2,8 +2,8 @@
 package enum SimulationError: Error, CustomStringConvertible, Sendable, Equatable {
     /// An option is out of range or contradicts another.
     case invalidOptions(String)
-    /// A recovery curve file is malformed: the line (from 1) and what is wrong with it.
-    case invalidRecoveryCurve(line: Int?, reason: String)
+    /// A recovery hazard file is malformed: the line (from 1) and what is wrong with it.
+    case invalidRecoveryHazard(line: Int?, reason: String)
     /// Making a key, a certificate or a signature failed.
     case signing(String)
     /// Writing an output file failed.
@@ -13,10 +13,10 @@ package enum SimulationError: Error, CustomStringConvertible, Sendable, Equatabl
         switch self {
         case .invalidOptions(let reason):
             return "invalid simulation options: \(reason)"
-        case .invalidRecoveryCurve(let line?, let reason):
-            return "recovery curve, line \(line): \(reason)"
-        case .invalidRecoveryCurve(nil, let reason):
-            return "recovery curve: \(reason)"
+        case .invalidRecoveryHazard(let line?, let reason):
+            return "recovery hazard, line \(line): \(reason)"
+        case .invalidRecoveryHazard(nil, let reason):
+            return "recovery hazard: \(reason)"
         case .signing(let reason):
             return "signing failed: \(reason)"
         case .output(let path, let reason):

@@ -3,7 +3,9 @@ import Analysis
 /// What to simulate: how many subscribers over which months, the app's settings, and how often each thing happens.
 ///
 /// Rates are probabilities between 0 and 1. Changing a noise rate (duplicates, out-of-order lines) never changes the
-/// subscribers' histories or the ground truth: each draws from its own random stream.
+/// subscribers' histories or the ground truth, and changing a quirk rate (late, stale and undated notices, missing
+/// expiries) never changes what happens to a subscription, only what is notified: each draws from its own random
+/// stream.
 package struct SimulationOptions: Hashable, Sendable {
     /// Subscribers (purchasers) to simulate; family members come on top.
     package var subscribers = 1000
@@ -13,18 +15,35 @@ package struct SimulationOptions: Hashable, Sendable {
     package var start: Int64 = 1_735_689_600_000
     /// Calendar months of history; subscribers join uniformly over them, and the export ends after them.
     package var months = 12
+    /// The app's billing grace period.
     package var grace = GraceSetting.days(16)
-    package var recoveryCurve = RecoveryCurve.default
+    /// Which renewals the grace period covers.
+    package var graceRenewals = GraceRenewals.all
+    /// The shape of the daily recovery hazard; ``recoveryRate`` sets its level (see ``RetryModel``).
+    package var recoveryHazard = RecoveryHazard.default
 
-    /// Share of renewal charges that fail and open a billing-retry episode (doubled for the first charge after a
-    /// free trial).
+    /// Share of renewal charges that fail and open a billing-retry episode, before the product's, the storefront's
+    /// and the first charge after a trial's multipliers (``Catalog``).
     package var failureRate = 0.06
-    /// Share of episodes that end in recovery, at a time drawn from ``recoveryCurve``.
+    /// The chance that an episode recovers within the 60 days of retry were nothing else to end it first: the
+    /// level of the daily recovery hazard. Cancels and other ends compete, so fewer episodes recover in the end.
     package var recoveryRate = 0.5
-    /// Share of episodes in which the customer turns off auto-renew during billing retry.
+    /// The chance that the customer turns off auto-renew during the 60 days of retry, were nothing else to end it.
     package var cancelRate = 0.1
-    /// Share of episodes that end otherwise: a refund of the last paid period, or the product leaving the store.
+    /// The chance that an episode ends otherwise during the 60 days of retry (a refund of the last paid period, or
+    /// the product leaving the store), were nothing else to end it.
     package var otherRate = 0.02
+    /// The chance that the customer buys again during the 60 days of retry (an upgrade, or the subscription bought
+    /// anew), were nothing else to end it: a recovery by new purchase.
+    package var newPurchaseRate = 0.02
+    /// Multiplies the chance of recovery on the days a billing-issue message is scheduled in bands 2–4 (1: the
+    /// messages change nothing).
+    package var messageEffect = 1.0
+    /// Multiplies the chance of recovery on the day holding the end of the grace period: losing access drives
+    /// customers to fix their payment.
+    package var graceEndEffect = 3.0
+    /// Every product, storefront and charge fails and recovers at the base rates: no ``RateMultipliers``.
+    package var uniformRates = false
     /// Share of subscribers, per month, who turn off auto-renew and leave at the end of their period.
     package var voluntaryChurnRate = 0.04
     /// Share of new subscribers who start with the introductory free trial.
@@ -40,6 +59,17 @@ package struct SimulationOptions: Hashable, Sendable {
     package var familyRate = 0.05
     /// Share of subscribers in the Sandbox environment.
     package var sandboxRate = 0.02
+    /// Share of episodes recovered by billing retry (before any grace period ended) whose failure notice the App
+    /// Store signs 1 to 12 hours after the recovery instead of at the failure.
+    package var lateFailureNoticeRate = 0.01
+    /// Share of episodes recovered by billing retry followed, 1 to 12 hours after the recovery, by a further copy of
+    /// their failure notice (another `notificationUUID`) for the period already paid.
+    package var staleFailureNoticeRate = 0.01
+    /// Share of grace periods announced (`DID_FAIL_TO_RENEW`/`GRACE_PERIOD`) without `gracePeriodExpiresDate` in any
+    /// renewal info of the episode.
+    package var undatedGraceRate = 0.02
+    /// Share of billing-retry episodes ending unpaid whose `EXPIRED`/`BILLING_RETRY` is never sent.
+    package var missingExpiryRate = 0.02
     /// Share of notifications resent: the same line again, one to four lines later.
     package var duplicateRate = 0.02
     /// Share of notifications delivered after the next one of the same subscription.
@@ -69,19 +99,20 @@ package struct SimulationOptions: Hashable, Sendable {
         guard testEvery >= 1 else { throw SimulationError.invalidOptions("testEvery must be at least 1") }
         let rates: [(String, Double)] = [
             ("failure rate", failureRate), ("recovery rate", recoveryRate), ("cancel rate", cancelRate),
-            ("other rate", otherRate), ("voluntary churn rate", voluntaryChurnRate), ("trial rate", trialRate),
+            ("other rate", otherRate), ("new purchase rate", newPurchaseRate),
+            ("voluntary churn rate", voluntaryChurnRate), ("trial rate", trialRate),
             ("trial conversion rate", trialConversionRate), ("refund rate", refundRate),
             ("resubscribe rate", resubscribeRate), ("family rate", familyRate), ("sandbox rate", sandboxRate),
             ("duplicate rate", duplicateRate), ("out-of-order rate", outOfOrderRate),
+            ("late failure notice rate", lateFailureNoticeRate), ("stale failure notice rate", staleFailureNoticeRate),
+            ("undated grace rate", undatedGraceRate), ("missing expiry rate", missingExpiryRate),
         ]
         for (name, rate) in rates where !(0...1).contains(rate) {
             throw SimulationError.invalidOptions("\(name) must be between 0 and 1, not \(rate)")
         }
-        guard recoveryRate + cancelRate + otherRate <= 1 else {
-            throw SimulationError.invalidOptions(
-                "recovery, cancel and other rates share the episodes: together at most 1, not "
-                    + "\(recoveryRate + cancelRate + otherRate)"
-            )
+        for (name, effect) in [("message effect", messageEffect), ("grace end effect", graceEndEffect)]
+        where !(0...100).contains(effect) {
+            throw SimulationError.invalidOptions("\(name) must be between 0 and 100, not \(effect)")
         }
         // Civil dates from 1971 to 2099 keep every identifier and certificate date in range.
         guard start >= 365 * Milliseconds.day, end < 4_102_444_800_000 else {

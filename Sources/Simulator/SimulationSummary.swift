@@ -22,12 +22,46 @@ package struct SimulationSummary: Hashable, Sendable {
     package var testNotifications = 0
     /// Ground-truth episodes per outcome, over Production episodes of purchasers (what a default report counts).
     package var productionEpisodes: [Episode.Outcome: Int] = [:]
+    /// Apple's quirks in the same episodes: what a default report's data-quality checks should find.
+    package var productionQuirks = Quirks()
     /// All ground-truth rows, Sandbox and family-shared ones included.
     package var truthRows = 0
     package var exportBytes = 0
     package var seconds = 0.0
 
     package init() {}
+
+    /// How often each of Apple's quirks (and the new purchases during retry) happened.
+    package struct Quirks: Hashable, Sendable {
+        /// Episodes whose failure notice came after their recovery (`late_failure_notice`).
+        package var lateFailureNotices = 0
+        /// Copies of a failure notice for a period already recovered (`stale_failure_notice`).
+        package var staleFailureNotices = 0
+        /// Grace periods no notification dated (`grace_end_inferred`).
+        package var undatedGracePeriods = 0
+        /// Episodes expired without `EXPIRED`/`BILLING_RETRY` (`inferred_expiry`).
+        package var inferredExpiries = 0
+        /// Episodes recovered by a new paid purchase.
+        package var newPurchaseRecoveries = 0
+
+        package init() {}
+
+        mutating func add(_ episode: GroundTruthEpisode) {
+            if episode.isLateFailureNotice { lateFailureNotices += 1 }
+            staleFailureNotices += episode.staleNotices
+            if episode.isGraceEndInferred { undatedGracePeriods += 1 }
+            if episode.isEndInferred { inferredExpiries += 1 }
+            if episode.recoveredBy == .newPurchase { newPurchaseRecoveries += 1 }
+        }
+
+        mutating func add(_ other: Quirks) {
+            lateFailureNotices += other.lateFailureNotices
+            staleFailureNotices += other.staleFailureNotices
+            undatedGracePeriods += other.undatedGracePeriods
+            inferredExpiries += other.inferredExpiries
+            newPurchaseRecoveries += other.newPurchaseRecoveries
+        }
+    }
 
     /// Signed notifications per second of wall-clock time.
     package var notificationsPerSecond: Double {
@@ -55,6 +89,7 @@ package struct SimulationSummary: Hashable, Sendable {
         truthRows += subscriber.truth.count
         for episode in subscriber.truth where episode.environment == "Production" && episode.ownership == "PURCHASED" {
             productionEpisodes[episode.outcome, default: 0] += 1
+            productionQuirks.add(episode)
         }
     }
 
@@ -72,5 +107,6 @@ package struct SimulationSummary: Hashable, Sendable {
         for (outcome, count) in other.productionEpisodes {
             productionEpisodes[outcome, default: 0] += count
         }
+        productionQuirks.add(other.productionQuirks)
     }
 }

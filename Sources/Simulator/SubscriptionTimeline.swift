@@ -8,14 +8,17 @@ import Foundation
 /// A state machine over billing periods. Each period ends in a renewal (`DID_RENEW`), a voluntary exit
 /// (`DID_CHANGE_RENEWAL_STATUS`/`AUTO_RENEW_DISABLED`, then `EXPIRED`/`VOLUNTARY`), a refund (`REFUND`), the
 /// product leaving the store (`EXPIRED`/`PRODUCT_NOT_FOR_SALE`) or a failed charge (`DID_FAIL_TO_RENEW`), which
-/// opens a billing-retry episode. The episode's outcome is drawn when it opens: recovery (`DID_RENEW`/
-/// `BILLING_RECOVERY` at a time from the recovery curve), a cancel during retry, a refund or a withdrawn product
-/// (`other`), or expiry after 60 days (`EXPIRED`/`BILLING_RETRY`); `GRACE_PERIOD_EXPIRED` comes first when the
-/// grace period ends before the outcome. A lapsed subscriber may subscribe again (`SUBSCRIBED`/`RESUBSCRIBE`).
+/// opens a billing-retry episode. The episode's course is drawn day by day when it opens (``RetryModel``):
+/// recovery (`DID_RENEW`/`BILLING_RECOVERY`), a cancel during retry, a refund or a withdrawn product (`other`), a
+/// new paid purchase (`DID_CHANGE_RENEWAL_PREF`/`UPGRADE` or `SUBSCRIBED`/`RESUBSCRIBE`: recovered by new
+/// purchase), or, when none of them happened by day 60, expiry (`EXPIRED`/`BILLING_RETRY`); `GRACE_PERIOD_EXPIRED`
+/// comes first when the grace period ends before the outcome. A lapsed subscriber may subscribe again
+/// (`SUBSCRIBED`/`RESUBSCRIBE`). Apple's quirks change what is notified, never what happens: a failure notice
+/// signed after its recovery, a late copy of it, a grace period never dated, an expiry never notified.
 ///
-/// Every notification records its ``SimulatedNotification/EpisodeRole``: the ground truth comes from those
-/// decisions, not from reading the notifications back. Signed dates increase strictly within each subscription
-/// (at least a second apart), so the processing order METRICS.md prescribes is the order of the decisions.
+/// Every notification records its ``SimulatedNotification/EpisodeRole``, with the episode's number: the ground
+/// truth comes from those decisions, not from reading the notifications back. Signed dates increase strictly
+/// within each subscription (at least a second apart).
 struct SubscriptionTimeline {
     /// What is drawn once per subscriber.
     struct Profile: Hashable, Sendable {
@@ -23,7 +26,8 @@ struct SubscriptionTimeline {
         var environment: Environment
         var product: Catalog.Product
         var storefront: Catalog.Storefront
-        /// Days of billing grace period; nil: none.
+        /// Days of billing grace period the app's setting gives (before the cap of weekly products and the
+        /// renewal type); nil: none.
         var graceDays: Int?
         var startsWithTrial: Bool
         /// Family members sharing the subscription (0…3).
@@ -76,12 +80,19 @@ struct SubscriptionTimeline {
     private static let hour = Milliseconds.hour
     private static let day = Milliseconds.day
     private static let retryPeriod = 60 * Milliseconds.day
+    /// How long after an event its notification is signed (ms).
+    private static let signingDelays: ClosedRange<Int64> = 2_000...90_000
 
     let profile: Profile
     private let options: SimulationOptions
+    private let model: RetryModel
     private let identifiers: Identifiers
     private let end: Int64
     private var life: SplitMix64
+    /// Apple's quirks (late and stale failure notices, undated grace periods, missing expiries).
+    private var quirks: SplitMix64
+    /// The moments between an event and the signing of its notification.
+    private var signing: SplitMix64
     private var accounts: [Account]
 
     private var isFinished = false
@@ -95,16 +106,24 @@ struct SubscriptionTimeline {
     private var transaction = JWSTransactionDecodedPayload()
     private var recentStart: Int64
     private var hasBeenInRetry = false
+    /// Billing-retry episodes so far.
+    private var episodes = 0
+    /// The product subscribed to: the profile's, until an upgrade.
+    private var product: Catalog.Product
 
     /// Draws the subscriber's profile; ``run()`` then makes the history.
-    init(index: Int, options: SimulationOptions, identifiers: Identifiers) {
+    init(index: Int, options: SimulationOptions, model: RetryModel, identifiers: Identifiers) {
         var life = SplitMix64(seed: options.seed, index: UInt64(index), stream: 1)
         let profile = Profile(index: index, options: options, generator: &life)
         self.profile = profile
         self.options = options
+        self.model = model
         self.identifiers = identifiers
         self.end = options.end
         self.life = life
+        self.quirks = SplitMix64(seed: options.seed, index: UInt64(index), stream: 7)
+        self.signing = SplitMix64(seed: options.seed, index: UInt64(index), stream: 8)
+        self.product = profile.product
         self.clock = profile.joined
         self.recentStart = profile.joined
         self.accounts = (0...profile.familyMembers).map { member in
@@ -125,8 +144,8 @@ struct SubscriptionTimeline {
         transaction = makeTransaction(
             purchase: joined,
             expires: trial
-                ? joined + Int64(profile.product.trialDays) * Self.day
-                : profile.product.period.end(startingAt: joined),
+                ? joined + Int64(product.trialDays) * Self.day
+                : product.period.end(startingAt: joined),
             reason: .purchase,
             isTrial: trial
         )
@@ -154,7 +173,7 @@ struct SubscriptionTimeline {
         let leaves =
             isTrial
             ? 1 - options.trialConversionRate
-            : 1 - pow(1 - options.voluntaryChurnRate, profile.product.period.months)
+            : 1 - pow(1 - options.voluntaryChurnRate, product.period.months)
         if life.chance(leaves) {
             let time = draw(from: periodStart + Self.hour, to: periodEnd - 3 * Self.hour)
             emit(
@@ -190,14 +209,15 @@ struct SubscriptionTimeline {
             return
         }
 
-        if life.chance(min(1, options.failureRate * (isTrial ? 2 : 1))) {
-            runEpisode(periodEnd: periodEnd, afterTrial: isTrial)
+        let rates = rates(afterTrial: isTrial)
+        if life.chance(min(1, options.failureRate * rates.failure)) {
+            runEpisode(periodEnd: periodEnd, afterTrial: isTrial, recoveryMultiplier: rates.recovery)
         } else {
             let purchase = periodEnd - life.int64(in: 0...(30 * Self.minute))
             sequence += 1
             transaction = makeTransaction(
                 purchase: purchase,
-                expires: profile.product.period.end(startingAt: periodEnd),
+                expires: product.period.end(startingAt: periodEnd),
                 reason: .renewal,
                 isTrial: false
             )
@@ -205,63 +225,169 @@ struct SubscriptionTimeline {
         }
     }
 
-    /// A failed renewal at `periodEnd` (t0) and what follows it.
-    private mutating func runEpisode(periodEnd start: Int64, afterTrial: Bool) {
-        let graceEnd = profile.graceDays.map { start + Int64($0) * Self.day }
-        // Seen in practice: a grace period after a free trial, with isInBillingRetryPeriod false.
-        let opened = emit(
-            .didFailToRenew, graceEnd == nil ? nil : .gracePeriod, at: start,
-            status: graceEnd == nil ? .billingRetry : .billingGracePeriod,
-            renewal: RenewalState(
-                expirationIntent: .billingError,
-                isInBillingRetry: !(afterTrial && graceEnd != nil),
-                gracePeriodExpires: graceEnd
-            ),
-            role: .opens(start: start, graceEnd: graceEnd)
+    /// How an episode leaves billing retry, as drawn day by day.
+    private enum Exit {
+        case recovered, cancelled, other, newPurchase, expired
+    }
+
+    /// Draws an episode's course day by day (``RetryModel/recoveryChance(day:multiplier:graceEndDay:)`` and the
+    /// other ways out): the way out and its time, uniform within the day
+    /// (and at least two minutes before the day's end, so its notification is signed the same day); `expired` at
+    /// t0 + 60 days when nothing else happened.
+    private mutating func drawExit(
+        start: Int64,
+        recoveryMultiplier: Double,
+        graceEndDay: Int?
+    ) -> (exit: Exit, time: Int64) {
+        for day in 1...RetryModel.days {
+            let index = day - 1
+            let unit = life.nextUnit()
+            let recovery = model.recoveryChance(day: day, multiplier: recoveryMultiplier, graceEndDay: graceEndDay)
+            let cancel = recovery + model.cancel[index]
+            let other = cancel + model.other[index]
+            let newPurchase = other + model.newPurchase[index]
+            let exit: Exit
+            if unit < recovery {
+                exit = .recovered
+            } else if unit < cancel {
+                exit = .cancelled
+            } else if unit < other {
+                exit = .other
+            } else if unit < newPurchase {
+                exit = .newPurchase
+            } else {
+                continue
+            }
+            let dayStart = start + Int64(index) * Self.day
+            return (exit, dayStart + life.int64(in: 0...(Self.day - 2 * Self.minute)))
+        }
+        return (.expired, start + Self.retryPeriod)
+    }
+
+    /// How the next charge fails and recovers compared with the base rates: the product's, the storefront's, and
+    /// the first charge after a trial's multipliers; all 1 with ``SimulationOptions/uniformRates``.
+    private func rates(afterTrial: Bool) -> RateMultipliers {
+        guard !options.uniformRates else { return .one }
+        let rates = product.rates.combined(with: profile.storefront.rates)
+        return afterTrial ? rates.combined(with: Catalog.firstChargeAfterTrial) : rates
+    }
+
+    /// The grace period of a failed charge, in days (nil: none): the app's setting, none for the first charge after
+    /// a trial when only paid-to-paid renewals have grace, at most 6 days for a weekly product.
+    private func graceDays(afterTrial: Bool) -> Int? {
+        guard let days = profile.graceDays, !(afterTrial && options.graceRenewals == .paidToPaid) else { return nil }
+        return product.period == .week ? min(days, GraceSetting.weeklyMaximumDays) : days
+    }
+
+    /// Apple's quirks in one episode's notifications, drawn from their own generator so that they never change
+    /// what happens to the subscription, only what is notified (see ``SimulationOptions``).
+    private struct Quirks {
+        /// The failure notice is signed `lateDelay` after the recovery that resolved it.
+        var isNoticeLate = false
+        /// A copy of the failure notice comes `lateDelay` after the recovery.
+        var hasStaleCopy = false
+        /// No notification of the episode carries `gracePeriodExpiresDate`.
+        var isGraceUndated = false
+        /// Retry ends unpaid without `EXPIRED`/`BILLING_RETRY`.
+        var isExpiryUnnotified = false
+        var lateDelay: Int64 = 0
+        /// The moment before a late notice is signed.
+        var signingDelay: Int64 = 0
+    }
+
+    /// Draws the quirks of an episode that leaves retry by `exit` at `time`: always the same draws, so that the
+    /// rates change only the quirks they set.
+    private mutating func drawQuirks(exit: Exit, time: Int64, graceEnd: Int64?) -> Quirks {
+        let late = quirks.nextUnit()
+        let stale = quirks.nextUnit()
+        let undated = quirks.nextUnit()
+        let missing = quirks.nextUnit()
+        var drawn = Quirks(
+            lateDelay: quirks.int64(in: Self.hour...(12 * Self.hour)),
+            signingDelay: quirks.int64(in: Self.signingDelays)
         )
-        guard opened else { return }
+        // A late notice needs a recovery by retry with nothing notified before it (no end of grace), and room
+        // before the end of the history for the notice.
+        let isRecoveredByRetry = exit == .recovered && time + drawn.lateDelay + 10 * Self.minute < end
+        if isRecoveredByRetry, graceEnd.map({ time <= $0 }) ?? true {
+            drawn.isNoticeLate = late < options.lateFailureNoticeRate
+        }
+        drawn.hasStaleCopy = isRecoveredByRetry && !drawn.isNoticeLate && stale < options.staleFailureNoticeRate
+        drawn.isGraceUndated = graceEnd != nil && undated < options.undatedGraceRate
+        drawn.isExpiryUnnotified = exit == .expired && missing < options.missingExpiryRate
+        return drawn
+    }
+
+    /// A failed renewal at `periodEnd` (t0) and what follows it; `recoveryMultiplier` multiplies each day's chance
+    /// of recovery.
+    private mutating func runEpisode(periodEnd start: Int64, afterTrial: Bool, recoveryMultiplier: Double) {
+        episodes += 1
+        let episode = episodes
+        let graceEnd = graceDays(afterTrial: afterTrial).map { start + Int64($0) * Self.day }
+        let failed = (transaction: transaction, sequence: sequence)
+        let course = drawExit(
+            start: start,
+            recoveryMultiplier: recoveryMultiplier,
+            graceEndDay: graceEnd.map { RetryModel.day(holding: $0 - start) }
+        )
+        // Whatever ends the episode happens at least a minute after its failure notice would be signed (at most 90
+        // seconds after t0, or a second after the previous notification).
+        let time = max(course.time, start + 3 * Self.minute, lastSigned + 2 * Self.minute)
+        let notices = drawQuirks(exit: course.exit, time: time, graceEnd: graceEnd)
+        // What the renewal infos of the episode say about the grace period.
+        let datedGraceEnd = notices.isGraceUndated ? nil : graceEnd
+        let opening = SimulatedNotification.Opening(
+            episode: episode, start: start, graceEnd: graceEnd, isGraceUndated: notices.isGraceUndated,
+            isLate: notices.isNoticeLate, isExpiryUnnotified: notices.isExpiryUnnotified
+        )
+        // The failure notice (on time, late, or a late copy), about the failed period's transaction.
+        func sendFailureNotice(at time: Int64, role: SimulatedNotification.EpisodeRole, isLate: Bool = false) -> Bool {
+            emit(
+                .didFailToRenew, graceEnd == nil ? nil : .gracePeriod, at: time,
+                status: graceEnd == nil ? .billingRetry : .billingGracePeriod,
+                renewal: RenewalState(
+                    expirationIntent: .billingError,
+                    // Seen in practice: a grace period after a free trial, with isInBillingRetryPeriod false.
+                    isInBillingRetry: !(afterTrial && graceEnd != nil),
+                    gracePeriodExpires: datedGraceEnd
+                ),
+                purchase: failed,
+                role: role,
+                isEvent: !isLate,
+                signingDelay: isLate ? notices.signingDelay : nil
+            )
+        }
+
+        if notices.isNoticeLate {
+            hasBeenInRetry = true
+            // The moment the on-time notice would have taken to be signed, drawn all the same.
+            _ = signing.int64(in: Self.signingDelays)
+            recover(at: time, start: start, graceEnd: graceEnd, datedGraceEnd: datedGraceEnd, episode: episode)
+            _ = sendFailureNotice(at: time + notices.lateDelay, role: .opens(opening), isLate: true)
+            return
+        }
+        guard sendFailureNotice(at: start, role: .opens(opening)) else { return }
         hasBeenInRetry = true
-        // Whatever ends the episode happens after the failure was notified.
-        let earliest = lastSigned + Self.minute
-        let retryEnd = start + Self.retryPeriod
-        let outcome = life.nextUnit()
         let inRetry = RenewalState(
-            expirationIntent: .billingError, isInBillingRetry: true, gracePeriodExpires: graceEnd
+            expirationIntent: .billingError, isInBillingRetry: true, gracePeriodExpires: datedGraceEnd
         )
 
-        if outcome < options.recoveryRate {
-            let recovery = max(start + options.recoveryCurve.delay(unit: life.nextUnit()), earliest)
-            expireGrace(graceEnd, before: recovery)
-            // Recovered within grace: the renewal dates do not move. Otherwise a new period starts now.
-            let savedInGrace = graceEnd.map { recovery <= $0 } ?? false
-            var expires = profile.product.period.end(startingAt: savedInGrace ? start : recovery)
-            while expires < recovery + Self.day {
-                expires = profile.product.period.end(startingAt: expires)
+        switch course.exit {
+        case .recovered:
+            expireGrace(graceEnd, dated: datedGraceEnd, before: time)
+            recover(at: time, start: start, graceEnd: graceEnd, datedGraceEnd: datedGraceEnd, episode: episode)
+            if notices.hasStaleCopy {
+                _ = sendFailureNotice(at: time + notices.lateDelay, role: .staleCopy(episode: episode), isLate: true)
             }
-            sequence += 1
-            transaction = makeTransaction(
-                purchase: recovery,
-                expires: expires,
-                reason: .renewal,
-                isTrial: false
-            )
-            emit(
-                .didRenew, .billingRecovery, at: recovery, status: .active,
-                renewal: RenewalState(isInBillingRetry: false, gracePeriodExpires: graceEnd),
-                role: .closes(.recovered)
-            )
-        } else if outcome < options.recoveryRate + options.cancelRate {
-            // Cancels come early rather than late: the day is 60 · u².
-            let unit = life.nextUnit()
-            let time = min(max(start + Int64(unit * unit * Double(Self.retryPeriod)), earliest), retryEnd - Self.hour)
-            expireGrace(graceEnd, before: time)
+        case .cancelled:
+            expireGrace(graceEnd, dated: datedGraceEnd, before: time)
             let inGrace = graceEnd.map { time < $0 } ?? false
             var cancelled = inRetry
             cancelled.autoRenew = false
             emit(
                 .didChangeRenewalStatus, .autoRenewDisabled, at: time,
                 status: inGrace ? .billingGracePeriod : .billingRetry, renewal: cancelled,
-                role: .closes(.cancelled)
+                role: .closes(episode: episode, outcome: .cancelled)
             )
             if life.chance(Self.expiredAfterCancelRate) {
                 emit(
@@ -271,11 +397,10 @@ struct SubscriptionTimeline {
                 )
             }
             lapse()
-        } else if outcome < options.recoveryRate + options.cancelRate + options.otherRate {
-            let time = max(start + life.int64(in: Self.day...(45 * Self.day)), earliest)
-            expireGrace(graceEnd, before: time)
+        case .other:
+            expireGrace(graceEnd, dated: datedGraceEnd, before: time)
             if life.chance(0.5) {
-                refund(at: time, role: .closes(.other))
+                refund(at: time, role: .closes(episode: episode, outcome: .other))
                 lapse()
             } else {
                 emit(
@@ -283,27 +408,81 @@ struct SubscriptionTimeline {
                     renewal: RenewalState(
                         autoRenew: false, expirationIntent: .productNotAvailable, isInBillingRetry: false
                     ),
-                    role: .closes(.other)
+                    role: .closes(episode: episode, outcome: .other)
                 )
                 isFinished = true
             }
-        } else {
-            expireGrace(graceEnd, before: retryEnd)
-            emit(
-                .expired, .billingRetry, at: retryEnd, status: .expired,
-                renewal: RenewalState(expirationIntent: .billingError, isInBillingRetry: false),
-                role: .closes(.expired)
-            )
+        case .newPurchase:
+            expireGrace(graceEnd, dated: datedGraceEnd, before: time)
+            buyAgain(at: time, closing: episode)
+        case .expired:
+            expireGrace(graceEnd, dated: datedGraceEnd, before: course.time)
+            if notices.isExpiryUnnotified {
+                // The App Store stops retrying, but says nothing. The moment the notification would have taken to
+                // be signed is drawn all the same, so the later ones are signed as they would have been.
+                clock = max(clock, course.time)
+                _ = signing.int64(in: Self.signingDelays)
+            } else {
+                emit(
+                    .expired, .billingRetry, at: course.time, status: .expired,
+                    renewal: RenewalState(expirationIntent: .billingError, isInBillingRetry: false),
+                    role: .closes(episode: episode, outcome: .expired)
+                )
+            }
             lapse()
         }
     }
 
-    /// `GRACE_PERIOD_EXPIRED` when the grace period ends before `time`; the episode stays open.
-    private mutating func expireGrace(_ graceEnd: Int64?, before time: Int64) {
+    /// Billing retry collects the failed renewal at `time`: `DID_RENEW`/`BILLING_RECOVERY`. Within grace the renewal
+    /// dates do not move; otherwise a new period starts at `time`.
+    private mutating func recover(at time: Int64, start: Int64, graceEnd: Int64?, datedGraceEnd: Int64?, episode: Int) {
+        let savedInGrace = graceEnd.map { time <= $0 } ?? false
+        var expires = product.period.end(startingAt: savedInGrace ? start : time)
+        while expires < time + Self.day {
+            expires = product.period.end(startingAt: expires)
+        }
+        sequence += 1
+        transaction = makeTransaction(
+            purchase: time,
+            expires: expires,
+            reason: .renewal,
+            isTrial: false
+        )
+        emit(
+            .didRenew, .billingRecovery, at: time, status: .active,
+            renewal: RenewalState(isInBillingRetry: false, gracePeriodExpires: datedGraceEnd),
+            role: .closes(episode: episode, outcome: .recovered, recoveredBy: .retry)
+        )
+    }
+
+    /// A new paid purchase during billing retry, which ends the episode: an upgrade to the next product of the
+    /// group (`DID_CHANGE_RENEWAL_PREF`/`UPGRADE`) or, for the last product and in half the cases, the same product
+    /// bought again (`SUBSCRIBED`/`RESUBSCRIBE`). A new period starts at `time`.
+    private mutating func buyAgain(at time: Int64, closing episode: Int) {
+        let position = Catalog.products.firstIndex(of: product) ?? Catalog.products.count - 1
+        let upgrades = position + 1 < Catalog.products.count && life.chance(0.5)
+        if upgrades { product = Catalog.products[position + 1] }
+        sequence += 1
+        transaction = makeTransaction(
+            purchase: time,
+            expires: product.period.end(startingAt: time),
+            reason: .purchase,
+            isTrial: false
+        )
+        emit(
+            upgrades ? .didChangeRenewalPref : .subscribed, upgrades ? .upgrade : .resubscribe, at: time,
+            status: .active, renewal: RenewalState(isInBillingRetry: false),
+            role: .closes(episode: episode, outcome: .recovered, recoveredBy: .newPurchase)
+        )
+    }
+
+    /// `GRACE_PERIOD_EXPIRED` when the grace period ends before `time`; the episode stays open. Its renewal info
+    /// carries `dated` (nil when Apple did not date the grace period).
+    private mutating func expireGrace(_ graceEnd: Int64?, dated: Int64?, before time: Int64) {
         guard let graceEnd, graceEnd < time else { return }
         emit(
             .gracePeriodExpired, nil, at: graceEnd, status: .billingRetry,
-            renewal: RenewalState(expirationIntent: .billingError, isInBillingRetry: true, gracePeriodExpires: graceEnd)
+            renewal: RenewalState(expirationIntent: .billingError, isInBillingRetry: true, gracePeriodExpires: dated)
         )
     }
 
@@ -330,7 +509,7 @@ struct SubscriptionTimeline {
         sequence += 1
         transaction = makeTransaction(
             purchase: time,
-            expires: profile.product.period.end(startingAt: time),
+            expires: product.period.end(startingAt: time),
             reason: .purchase,
             isTrial: false
         )
@@ -356,7 +535,7 @@ struct SubscriptionTimeline {
     ) -> JWSTransactionDecodedPayload {
         var transaction = JWSTransactionDecodedPayload()
         transaction.bundleId = options.bundleID
-        transaction.productId = profile.product.productId
+        transaction.productId = product.productId
         transaction.subscriptionGroupIdentifier = Catalog.subscriptionGroupIdentifier
         transaction.purchaseDate = purchase
         transaction.originalPurchaseDate = profile.joined
@@ -368,16 +547,21 @@ struct SubscriptionTimeline {
         transaction.storefrontId = profile.storefront.id
         transaction.transactionReason = .known(reason)
         transaction.currency = profile.storefront.currency
-        transaction.price = isTrial ? 0 : profile.product.price(in: profile.storefront.currency)
+        transaction.price = isTrial ? 0 : product.price(in: profile.storefront.currency)
         if isTrial {
             transaction.offerType = .known(.introductoryOffer)
             transaction.offerDiscountType = .known(.freeTrial)
-            transaction.offerPeriod = profile.product.trialOfferPeriod
+            transaction.offerPeriod = product.trialOfferPeriod
         }
         return transaction
     }
 
     /// Sends a notification about an event at `time` to every account, each signed a moment later.
+    /// - Parameters:
+    ///   - purchase: the transaction the notification is about, when not the latest one (a late failure notice).
+    ///   - isEvent: false for a notice that only reports an earlier event late: the subscription's clock stays.
+    ///   - signingDelay: the moment between `time` and signing, when drawn elsewhere (late notices draw theirs with
+    ///     the quirks, so that they leave the other notifications' signed dates as they were).
     /// - Returns: false, and the history ends, when the purchaser's copy would be signed at or after the export's
     ///   end.
     @discardableResult
@@ -387,16 +571,19 @@ struct SubscriptionTimeline {
         at time: Int64,
         status: Status,
         renewal: RenewalState,
-        role: SimulatedNotification.EpisodeRole = .none
+        purchase: (transaction: JWSTransactionDecodedPayload, sequence: Int)? = nil,
+        role: SimulatedNotification.EpisodeRole = .none,
+        isEvent: Bool = true,
+        signingDelay: Int64? = nil
     ) -> Bool {
         guard !isFinished else { return false }
-        let signed = max(time + life.int64(in: 2_000...90_000), lastSigned + 1_000)
+        let signed = max(time + (signingDelay ?? signing.int64(in: Self.signingDelays)), lastSigned + 1_000)
         guard signed < end else {
             isFinished = true
             return false
         }
         lastSigned = signed
-        clock = max(clock, time)
+        if isEvent { clock = max(clock, time) }
         for index in accounts.indices {
             let account = accounts[index]
             let accountSigned = signed + account.delay
@@ -409,8 +596,11 @@ struct SubscriptionTimeline {
                 signedDate: accountSigned,
                 environment: profile.environment,
                 status: status,
-                transaction: accountTransaction(account, signedDate: accountSigned),
-                renewalInfo: renewalInfo(renewal, account: account, signedDate: accountSigned),
+                transaction: accountTransaction(account, signedDate: accountSigned, purchase: purchase),
+                renewalInfo: renewalInfo(
+                    renewal, account: account, signedDate: accountSigned,
+                    renewalDate: (purchase?.transaction ?? transaction).expiresDate
+                ),
                 role: role
             )
             if isFamily, type == .refund { notification.transaction?.revocationType = .known(.familyRevoke) }
@@ -419,8 +609,14 @@ struct SubscriptionTimeline {
         return true
     }
 
-    private func accountTransaction(_ account: Account, signedDate: Int64) -> JWSTransactionDecodedPayload {
-        var copy = transaction
+    /// The account's copy of the latest transaction, or of `purchase`.
+    private func accountTransaction(
+        _ account: Account,
+        signedDate: Int64,
+        purchase: (transaction: JWSTransactionDecodedPayload, sequence: Int)?
+    ) -> JWSTransactionDecodedPayload {
+        var copy = purchase?.transaction ?? transaction
+        let sequence = purchase?.sequence ?? sequence
         copy.transactionId = identifiers.transactionId(account: account.number, sequence: sequence)
         copy.originalTransactionId = identifiers.transactionId(account: account.number, sequence: 0)
         copy.webOrderLineItemId = identifiers.webOrderLineItemId(account: account.number, sequence: sequence)
@@ -434,18 +630,19 @@ struct SubscriptionTimeline {
     private func renewalInfo(
         _ state: RenewalState,
         account: Account,
-        signedDate: Int64
+        signedDate: Int64,
+        renewalDate: Int64?
     ) -> JWSRenewalInfoDecodedPayload {
         var info = JWSRenewalInfoDecodedPayload()
         info.originalTransactionId = identifiers.transactionId(account: account.number, sequence: 0)
-        info.productId = profile.product.productId
-        info.autoRenewProductId = profile.product.productId
+        info.productId = product.productId
+        info.autoRenewProductId = product.productId
         info.autoRenewStatus = .known(state.autoRenew ? .on : .off)
         if state.autoRenew {
-            info.renewalPrice = profile.product.price(in: profile.storefront.currency)
+            info.renewalPrice = product.price(in: profile.storefront.currency)
             info.currency = profile.storefront.currency
         }
-        info.renewalDate = transaction.expiresDate
+        info.renewalDate = renewalDate
         info.expirationIntent = state.expirationIntent.map { .known($0) }
         info.isInBillingRetryPeriod = state.isInBillingRetry
         info.gracePeriodExpiresDate = state.gracePeriodExpires

@@ -1,3 +1,4 @@
+import Analysis
 import AppStoreNotifications
 import Foundation
 import Simulator
@@ -71,6 +72,24 @@ import Testing
             // renewalPrice and currency go with auto-renew on.
             #expect((renewalInfo.renewalPrice != nil) == (renewalInfo.autoRenewStatus == .known(.on)))
         }
+    }
+
+    @Test func unsignedHistoriesGiveTheEventsOfTheExport() throws {
+        let fixture = try Fixtures.small.get()
+        var decoded: [String: NotificationEvent] = [:]
+        for notification in fixture.notifications {
+            let event = NotificationEvent(notification)
+            decoded[event.notificationUUID] = event
+        }
+        var unsigned: [String: NotificationEvent] = [:]
+        for index in 0..<fixture.options.subscribers {
+            for notification in SubscriberHistory(index: index, options: fixture.options).notifications.joined() {
+                let event = NotificationEvent(notification, bundleId: fixture.options.bundleID)
+                unsigned[event.notificationUUID] = event
+            }
+        }
+        #expect(unsigned.count == fixture.summary.notifications)
+        #expect(unsigned == decoded)
     }
 
     @Test func historyPagesCarryTheSameNotifications() throws {

@@ -15,8 +15,8 @@ enum Fixtures {
         return options
     }
 
-    /// Many episodes of every kind, Sandbox and family traffic, resends and late deliveries: for comparing the
-    /// ground truth with the episode builder.
+    /// Many episodes of every kind, Sandbox and family traffic, resends and late deliveries, each of Apple's quirks:
+    /// for comparing the ground truth with the episode builder.
     static let varied = Result { try ExportFixture(variedOptions) }
 
     static var variedOptions: SimulationOptions {
@@ -35,6 +35,11 @@ enum Fixtures {
         options.duplicateRate = 0.05
         options.outOfOrderRate = 0.05
         options.testEvery = 50
+        options.newPurchaseRate = 0.05
+        options.lateFailureNoticeRate = 0.15
+        options.staleFailureNoticeRate = 0.1
+        options.undatedGraceRate = 0.1
+        options.missingExpiryRate = 0.2
         return options
     }
 

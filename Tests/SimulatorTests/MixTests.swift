@@ -5,14 +5,16 @@ import Testing
 
 /// The configured mix shows up in the export.
 @Suite struct MixTests {
-    @Test func grace16MakesSixteenDayGracePeriods() throws {
+    @Test func grace16MakesSixteenDayGracePeriodsAndSixForWeeklies() throws {
         let fixture = try Fixtures.grace16.get()
         let rows = try fixture.truthRows()
         #expect(rows.count > 20)
+        #expect(Set(rows.compactMap { $0["product_id"] }).count == 3)
         for row in rows {
             let start = try #require(Int64(row["start_ms"] ?? ""))
             let graceEnd = try #require(Int64(row["grace_end_ms"] ?? ""))
-            #expect(graceEnd - start == 16 * 86_400_000)
+            let days: Int64 = row["product_id"] == "pro.weekly" ? 6 : 16
+            #expect(graceEnd - start == days * 86_400_000)
         }
         let failures = fixture.notifications.filter { $0.payload.notificationType == .known(.didFailToRenew) }
         #expect(!failures.isEmpty)
@@ -20,7 +22,33 @@ import Testing
             #expect(failure.payload.subtype == .known(.gracePeriod))
             #expect(failure.payload.data?.status == .known(.billingGracePeriod))
             let expires = try #require(failure.transaction?.expiresDate)
-            #expect(failure.renewalInfo?.gracePeriodExpiresDate == expires + 16 * 86_400_000)
+            let days: Int64 = failure.transaction?.productId == "pro.weekly" ? 6 : 16
+            // Dated, unless Apple left the date out (undated grace periods).
+            let graceEnd = failure.renewalInfo?.gracePeriodExpiresDate
+            #expect(graceEnd == nil || graceEnd == expires + days * 86_400_000)
+        }
+    }
+
+    @Test(arguments: [GraceRenewals.all, .paidToPaid])
+    func graceCoversTheConfiguredRenewals(renewals: GraceRenewals) throws {
+        var options = SimulationOptions()
+        options.subscribers = 1500
+        options.seed = 3
+        options.months = 6
+        options.grace = .days(3)
+        options.graceRenewals = renewals
+        options.trialRate = 0.5
+        options.failureRate = 0.3
+        let truth = UnsignedSimulation(options).truth
+        let trials = truth.filter(\.isTrialConversion)
+        let paid = truth.filter { !$0.isTrialConversion }
+        #expect(trials.count > 20)
+        #expect(paid.count > 20)
+        // Three days for every product: below the weekly cap.
+        #expect(paid.allSatisfy { $0.graceEnd == $0.start + 3 * 86_400_000 })
+        switch renewals {
+        case .all: #expect(trials.allSatisfy { $0.graceEnd == $0.start + 3 * 86_400_000 })
+        case .paidToPaid: #expect(trials.allSatisfy { $0.graceEnd == nil })
         }
     }
 

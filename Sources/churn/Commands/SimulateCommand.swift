@@ -13,8 +13,9 @@ extension Churn {
                 subscriptions sold in ten storefronts (USD, EUR, GBP, JPY, CAD, AUD,
                 BRL): free trials, renewals, billing failures with or without a grace
                 period, recoveries, cancels during billing retry, expiry after 60 days
-                of retry, refunds, withdrawn products, resubscriptions, family sharing,
-                Sandbox and TEST traffic, resent notifications and late deliveries.
+                of retry, new purchases during retry, refunds, withdrawn products,
+                resubscriptions, family sharing, Sandbox and TEST traffic, resent
+                notifications and late deliveries, and some of Apple's quirks.
                 Every notification is signed the way Apple signs them (ES256, x5c
                 chain; the nested transaction and renewal info too) by a test
                 certificate authority made from the seed.
@@ -24,40 +25,71 @@ extension Churn {
                                     Notification History pages (--format history);
                                     gzip with --gzip or a name ending in .gz
                   export.truth.csv  the billing-retry episodes the simulation meant,
-                                    by METRICS.md (Sandbox and family-shared ones
-                                    too: filter on environment and ownership)
+                                    by METRICS.md version 2 (Sandbox and family-
+                                    shared ones too: filter on environment and
+                                    ownership)
                   export.root.der   the test root certificate, for
                                     churn load --trust-root export.root.der
 
                 Ground-truth columns: subscription, sequence, environment, ownership,
                 product_id, storefront, start_ms, grace_end_ms, end_ms, outcome,
                 cohort, recovery_price, currency, trial_conversion, opening_uuid,
-                closing_uuid. The truth is as of the end of the history (after
-                --months); episodes still open then are "open".
+                closing_uuid, recovered_by (retry or new_purchase), stake_price,
+                stake_currency, mature, end_inferred (no EXPIRED came: expired at
+                day 60), grace_end_inferred (no notification dated the grace end;
+                grace_end_ms holds the real one), late_failure_notice (the failure
+                notice came after its recovery), stale_notices (late copies of it).
+                The truth is as of the end of the history (after --months);
+                episodes still open then are "open".
 
                 The same seed and options give byte-identical files, whatever
                 --workers. With the defaults, 1000 subscribers over 12 months make
-                about 7700 notifications of 13 kB each.
+                about 7600 notifications of 13 kB each.
 
-                Rates are shares between 0 and 1. A billing-retry episode ends in
-                recovery (--recovery-rate), a cancel (--cancel-rate), a refund or a
-                withdrawn product (--other-rate), or else expiry at day 60. Recovery
-                times follow the recovery curve: by default about 40 % of eventual
-                recoveries by day 3, 75 % by day 16, 90 % by day 28, all by day 60.
-                A curve file has one point per line, "<day> <cumulative share>", days
-                increasing up to 60, shares rising to exactly 1; # starts a comment.
-                The default curve as a file:
-                  3   0.40
-                  16  0.75
-                  28  0.90
-                  60  1.00
+                Rates are shares between 0 and 1. Each day of billing retry (1 to
+                60) an episode recovers, is cancelled, ends with a refund or a
+                withdrawn product, or ends with a new paid purchase, each with its
+                own daily chance; when none of them happened by day 60, retry ends
+                unpaid. --recovery-rate, --cancel-rate, --other-rate and
+                --new-purchase-rate give the chance of each within the 60 days,
+                were it the only way out (for recovery: before the multipliers and
+                effects below). These are the simulator's assumptions, not
+                measured figures:
+                - the daily recovery chance declines smoothly, with the shape
+                  w(d) = 0.1 + 0.9 exp(-(d-1)/6); cancels come early (shape
+                  exp(-(d-1)/15)); the other ways out are as likely every day;
+                - products, storefronts and the first charge after a free trial
+                  multiply the chance of a failed charge and each day's chance of
+                  recovery: weekly 1.25 and 0.75, annual 1.5 and 1.2, a first
+                  charge after a trial 2 and 0.5, BRA 1.8 and 0.7, JPN 0.7 and
+                  1.1, DEU 0.8 and 1.1, ... (--uniform-rates: none);
+                - on the day the grace period ends, losing access makes recovery
+                  --grace-end-effect times as likely; on the message days of bands
+                  2-4 of the App Store's billing-issue schedule (days 4, 7, 10, 13,
+                  16, 17, 21, 25, 29, 31, 36, 41, 46, 51, 56) --message-effect times.
+                Grace periods follow the app's setting (--grace, --grace-renewals);
+                a weekly product's lasts at most 6 days.
+
+                Apple's quirks, each at its own rate: a failure notice signed 1 to
+                12 hours after the recovery that resolved it (one recovered
+                episode); a late copy of a recovered period's failure notice (it
+                opens nothing); a grace period no notification dates; an unpaid
+                end of retry with no EXPIRED (expired at day 60 by inference).
+
+                A --recovery-hazard file gives another shape to the daily recovery
+                chance: "<day> <weight>" per line, whole days increasing from 1 to
+                60, straight lines between them, the first and last weights kept
+                before and after; # starts a comment. For instance:
+                  1   1.0
+                  14  1.0
+                  15  0.5
 
                 Examples:
                   churn simulate --subscribers 2000 --seed 42 --out demo.jsonl
                   churn load --trust-root demo.root.der demo.jsonl
                   churn simulate --subscribers 13000 --grace mixed --out bench.jsonl.gz
                   churn simulate --grace none --format history --out history.json
-                  churn simulate --recovery-curve slow.txt --recovery-rate 0.3
+                  churn simulate --recovery-hazard slow.txt --recovery-rate 0.3
                 """
         )
 
@@ -81,28 +113,52 @@ extension Churn {
 
         @Option(
             help: ArgumentHelp(
-                "Billing grace period: none, 3, 16, 28, or mixed (each subscriber one of the four).",
+                "The app's grace period: none, 3, 16 or 28 (weekly products: at most 6), or mixed "
+                    + "(each subscriber one of the four, for tests).",
                 valueName: "days"
             )
         )
         var grace = SimulationOptions().grace.description
 
-        @Option(help: ArgumentHelp("When recoveries happen (see the format above).", valueName: "file"))
-        var recoveryCurve: String?
+        @Option(
+            help: ArgumentHelp(
+                "Renewals with grace: all, or paid-to-paid (none after a free trial).", valueName: "type"
+            )
+        )
+        var graceRenewals = SimulationOptions().graceRenewals.rawValue
+
+        @Option(help: ArgumentHelp("Shape of the daily recovery chance (format above).", valueName: "file"))
+        var recoveryHazard: String?
 
         @Option(
-            help: ArgumentHelp("Share of renewal charges that fail (doubled after a free trial).", valueName: "rate")
+            help: ArgumentHelp("Base share of renewal charges that fail (see multipliers).", valueName: "rate")
         )
         var failureRate = SimulationOptions().failureRate
 
-        @Option(help: ArgumentHelp("Share of billing-retry episodes that recover.", valueName: "rate"))
+        @Option(help: ArgumentHelp("Chance of recovery within 60 days of retry, alone.", valueName: "rate"))
         var recoveryRate = SimulationOptions().recoveryRate
 
-        @Option(help: ArgumentHelp("Share of episodes cancelled by the customer during retry.", valueName: "rate"))
+        @Option(help: ArgumentHelp("Chance of a cancel during the 60 days of retry, alone.", valueName: "rate"))
         var cancelRate = SimulationOptions().cancelRate
 
-        @Option(help: ArgumentHelp("Share of episodes ended by a refund or a withdrawn product.", valueName: "rate"))
+        @Option(help: ArgumentHelp("Chance of a refund or withdrawn product in retry, alone.", valueName: "rate"))
         var otherRate = SimulationOptions().otherRate
+
+        @Option(help: ArgumentHelp("Chance of an upgrade or new purchase in retry, alone.", valueName: "rate"))
+        var newPurchaseRate = SimulationOptions().newPurchaseRate
+
+        @Option(
+            help: ArgumentHelp("Recovery chance multiplier on message days of bands 2-4.", valueName: "x")
+        )
+        var messageEffect = SimulationOptions().messageEffect
+
+        @Option(
+            help: ArgumentHelp("Recovery chance multiplier on the day the grace period ends.", valueName: "x")
+        )
+        var graceEndEffect = SimulationOptions().graceEndEffect
+
+        @Flag(help: "Same failure and recovery rates for every product and storefront.")
+        var uniformRates = false
 
         @Option(help: ArgumentHelp("Share of subscribers turning off auto-renew, per month.", valueName: "rate"))
         var voluntaryChurnRate = SimulationOptions().voluntaryChurnRate
@@ -121,6 +177,27 @@ extension Churn {
 
         @Option(help: ArgumentHelp("Share of subscribers in the Sandbox environment.", valueName: "rate"))
         var sandboxRate = SimulationOptions().sandboxRate
+
+        @Option(
+            help: ArgumentHelp(
+                "Share of recoveries (before grace ends) whose failure notice comes hours after them.",
+                valueName: "rate"
+            )
+        )
+        var lateFailureNoticeRate = SimulationOptions().lateFailureNoticeRate
+
+        @Option(
+            help: ArgumentHelp(
+                "Share of recoveries followed by a late copy of their failure notice.", valueName: "rate"
+            )
+        )
+        var staleFailureNoticeRate = SimulationOptions().staleFailureNoticeRate
+
+        @Option(help: ArgumentHelp("Share of grace periods no notification dates.", valueName: "rate"))
+        var undatedGraceRate = SimulationOptions().undatedGraceRate
+
+        @Option(help: ArgumentHelp("Share of unpaid ends of retry with no EXPIRED sent.", valueName: "rate"))
+        var missingExpiryRate = SimulationOptions().missingExpiryRate
 
         @Option(help: ArgumentHelp("Share of notifications resent (the same line again).", valueName: "rate"))
         var duplicateRate = SimulationOptions().duplicateRate
@@ -149,8 +226,8 @@ extension Churn {
             if !FileManager.default.isWritableFile(atPath: directory) {
                 throw ValidationError("cannot write to \(directory): no such directory, or not writable.")
             }
-            if let recoveryCurve, !FileManager.default.isReadableFile(atPath: recoveryCurve) {
-                throw ValidationError("cannot read \(recoveryCurve): no such file, or not readable.")
+            if let recoveryHazard, !FileManager.default.isReadableFile(atPath: recoveryHazard) {
+                throw ValidationError("cannot read \(recoveryHazard): no such file, or not readable.")
             }
             do {
                 try makeOptions().validate()
@@ -193,21 +270,29 @@ extension Churn {
                 throw ValidationError("--grace must be none, 3, 16, 28 or mixed, not \(grace).")
             }
             options.grace = grace
-            if let recoveryCurve {
+            guard let graceRenewals = GraceRenewals(rawValue: graceRenewals) else {
+                throw ValidationError("--grace-renewals must be all or paid-to-paid, not \(graceRenewals).")
+            }
+            options.graceRenewals = graceRenewals
+            if let recoveryHazard {
                 do {
-                    let text = try String(contentsOfFile: recoveryCurve, encoding: .utf8)
-                    options.recoveryCurve = try RecoveryCurve(parsing: text)
+                    let text = try String(contentsOfFile: recoveryHazard, encoding: .utf8)
+                    options.recoveryHazard = try RecoveryHazard(parsing: text)
                 } catch {
-                    throw ValidationError("--recovery-curve \(recoveryCurve): \(error)")
+                    throw ValidationError("--recovery-hazard \(recoveryHazard): \(error)")
                 }
             }
             guard ExportFormat(rawValue: format) != nil else {
                 throw ValidationError("--format must be jsonl or history, not \(format).")
             }
             options.failureRate = failureRate
+            options.uniformRates = uniformRates
+            options.messageEffect = messageEffect
+            options.graceEndEffect = graceEndEffect
             options.recoveryRate = recoveryRate
             options.cancelRate = cancelRate
             options.otherRate = otherRate
+            options.newPurchaseRate = newPurchaseRate
             options.voluntaryChurnRate = voluntaryChurnRate
             options.trialRate = trialRate
             options.trialConversionRate = trialConversionRate
@@ -216,6 +301,10 @@ extension Churn {
             options.sandboxRate = sandboxRate
             options.duplicateRate = duplicateRate
             options.outOfOrderRate = outOfOrderRate
+            options.lateFailureNoticeRate = lateFailureNoticeRate
+            options.staleFailureNoticeRate = staleFailureNoticeRate
+            options.undatedGraceRate = undatedGraceRate
+            options.missingExpiryRate = missingExpiryRate
             options.bundleID = bundleID
             return options
         }
@@ -225,6 +314,7 @@ extension Churn {
             let outcomes = Episode.Outcome.allCases.map { outcome in
                 "\(summary.productionEpisodes[outcome] ?? 0) \(outcome.rawValue)"
             }
+            let quirks = summary.productionQuirks
             let end = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(summary.end) / 1000))
             return [
                 "\(summary.exportPath): \(summary.notifications) notifications in \(summary.records) lines "
@@ -235,6 +325,9 @@ extension Churn {
                     + "\(summary.testNotifications) TEST notifications",
                 "\(summary.truthPath): \(summary.truthRows) episodes; Production purchasers: "
                     + outcomes.joined(separator: ", "),
+                "  quirks: \(quirks.lateFailureNotices) late failure notices, \(quirks.staleFailureNotices) stale "
+                    + "copies, \(quirks.undatedGracePeriods) undated grace periods, \(quirks.inferredExpiries) "
+                    + "expiries never notified, \(quirks.newPurchaseRecoveries) new purchases during retry",
                 "history ends \(end): the truth is as of then",
                 String(
                     format: "signed in %.1f s: %.0f notifications/s on %d worker(s)",

@@ -1,0 +1,42 @@
+import AppStoreNotifications
+
+/// One subscriber's notifications and ground truth, before signing: what ``SimulatedSubscriber`` signs, and what a
+/// test can simulate for many subscribers without the cost of signing.
+package struct SubscriberHistory: Sendable {
+    /// Per subscription (purchaser first, then family members, then the `TEST` notification if any), the
+    /// notifications in signed order.
+    package var notifications: [[SimulatedNotification]]
+    /// The subscriber's episodes, purchaser's first, as of the end of the history.
+    package var truth: [GroundTruthEpisode]
+
+    /// Simulates subscriber `index`.
+    /// - Parameters:
+    ///   - index: the subscriber's number, from 0.
+    ///   - options: the simulation's options.
+    ///   - model: `RetryModel(options: options)`, worked out once for many subscribers; nil: worked out here.
+    package init(index: Int, options: SimulationOptions, model: RetryModel? = nil) {
+        var timeline = SubscriptionTimeline(
+            index: index,
+            options: options,
+            model: model ?? RetryModel(options: options),
+            identifiers: Identifiers(seed: options.seed)
+        )
+        var notifications = timeline.run()
+        if index % options.testEvery == 0 {
+            let time = timeline.profile.joined + 60_000
+            if time < options.end {
+                var uuids = SplitMix64(seed: options.seed, index: UInt64(index), stream: 5)
+                notifications.append([
+                    SimulatedNotification(
+                        notificationType: .test,
+                        notificationUUID: Identifiers.uuid(&uuids),
+                        signedDate: time,
+                        environment: timeline.profile.environment
+                    )
+                ])
+            }
+        }
+        self.notifications = notifications
+        self.truth = notifications.flatMap { GroundTruthEpisode.episodes(of: $0, asOf: options.end) }
+    }
+}
