@@ -12,7 +12,10 @@ import TestSupport
         try FileManager.default.createDirectory(at: exports, withIntermediateDirectories: true)
         let export = exports.appendingPathComponent("export.jsonl")
         let simulate = try ChurnCommand.run(
-            ["simulate", "--subscribers", "250", "--seed", "99", "--months", "8", "--grace", "mixed", "--out", export.path]
+            [
+                "simulate", "--subscribers", "250", "--seed", "99", "--months", "8", "--grace", "mixed",
+                "--missing-expiry-rate", "0.1", "--late-failure-notice-rate", "0.1", "--out", export.path,
+            ]
         )
         #expect(simulate.status == 0, "\(simulate.stderr)")
         let reports = directory.appendingPathComponent("reports")
@@ -33,12 +36,29 @@ import TestSupport
         let ownership = try column("ownership")
         let cohortColumn = try column("cohort")
         let outcome = try column("outcome")
+        let start = try column("start_ms")
+        let endInferred = try column("end_inferred")
+        // The report is as of the latest signedDate, a little before the end of the history the truth describes:
+        // an episode is mature, or past its retry window, as of that time.
+        let headline = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: reports.appendingPathComponent("latest/headline.json"))) as? [String: Any]
+        let asOf = try #require((headline?["as_of"] as? NSNumber)?.int64Value)
+        let horizon: Int64 = 61 * 86_400_000
         var truth: [String: [String: Int]] = [:]
         for fields in truthLines where fields[environment] == "Production" && fields[ownership] == "PURCHASED" {
-            truth[fields[cohortColumn], default: [:]][fields[outcome], default: 0] += 1
+            let t0 = try #require(Int64(fields[start]))
+            var result = fields[outcome]
+            // An expiry never notified is inferred only once its retry window is over.
+            if fields[endInferred] == "true", t0 + horizon > asOf { result = "open" }
+            truth[fields[cohortColumn], default: [:]][result, default: 0] += 1
             truth[fields[cohortColumn], default: [:]]["episodes", default: 0] += 1
+            if t0 + horizon <= asOf {
+                truth[fields[cohortColumn], default: [:]]["mature_episodes", default: 0] += 1
+                if result == "recovered" { truth[fields[cohortColumn], default: [:]]["mature_recovered", default: 0] += 1 }
+            }
         }
         #expect(!truth.isEmpty)
+        #expect(truth.values.contains { ($0["mature_episodes"] ?? 0) > 0 })
 
         // The report: the per-cohort total rows of recovery_by_cohort.csv.
         let csv = try String(contentsOf: reports.appendingPathComponent("latest/recovery_by_cohort.csv"), encoding: .utf8)
@@ -46,7 +66,9 @@ import TestSupport
         let names = rows.removeFirst()
         var reported: [String: [String: Int]] = [:]
         for row in rows where row[1] == "(all)" && row[0] != "(all)" {
-            for name in ["episodes", "recovered", "expired", "cancelled", "other", "open"] {
+            for name in [
+                "episodes", "recovered", "expired", "cancelled", "other", "open", "mature_episodes", "mature_recovered",
+            ] {
                 let value = Int(row[try #require(names.firstIndex(of: name))]) ?? -1
                 if value > 0 { reported[row[0], default: [:]][name] = value }
             }
