@@ -13,7 +13,8 @@ echo
 if [ ! -f "$export_dir/export.jsonl" ]; then
     echo "== simulating a signed export of 3,000 subscribers (a test CA signs it; its root is written beside it)"
     mkdir -p "$export_dir"
-    "$churn" simulate --subscribers 3000 --seed 2026 --grace mixed --out "$export_dir/export.jsonl"
+    "$churn" simulate --subscribers 3000 --seed 2026 --grace 16 --grace-renewals paid-to-paid \
+        --out "$export_dir/export.jsonl"
     echo
 fi
 
