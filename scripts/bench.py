@@ -69,7 +69,8 @@ ANALYZE_COLUMNS = ", ".join(
         "n.notification_uuid", "n.notification_type", "n.subtype", _MS.format("signed_date"), "n.environment",
         "n.original_transaction_id", "n.transaction_id", "n.product_id", "n.storefront", _MS.format("purchase_date"),
         _MS.format("expires_date"), "n.price", "n.currency", "n.in_app_ownership_type", "n.offer_type",
-        "n.offer_discount_type", _MS.format("grace_period_expires_date"), "n.transaction_reason",
+        "n.offer_discount_type", _MS.format("grace_period_expires_date"), "n.transaction_reason", "n.bundle_id",
+        "n.renewal_price", "n.renewal_currency",
     ]
 )
 ORDERED_SCAN = (
