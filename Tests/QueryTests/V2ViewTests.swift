@@ -73,7 +73,7 @@ import TestSupport
             #expect(row[2...7].map { Int($0 ?? "") } == counts.map { Optional($0) }, "\(row)")
             let rate = mature.isEmpty ? nil : Double(recovered) / Double(mature.count)
             #expect(row[8].flatMap(Double.init) == rate)
-            let interval = Wilson.interval(successes: recovered, trials: mature.count)
+            let interval = ConfidenceInterval.wilson(successes: recovered, trials: mature.count)
             for (value, bound) in [(row[9], interval?.low), (row[10], interval?.high)] {
                 #expect(value.flatMap(Double.init).map { abs($0 - (bound ?? .nan)) < 1e-12 } ?? (bound == nil))
             }
