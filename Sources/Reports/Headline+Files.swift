@@ -16,51 +16,43 @@ extension Headline {
         }
     }
 
-    /// Reads a snapshot written by `encoded()`.
+    /// Reads a snapshot of the current format, written by `encoded()`.
     ///
     /// - Parameters:
     ///   - data: the bytes of a `headline.json`.
     ///   - path: where they came from, for the error message.
-    /// - Throws: `ReportsError` naming the field that is missing or wrong, or a format this version cannot read.
+    /// - Throws: `ReportsError` naming the field that is missing or wrong, or a format other than the current one.
     package static func decode(_ data: Data, path: String) throws -> Headline {
-        let operation = "reading the previous report's headline figures"
-        let headline: Headline
-        do {
-            headline = try JSONDecoder().decode(Headline.self, from: data)
-        } catch let error as DecodingError {
-            throw ReportsError(operation: operation, path: path, reason: describe(error))
-        } catch {
-            throw ReportsError(operation: operation, path: path, reason: "\(error)")
-        }
-        guard headline.format == currentFormat else {
+        switch try PreviousHeadline.decode(data, path: path) {
+        case .current(let headline):
+            return headline
+        case .earlier(let earlier):
             throw ReportsError(
-                operation: operation, path: path,
-                reason: "format \(headline.format) is not the format \(currentFormat) this version reads; "
-                    + "regenerate that report or report without a comparison")
+                operation: readingOperation, path: path,
+                reason: "format \(earlier.format) is not the format \(currentFormat) this version writes")
         }
-        return headline
     }
 
-    /// Reads `headline.json` from a report directory.
+    /// Reads `headline.json` from a report directory, in any format this version reads.
     ///
     /// - Throws: `ReportsError` when the file cannot be read or decoded.
-    package static func read(fromReportDirectory directory: URL) throws -> Headline {
+    package static func read(fromReportDirectory directory: URL) throws -> PreviousHeadline {
         let url = directory.appendingPathComponent(fileName)
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw ReportsError(
-                operation: "reading the previous report's headline figures", path: url.path,
+                operation: readingOperation, path: url.path,
                 reason: "cannot read the file (\(error.localizedDescription))")
         }
-        return try decode(data, path: url.path)
+        return try PreviousHeadline.decode(data, path: url.path)
     }
 
     /// The latest earlier report of the same environment under a reports directory, for "what changed".
     ///
     /// Looks at each subdirectory's `headline.json` (written last, so only complete reports have one) and picks
-    /// the greatest as-of time before `asOf` whose environment is `environment`.
+    /// the greatest as-of time before `asOf` whose environment is `environment`, whatever its format.
     ///
     /// - Parameters:
     ///   - root: the directory holding one subdirectory per report, such as `reports/`.
@@ -68,10 +60,12 @@ extension Headline {
     ///   - environment: only reports of this environment count.
     /// - Returns: nil when there is none (or `root` does not exist).
     /// - Throws: `ReportsError` when a `headline.json` exists but cannot be read.
-    package static func latest(inReportsRoot root: URL, before asOf: Int64, environment: String) throws -> Headline? {
+    package static func latest(
+        inReportsRoot root: URL, before asOf: Int64, environment: String
+    ) throws -> PreviousHeadline? {
         let fileManager = FileManager.default
         guard let names = try? fileManager.contentsOfDirectory(atPath: root.path) else { return nil }
-        var best: Headline?
+        var best: PreviousHeadline?
         // Sorted, so that ties resolve the same way on every file system.
         for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             let directory = root.appendingPathComponent(name, isDirectory: true)
@@ -83,7 +77,9 @@ extension Headline {
         return best
     }
 
-    private static func describe(_ error: DecodingError) -> String {
+    static let readingOperation = "reading the previous report's headline figures"
+
+    static func describe(_ error: DecodingError) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {
             let text = codingPath.map { key in key.intValue.map { "[\($0)]" } ?? "." + key.stringValue }.joined()
             return text.hasPrefix(".") ? String(text.dropFirst()) : (text.isEmpty ? "(top level)" : text)

@@ -2,9 +2,11 @@ import Analysis
 
 /// The headline figures of one report, kept in `headline.json` so that the next report can say what changed.
 ///
-/// Only counts and exact amounts are stored (rates are computed from them), plus `cif_recovery` on a few days,
-/// so reading a snapshot back gives the very figures the report printed. Keys are snake_case like the CSV
-/// columns; `format` is raised when a key changes meaning.
+/// Only counts and exact amounts are stored (rates and their intervals are computed from them), plus
+/// `cif_recovery` on a few days, so reading a snapshot back gives the very figures the report printed. Keys are
+/// snake_case like the CSV columns; `format` is raised when a key changes meaning. Format 2 follows METRICS.md
+/// version 2: it adds the mature episodes and the money per currency, and drops format 1's grace revenue (now a
+/// column of `money`). A format-1 snapshot is read as a ``PreviousHeadline/earlier(_:)``.
 package struct Headline: Codable, Hashable, Sendable {
     /// Episodes counted by outcome.
     package struct Outcomes: Codable, Hashable, Sendable {
@@ -33,14 +35,33 @@ package struct Headline: Codable, Hashable, Sendable {
         /// Episodes with an outcome other than open.
         package var closed: Int { recovered + expired + cancelled + other }
 
-        /// recovered / closed; nil when none is closed.
-        package var recoveryRate: Double? { share(recovered) }
+        /// recovered / closed: the recovery rate of ended episodes; nil when none is closed.
+        package var recoveryRate: Double? { closed == 0 ? nil : Double(recovered) / Double(closed) }
+    }
 
-        /// Involuntary churn: expired / closed; nil when none is closed.
-        package var involuntaryChurnRate: Double? { share(expired) }
+    /// The mature episodes (t0 + 61 days ≤ as-of) and how many of them recovered or expired: the headline rates.
+    package struct Mature: Codable, Hashable, Sendable {
+        package var episodes: Int
+        package var recovered: Int
+        package var expired: Int
 
-        private func share(_ count: Int) -> Double? {
-            closed == 0 ? nil : Double(count) / Double(closed)
+        package init(episodes: Int, recovered: Int, expired: Int) {
+            self.episodes = episodes
+            self.recovered = recovered
+            self.expired = expired
+        }
+
+        package init(_ counts: MatureCounts) {
+            self.init(episodes: counts.episodes, recovered: counts.recovered, expired: counts.expired)
+        }
+
+        /// The counts as the analyzer's value, for the rates and their Wilson intervals.
+        package var counts: MatureCounts {
+            var counts = MatureCounts()
+            counts.episodes = episodes
+            counts.recovered = recovered
+            counts.expired = expired
+            return counts
         }
     }
 
@@ -67,24 +88,58 @@ package struct Headline: Codable, Hashable, Sendable {
         }
     }
 
-    /// Revenue saved in grace in one currency.
-    package struct Revenue: Codable, Hashable, Sendable {
-        /// Empty for saved episodes without a currency.
+    /// The money of one currency (`revenue.csv`'s row): customer prices before the App Store's commission, in
+    /// milliunits; an amount is nil when its sum does not fit in 64 bits.
+    package struct Money: Codable, Hashable, Sendable {
+        /// Empty for episodes without a currency.
         package var currency: String
-        package var savedEpisodes: Int
-        /// The sum of the recovering prices in milliunits; nil when it does not fit in 64 bits.
-        package var milliunits: Int64?
+        package var recoveredEpisodes: Int
+        package var recoveredMilliunits: Int64?
+        package var savedInGraceEpisodes: Int
+        package var savedInGraceMilliunits: Int64?
+        package var expiredEpisodes: Int
+        /// The price at stake of the expired episodes.
+        package var lostMilliunits: Int64?
+        package var openEpisodes: Int
+        /// The price at stake of the open episodes.
+        package var atRiskMilliunits: Int64?
 
-        package init(currency: String, savedEpisodes: Int, milliunits: Int64?) {
+        package init(
+            currency: String, recoveredEpisodes: Int = 0, recoveredMilliunits: Int64? = 0,
+            savedInGraceEpisodes: Int = 0, savedInGraceMilliunits: Int64? = 0, expiredEpisodes: Int = 0,
+            lostMilliunits: Int64? = 0, openEpisodes: Int = 0, atRiskMilliunits: Int64? = 0
+        ) {
             self.currency = currency
-            self.savedEpisodes = savedEpisodes
-            self.milliunits = milliunits
+            self.recoveredEpisodes = recoveredEpisodes
+            self.recoveredMilliunits = recoveredMilliunits
+            self.savedInGraceEpisodes = savedInGraceEpisodes
+            self.savedInGraceMilliunits = savedInGraceMilliunits
+            self.expiredEpisodes = expiredEpisodes
+            self.lostMilliunits = lostMilliunits
+            self.openEpisodes = openEpisodes
+            self.atRiskMilliunits = atRiskMilliunits
+        }
+
+        /// One currency's row of `revenue.csv` and the number of episodes saved in grace in it.
+        package init(currency: String, amounts: Revenue.Amounts, savedInGraceEpisodes: Int) {
+            self.init(
+                currency: currency, recoveredEpisodes: amounts.recoveredEpisodes,
+                recoveredMilliunits: amounts.recoveredAmount, savedInGraceEpisodes: savedInGraceEpisodes,
+                savedInGraceMilliunits: amounts.savedInGraceAmount, expiredEpisodes: amounts.expiredEpisodes,
+                lostMilliunits: amounts.lostAmount, openEpisodes: amounts.openEpisodes,
+                atRiskMilliunits: amounts.atRiskAmount)
         }
 
         enum CodingKeys: String, CodingKey {
             case currency
-            case savedEpisodes = "saved_episodes"
-            case milliunits
+            case recoveredEpisodes = "recovered_episodes"
+            case recoveredMilliunits = "recovered_milliunits"
+            case savedInGraceEpisodes = "saved_in_grace_episodes"
+            case savedInGraceMilliunits = "saved_in_grace_milliunits"
+            case expiredEpisodes = "expired_episodes"
+            case lostMilliunits = "lost_milliunits"
+            case openEpisodes = "open_episodes"
+            case atRiskMilliunits = "at_risk_milliunits"
         }
     }
 
@@ -117,8 +172,8 @@ package struct Headline: Codable, Hashable, Sendable {
 
     /// The file in the report directory.
     package static let fileName = "headline.json"
-    /// The `format` this version writes and reads.
-    package static let currentFormat = 1
+    /// The `format` this version writes; see ``PreviousHeadline`` for the formats it reads.
+    package static let currentFormat = 2
 
     package var format: Int
     /// The report's as-of time (Unix ms).
@@ -126,12 +181,14 @@ package struct Headline: Codable, Hashable, Sendable {
     package var environment: String
     /// All episodes in scope.
     package var all: Outcomes
+    /// The mature episodes: the headline recovery and involuntary-churn rates.
+    package var mature: Mature
     package var withGrace: Outcomes
     package var withoutGrace: Outcomes
     package var grace: GraceSaves
     /// Per currency, in UTF-8 byte order of the currency.
-    package var revenue: [Revenue]
-    /// Days 3, 16, 28 and 60.
+    package var money: [Money]
+    /// `cif_recovery` on days 3, 16, 28 and 60.
     package var recoveryCurve: [CurveMark]
     /// The rows of `data_quality.csv`, in its order.
     package var dataQuality: [Check]
@@ -140,10 +197,11 @@ package struct Headline: Codable, Hashable, Sendable {
         asOf: Int64,
         environment: String,
         all: Outcomes,
+        mature: Mature,
         withGrace: Outcomes,
         withoutGrace: Outcomes,
         grace: GraceSaves,
-        revenue: [Revenue] = [],
+        money: [Money] = [],
         recoveryCurve: [CurveMark] = [],
         dataQuality: [Check] = []
     ) {
@@ -151,10 +209,11 @@ package struct Headline: Codable, Hashable, Sendable {
         self.asOf = asOf
         self.environment = environment
         self.all = all
+        self.mature = mature
         self.withGrace = withGrace
         self.withoutGrace = withoutGrace
         self.grace = grace
-        self.revenue = revenue
+        self.money = money
         self.recoveryCurve = recoveryCurve
         self.dataQuality = dataQuality
     }
@@ -169,15 +228,21 @@ package struct Headline: Codable, Hashable, Sendable {
         dataQuality.first { $0.check == check }?.count ?? 0
     }
 
+    /// The money of `currency`, when the snapshot has a row for it.
+    package func money(in currency: String) -> Money? {
+        money.first { $0.currency == currency }
+    }
+
     enum CodingKeys: String, CodingKey {
         case format
         case asOf = "as_of"
         case environment
         case all
+        case mature
         case withGrace = "with_grace"
         case withoutGrace = "without_grace"
         case grace
-        case revenue
+        case money
         case recoveryCurve = "recovery_curve"
         case dataQuality = "data_quality"
     }

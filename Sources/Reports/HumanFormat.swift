@@ -18,10 +18,35 @@ package enum HumanFormat {
         value > 0 ? "+" + count(value) : count(value)
     }
 
-    /// A share as a percentage with one decimal, `42.9%`; `n/a` when undefined.
-    package static func percent(_ share: Double?) -> String {
+    /// A share as a percentage with one decimal, `42.9%` (or `places` decimals: daily hazards have two);
+    /// `n/a` when undefined.
+    package static func percent(_ share: Double?, places: Int = 1) -> String {
         guard let share, share.isFinite else { return undefined }
-        return ReportTable.Cell.decimal(share * 100, places: 1).formatted + "%"
+        return ReportTable.Cell.decimal(share * 100, places: places).formatted + "%"
+    }
+
+    /// A 95% interval of a share, `21.5%–78.5%`; `n/a` when undefined.
+    package static func percentInterval(_ interval: ConfidenceInterval?) -> String {
+        guard let interval else { return undefined }
+        return percent(interval.low) + "–" + percent(interval.high)
+    }
+
+    /// A share with its 95% interval, `50.0% (21.5%–78.5%)`; `n/a` when the share is undefined.
+    package static func percent(_ share: Double?, interval: ConfidenceInterval?) -> String {
+        guard share != nil else { return undefined }
+        return percent(share) + " (" + percentInterval(interval) + ")"
+    }
+
+    /// A ratio of two rates with two decimals, `1.35`; `n/a` when undefined.
+    package static func ratio(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return undefined }
+        return ReportTable.Cell.decimal(value, places: 2).formatted
+    }
+
+    /// A 95% interval of a ratio, `0.80–2.10`; `n/a` when undefined.
+    package static func ratioInterval(_ interval: ConfidenceInterval?) -> String {
+        guard let interval else { return undefined }
+        return ratio(interval.low) + "–" + ratio(interval.high)
     }
 
     /// The difference of two shares in percentage points, `+1.2 pp`, `-0.4 pp`, `0.0 pp`; `n/a` when either
@@ -48,6 +73,11 @@ package enum HumanFormat {
         let (difference, overflow) = new.subtractingReportingOverflow(old)
         guard !overflow else { return code + " " + undefined }
         return code + " " + (difference > 0 ? "+" : "") + amount(difference)
+    }
+
+    /// An amount in milliunits without its currency, `1,234.56`; for tables with a currency column.
+    package static func amount(_ milliunits: Int64?) -> String {
+        milliunits.map(amount) ?? "(too large to add up)"
     }
 
     /// Milliunits as units: `1,234.56` or `1.234`.

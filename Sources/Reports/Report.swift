@@ -1,8 +1,8 @@
 import Analysis
 import Foundation
 
-/// One involuntary-churn report: every table of METRICS.md's "Report files", the Markdown summary, the recovery
-/// chart and the headline snapshot, computed once from an `EpisodeDataset`.
+/// One involuntary-churn report: every table of METRICS.md's "Report files", the Markdown summary, the two charts
+/// and the headline snapshot, computed once from an `EpisodeDataset`.
 ///
 /// The files depend only on the dataset and the options, never on the clock, so the same data gives the same
 /// bytes. Typical use:
@@ -20,21 +20,26 @@ package struct Report: Sendable {
         package var environment: String
         /// Inputs quarantined at load time, by reason (`rejected_<reason>` in data quality).
         package var rejections: [String: Int]
-        /// The headline figures of the previous report, for "Changes since the previous report".
-        package var previous: Headline?
+        /// The previous report's headline figures, for "Changes since the previous report".
+        package var previous: PreviousHeadline?
+        /// The latest `signedDate` loaded (any environment, Unix ms), for the note on recent data that may still
+        /// arrive; nil when unknown, which counts as the as-of time itself.
+        package var latestSignedDate: Int64?
 
         package init(
             granularity: CalendarPeriod.Granularity = .month,
             schedule: MessageSchedule = .standard,
             environment: String = "Production",
             rejections: [String: Int] = [:],
-            previous: Headline? = nil
+            previous: PreviousHeadline? = nil,
+            latestSignedDate: Int64? = nil
         ) {
             self.granularity = granularity
             self.schedule = schedule
             self.environment = environment
             self.rejections = rejections
             self.previous = previous
+            self.latestSignedDate = latestSignedDate
         }
     }
 
@@ -49,30 +54,48 @@ package struct Report: Sendable {
         }
     }
 
-    /// One cohort's outcomes, for the summary.
+    /// One cohort's episodes, for the summary.
     package struct Cohort: Hashable, Sendable {
         package var period: CalendarPeriod
-        package var outcomes: OutcomeCounts
-        /// See `CohortMaturity`.
-        package var isTooYoung: Bool
+        package var figures: EpisodeGroup
     }
 
-    /// One product's outcomes over all cohorts, for the summary.
+    /// One product's episodes over all cohorts, for the summary.
     package struct Product: Hashable, Sendable {
         /// Empty for episodes without a product.
         package var productId: String
-        package var outcomes: OutcomeCounts
+        package var figures: EpisodeGroup
+    }
+
+    /// A grace length found in the data and the retry day holding its end, marked on the hazard chart.
+    package struct GraceLength: Hashable, Sendable {
+        /// The configured grace period in whole days (`Episode.graceDays`).
+        package var days: Int
+        /// The retry day holding the grace end of a grace period of exactly `days` days: `days` + 1.
+        package var day: Int { days + 1 }
+        /// Grace episodes with this length.
+        package var episodes: Int
     }
 
     package static let summaryFileName = "summary.md"
 
-    /// Every file a report writes, in the order written: the CSV tables, the chart, the summary, and
+    /// Every file a report writes, in the order written: the CSV tables, the charts, the summary, and
     /// `headline.json` last, so a directory with a `headline.json` holds a complete report.
     package static let fileNames: [String] = [
         RecoveryByCohort.fileName, RecoveryCurve.fileName, GracePeriod.fileName, GraceRevenue.fileName,
         MessageBands.fileName, RetryDays.fileName, Revenue.fileName, Flows.fileName, BillingFailures.fileName,
-        DataQuality.fileName, SVGChart.fileName, summaryFileName, Headline.fileName,
+        DataQuality.fileName, RecoveryCurveChart.fileName, RecoveryHazardChart.fileName, summaryFileName,
+        Headline.fileName,
     ]
+
+    /// The days of the recovery curve the summary and `headline.json` quote: 3, 16 and 28, where grace periods of
+    /// those lengths (the App Store's settings) end, and 60, where billing retry ends.
+    package static let curveMarkDays = [3, 16, 28, 60]
+    /// The hazard chart marks at most this many grace lengths, the most frequent ones.
+    package static let markedGraceLengths = 4
+    /// Notifications can arrive this long after they were signed: the App Store retries one it could not deliver
+    /// 1, 12, 24, 48 and 72 hours after the previous attempt (157 hours in all).
+    package static let lateDeliveryWindow: Int64 = 7 * Milliseconds.day
 
     package let dataset: EpisodeDataset
     package let options: Options
@@ -80,20 +103,34 @@ package struct Report: Sendable {
     package let tables: [ReportTable]
     /// `recovery_curve.csv`'s rows: days 1…60.
     package let curve: [RecoveryCurve.Point]
-    package let pace: RecoveryPace
+    /// `cif_recovery` on ``curveMarkDays``.
+    package let curveMarks: [Headline.CurveMark]
+    /// `retry_days.csv`'s rows: days 1…60.
+    package let retryDays: [RetryDays.Day]
     /// Per band of `options.schedule`, in order.
     package let bands: [MessageBands.Figures]
-    /// All episodes by outcome.
-    package let outcomes: OutcomeCounts
+    /// The `(all)` row of `message_bands.csv`: the bands' hazard ratios pooled; nil when no band has message days
+    /// to compare.
+    package let pooledRatio: RateRatio?
+    /// All episodes.
+    package let all: EpisodeGroup
     /// Cohorts ascending.
     package let cohorts: [Cohort]
     /// Products in UTF-8 byte order (a missing product, empty, first).
     package let products: [Product]
     /// All grace episodes.
     package let grace: GracePeriod.Counts
-    package let graceComparison: GraceComparison
-    /// Revenue saved in grace, by currency.
-    package let revenue: [String: GraceRevenue.Saved]
+    /// Grace episodes whose grace end is unknown: in no save rate.
+    package let graceEndUnknown: Int
+    /// Episodes with and without a grace period.
+    package let withGrace: EpisodeGroup
+    package let withoutGrace: EpisodeGroup
+    /// The grace lengths the hazard chart marks, by day.
+    package let graceLengths: [GraceLength]
+    /// Per currency (UTF-8 byte order): `revenue.csv`'s rows and the episodes saved in grace.
+    package let money: [Headline.Money]
+    /// `flows.csv`'s rows, oldest first.
+    package let weeks: [Flows.Week]
     /// The snapshot written to `headline.json`.
     package let headline: Headline
 
@@ -101,7 +138,7 @@ package struct Report: Sendable {
     ///
     /// - Parameters:
     ///   - dataset: the episodes and counts of the report's scope, built for `options.environment`.
-    ///   - options: cohorts, schedule, environment, rejections and the previous report's figures.
+    ///   - options: cohorts, schedule, environment, rejections, the previous report's figures and the latest data.
     package init(dataset: EpisodeDataset, options: Options = Options()) {
         self.dataset = dataset
         self.options = options
@@ -110,39 +147,90 @@ package struct Report: Sendable {
         tables = ChurnReport.tables(
             dataset, rejections: options.rejections,
             options: ChurnReport.Options(granularity: options.granularity, schedule: options.schedule))
-        curve = RecoveryCurve.points(episodes: episodes, asOf: asOf)
-        pace = RecoveryPace(points: curve)
-        bands = MessageBands.figures(episodes: episodes, asOf: asOf, schedule: options.schedule)
-        graceComparison = GraceComparison(episodes: episodes)
-        revenue = GraceRevenue.revenue(episodes: episodes)
+        let curve = RecoveryCurve.points(episodes: episodes, asOf: asOf)
+        self.curve = curve
+        curveMarks = Self.curveMarkDays.map { day in
+            Headline.CurveMark(day: day, cifRecovery: curve.first { $0.day == day }?.cifRecovery ?? 0)
+        }
+        retryDays = RetryDays.lifeTable(episodes: episodes, asOf: asOf, schedule: options.schedule)
+        let bands = MessageBands.figures(episodes: episodes, asOf: asOf, schedule: options.schedule)
+        self.bands = bands
+        pooledRatio = bands.contains { $0.dayComparison != nil } ? MessageBands.pooled(bands) : nil
+        weeks = Flows.weeks(episodes: episodes, asOf: asOf)
 
-        var outcomes = OutcomeCounts()
-        var byCohort: [CalendarPeriod: OutcomeCounts] = [:]
-        var byProduct: [String: OutcomeCounts] = [:]
+        var all = EpisodeGroup()
+        var byCohort: [CalendarPeriod: EpisodeGroup] = [:]
+        var byProduct: [String: EpisodeGroup] = [:]
+        var withGrace = EpisodeGroup()
+        var withoutGrace = EpisodeGroup()
         var grace = GracePeriod.Counts()
+        var lengths: [Int: Int] = [:]
+        var graceEndUnknown = 0
         for episode in episodes {
-            outcomes.add(episode)
-            byCohort[episode.cohort(options.granularity), default: OutcomeCounts()].add(episode)
-            byProduct[episode.productId ?? "", default: OutcomeCounts()].add(episode)
-            if episode.hasGrace { grace.add(episode, asOf: asOf) }
+            all.add(episode, asOf: asOf)
+            byCohort[episode.cohort(options.granularity), default: EpisodeGroup()].add(episode, asOf: asOf)
+            byProduct[episode.productId ?? "", default: EpisodeGroup()].add(episode, asOf: asOf)
+            if episode.hasGrace {
+                grace.add(episode, asOf: asOf)
+                withGrace.add(episode, asOf: asOf)
+                if let days = episode.graceDays { lengths[days, default: 0] += 1 }
+                if episode.isGraceEndUnknown { graceEndUnknown += 1 }
+            } else {
+                withoutGrace.add(episode, asOf: asOf)
+            }
         }
-        self.outcomes = outcomes
+        self.all = all
         self.grace = grace
-        cohorts = byCohort.keys.sorted().map { period in
-            Cohort(
-                period: period, outcomes: byCohort[period] ?? OutcomeCounts(),
-                isTooYoung: CohortMaturity.isTooYoung(period, asOf: asOf))
+        self.graceEndUnknown = graceEndUnknown
+        self.withGrace = withGrace
+        self.withoutGrace = withoutGrace
+        graceLengths = Self.markedLengths(lengths)
+        cohorts = byCohort.keys.sorted().map { Cohort(period: $0, figures: byCohort[$0] ?? EpisodeGroup()) }
+        let byteOrder: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        products = byProduct.keys.sorted(by: byteOrder).map { product in
+            Product(productId: product, figures: byProduct[product] ?? EpisodeGroup())
         }
-        products = byProduct.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).map { product in
-            Product(productId: product, outcomes: byProduct[product] ?? OutcomeCounts())
+        let amounts = Revenue.amounts(episodes: episodes)
+        let saved = GraceRevenue.revenue(episodes: episodes)
+        money = amounts.keys.sorted(by: byteOrder).map { currency in
+            Headline.Money(
+                currency: currency, amounts: amounts[currency] ?? Revenue.Amounts(),
+                savedInGraceEpisodes: saved[currency]?.episodes ?? 0)
         }
-        headline = Self.headline(
-            dataset: dataset, options: options, outcomes: outcomes, grace: grace, comparison: graceComparison,
-            revenue: revenue, pace: pace)
+        let checks =
+            dataset.dataQuality.checks.map { Headline.Check(check: $0.check, count: $0.count) }
+            + options.rejections.keys.sorted(by: byteOrder).map { reason in
+                Headline.Check(check: "rejected_" + reason, count: options.rejections[reason] ?? 0)
+            }
+        headline = Headline(
+            asOf: asOf,
+            environment: options.environment,
+            all: Headline.Outcomes(all.outcomes),
+            mature: Headline.Mature(all.mature),
+            withGrace: Headline.Outcomes(withGrace.outcomes),
+            withoutGrace: Headline.Outcomes(withoutGrace.outcomes),
+            grace: Headline.GraceSaves(
+                graceEpisodes: grace.graceEpisodes, savedInGrace: grace.savedInGrace, decided: grace.decided),
+            money: money,
+            recoveryCurve: curveMarks,
+            dataQuality: checks
+        )
     }
 
     /// The report's as-of time (Unix ms).
     package var asOf: Int64 { dataset.asOf }
+
+    /// All episodes by outcome.
+    package var outcomes: OutcomeCounts { all.outcomes }
+
+    /// Whether notifications signed shortly before the as-of time may still be missing: the data hold less than
+    /// ``lateDeliveryWindow`` of notifications signed after the as-of time (an unknown latest `signedDate` counts
+    /// as the as-of time). The summary then says that the latest 7 days may still be incomplete.
+    package var mayMissLateNotifications: Bool {
+        let latest = options.latestSignedDate ?? asOf
+        let (ahead, overflow) = latest.subtractingReportingOverflow(asOf)
+        return !overflow && ahead < Self.lateDeliveryWindow
+    }
 
     /// The name of a report's directory under `reports/`: the UTC date of its as-of time, `2024-07-19`.
     package static func directoryName(asOf: Int64) -> String {
@@ -155,10 +243,8 @@ package struct Report: Sendable {
     package func files() throws -> [File] {
         let csv = tables.map { File(name: $0.name, contents: CSVWriter.render($0)) }
         return csv + [
-            File(
-                name: SVGChart.fileName,
-                contents: SVGChart.recoveryCurve(
-                    curve, schedule: options.schedule, environment: options.environment, asOf: asOf)),
+            File(name: RecoveryCurveChart.fileName, contents: RecoveryCurveChart(report: self).svg),
+            File(name: RecoveryHazardChart.fileName, contents: RecoveryHazardChart(report: self).svg),
             File(name: Self.summaryFileName, contents: SummaryDocument(report: self).markdown),
             File(name: Headline.fileName, contents: try headline.encoded()),
         ]
@@ -171,35 +257,14 @@ package struct Report: Sendable {
         try ReportDirectory.write(try files(), to: directory)
     }
 
-    private static func headline(
-        dataset: EpisodeDataset,
-        options: Options,
-        outcomes: OutcomeCounts,
-        grace: GracePeriod.Counts,
-        comparison: GraceComparison,
-        revenue: [String: GraceRevenue.Saved],
-        pace: RecoveryPace
-    ) -> Headline {
-        let byteOrder: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        let checks =
-            dataset.dataQuality.checks.map { Headline.Check(check: $0.check, count: $0.count) }
-            + options.rejections.keys.sorted(by: byteOrder).map { reason in
-                Headline.Check(check: "rejected_" + reason, count: options.rejections[reason] ?? 0)
-            }
-        return Headline(
-            asOf: dataset.asOf,
-            environment: options.environment,
-            all: Headline.Outcomes(outcomes),
-            withGrace: Headline.Outcomes(comparison.withGrace),
-            withoutGrace: Headline.Outcomes(comparison.withoutGrace),
-            grace: Headline.GraceSaves(
-                graceEpisodes: grace.graceEpisodes, savedInGrace: grace.savedInGrace, decided: grace.decided),
-            revenue: revenue.keys.sorted(by: byteOrder).map { currency in
-                let saved = revenue[currency] ?? GraceRevenue.Saved()
-                return Headline.Revenue(currency: currency, savedEpisodes: saved.episodes, milliunits: saved.revenue)
-            },
-            recoveryCurve: pace.marks.map { Headline.CurveMark(day: $0.day, cifRecovery: $0.cifRecovery) },
-            dataQuality: checks
-        )
+    /// The most frequent grace lengths (ties: the shorter), at most ``markedGraceLengths``, whose end falls in
+    /// days 1…60, by day.
+    private static func markedLengths(_ episodesByLength: [Int: Int]) -> [GraceLength] {
+        episodesByLength
+            .filter { RetryDays.days.contains($0.key + 1) }
+            .map { GraceLength(days: $0.key, episodes: $0.value) }
+            .sorted { $0.episodes != $1.episodes ? $0.episodes > $1.episodes : $0.days < $1.days }
+            .prefix(markedGraceLengths)
+            .sorted { $0.days < $1.days }
     }
 }

@@ -22,8 +22,8 @@ extension SummaryDocument {
             items.append(
                 "**Expiries inferred at day 60: \(HumanFormat.count(counts.inferredExpiry))** "
                     + "(`inferred_expiry`). Episodes whose 60-day retry window ended without the closing "
-                    + "notification the App Store sends: they count as expired at day 60. Many of them suggest "
-                    + "notifications missing from the export.")
+                    + "notification the App Store sends: they count as expired at day 60, in involuntary churn too. "
+                    + "Many of them suggest notifications missing from the export.")
         }
         if counts.lateFailureNotice > 0 || counts.staleFailureNotice > 0 {
             items.append(
@@ -37,7 +37,7 @@ extension SummaryDocument {
                 "**Grace periods announced without an end date: \(HumanFormat.count(counts.graceEndInferred)) "
                     + "dated from the product's usual grace length, \(HumanFormat.count(counts.graceEndUnknown)) "
                     + "left unknown** (`grace_end_inferred`, `grace_end_unknown`). Episodes with an unknown grace "
-                    + "end are in no save rate and no saved amount.")
+                    + "end are in no save rate, no saved amount and not in the daily recovery hazard.")
         }
         let orphans = [
             (counts.orphanDidRenewBillingRecovery, "`DID_RENEW`/`BILLING_RECOVERY`"),

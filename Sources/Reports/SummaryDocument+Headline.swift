@@ -1,142 +1,92 @@
 import Analysis
 
 extension SummaryDocument {
+    /// The headline: recovery and involuntary churn over mature episodes, each with its interval and counts.
     func writeHeadline(to writer: inout MarkdownWriter) {
-        let all = report.outcomes
-        let grace = report.grace
-        let comparison = report.graceComparison
-        writer.heading("Headline figures")
-        var ended =
-            "The rest of the ended episodes were cancelled by the subscriber during retry ("
-            + HumanFormat.count(all.cancelled) + ") or ended by a refund, a revocation or another expiry ("
-            + HumanFormat.count(all.other) + ")."
-        if all.closed == 0 { ended = "No episode has ended yet." }
+        let all = report.all.outcomes
+        let mature = report.all.mature
+        let (cutoff, overflow) = report.asOf.subtractingReportingOverflow(Episode.retryHorizon)
+        let cutoffText = overflow ? "" : " (on or before \(UTCTime.timestamp(cutoff)))"
+        writer.heading("Headline")
+        let younger = all.episodes - mature.episodes
+        guard mature.episodes > 0 else {
+            writer.paragraph(
+                "No episode is mature yet: none started 61 days or more before the as-of time\(cutoffText), so the "
+                    + "recovery rate and involuntary churn cannot be given yet. Billing retry lasts up to 60 days, "
+                    + "and until it is over an episode's expiry is not known. The \(Self.episodes(all.episodes)) so "
+                    + "far (\(HumanFormat.count(all.open)) still in retry) are in the sections below.")
+            return
+        }
+        var items = [
+            "**Recovered: \(HumanFormat.percent(mature.recoveryRate))** of mature episodes "
+                + "(\(HumanFormat.count(mature.recovered)) of \(HumanFormat.count(mature.episodes)); 95% interval "
+                + "\(HumanFormat.percentInterval(mature.recoveryRateInterval))). The App Store collected the payment, "
+                + "or the subscriber bought again.",
+            "**Involuntary churn: \(HumanFormat.percent(mature.expiredRate))** of mature episodes "
+                + "(\(HumanFormat.count(mature.expired)) of \(HumanFormat.count(mature.episodes)); 95% interval "
+                + "\(HumanFormat.percentInterval(mature.expiredRateInterval))). Billing retry ended without a "
+                + "payment and the subscription expired.",
+        ]
+        let rest = mature.episodes - mature.recovered - mature.expired
+        if rest > 0 {
+            items.append(
+                "The other \(HumanFormat.count(rest)) mature " + (rest == 1 ? "episode" : "episodes")
+                    + " ended otherwise: the subscriber turned off renewal during retry, or a refund or revocation "
+                    + "ended it.")
+        }
+        writer.bulletList(items)
+        writer.paragraph(
+            "*Mature* episodes started at least 61 days before the as-of time\(cutoffText): billing retry lasts at "
+                + "most 60 days, so their outcome is final. "
+                + (younger == 0
+                    ? "Every episode of this report is mature. "
+                    : (younger == 1
+                        ? "The 1 younger episode is left out of these two rates because its expiry is not known yet: "
+                        : "The \(HumanFormat.count(younger)) younger episodes are left out of these two rates "
+                            + "because their expiries are not known yet: ")
+                        + "recoveries come early in retry, expiries only at day 60, so counting young episodes would "
+                        + "make recovery look better than it is. " + (younger == 1 ? "It counts" : "They count")
+                        + " in every other section. ")
+                + "The 95% interval is the range the true rate very likely lies in, given how many episodes there "
+                + "are: the fewer the episodes, the wider it is.")
+    }
+
+    /// Money per currency: recovered, saved in grace, lost and at risk now.
+    func writeMoney(to writer: inout MarkdownWriter) {
+        writer.heading("Money")
+        guard !report.money.isEmpty else {
+            writer.paragraph("No episode has recovered or expired, and none is open, so there is no money to show.")
+            return
+        }
+        writer.paragraph(
+            "Customer prices before the App Store's commission, per currency (currencies are never added together), "
+                + "over every episode of the report, young ones included. Each cell gives the amount and, in "
+                + "brackets, the number of episodes.")
+        writer.table(
+            header: ["Currency", "Recovered", "Of which saved in grace", "Lost to expiry", "At risk now"],
+            alignments: [.left, .right, .right, .right, .right],
+            rows: report.money.map { money in
+                let currency = money.currency
+                return [
+                    currency.isEmpty ? "(no currency)" : currency,
+                    Self.amount(money.recoveredMilliunits, currency, episodes: money.recoveredEpisodes),
+                    Self.amount(money.savedInGraceMilliunits, currency, episodes: money.savedInGraceEpisodes),
+                    Self.amount(money.lostMilliunits, currency, episodes: money.expiredEpisodes),
+                    Self.amount(money.atRiskMilliunits, currency, episodes: money.openEpisodes),
+                ]
+            })
         writer.bulletList([
-            "**Billing-retry episodes: \(HumanFormat.count(all.episodes))**, of which \(HumanFormat.count(all.open)) "
-                + "still open. Each is one failed renewal of one subscription, from the failed charge to its outcome.",
-            "**Recovery rate: \(Self.share(all.recovered, of: all.closed))** of the ended episodes. The share of "
-                + "ended episodes in which the App Store collected the payment. Open episodes count once they end.",
-            "**Involuntary churn: \(Self.share(all.expired, of: all.closed))** of the ended episodes. The share of "
-                + "ended episodes that expired because billing retry ended without a payment. " + ended,
-            "**Saved in grace: \(Self.share(grace.savedInGrace, of: grace.decided))** of the grace-period episodes "
-                + "whose grace period is over. Episodes with a billing grace period in which the payment was "
-                + "recovered before the grace period ended, so the subscriber kept access throughout.",
-            "**Revenue saved in grace: \(revenueText)**. The price of the renewal that recovered each saved "
-                + "episode, per currency (currencies are never added together): one billing period each, not the "
-                + "subscriber's lifetime value.",
-            "**Recovery rate with a grace period: \(HumanFormat.percent(comparison.withGrace.recoveryRate)); "
-                + "without: \(HumanFormat.percent(comparison.withoutGrace.recoveryRate))**. The recovery rate of "
-                + "ended episodes with and without a grace period, side by side. An association, not the effect of "
-                + "grace: the two groups can differ in other ways (product, price, country).",
+            "*Recovered*: the price of the transaction that ended each recovered episode, one billing period "
+                + "each (not the subscriber's lifetime value).",
+            "*Saved in grace*: the part of it collected inside a grace period, while the subscriber kept access.",
+            "*Lost to expiry*: the price of the failed renewal of each expired episode.",
+            "*At risk now*: the price of the failed renewal of each episode still in retry: what retry may still "
+                + "collect.",
         ])
     }
 
-    /// `EUR 4.99, USD 19.98`, or `none`.
-    var revenueText: String {
-        let currencies = report.revenue.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        guard !currencies.isEmpty else { return "none" }
-        return currencies.map { currency in
-            MarkdownWriter.escape(HumanFormat.money(report.revenue[currency]?.revenue, currency: currency))
-        }.joined(separator: ", ")
-    }
-
-    func writePace(to writer: inout MarkdownWriter) {
-        writer.heading("How fast recoveries come")
-        writer.image(alt: "Recovery curve", path: SVGChart.fileName)
-        let marks = report.pace.marks
-        writer.table(
-            header: [
-                "By day", "Recovered (share of all episodes)", "Share of the recoveries by day 60",
-                "Apple's published pace",
-            ],
-            alignments: [.right, .right, .right, .right],
-            rows: marks.map { mark in
-                [
-                    String(mark.day), HumanFormat.percent(mark.cifRecovery), HumanFormat.percent(mark.shareOfDay60),
-                    mark.appleReference.map { HumanFormat.percent($0) } ?? "",
-                ]
-            })
-        writer.paragraph(
-            """
-            *Recovered* is `cif_recovery`, the cumulative incidence of recovery: the share of all episodes \
-            recovered by that day of retry, with open episodes counted only for as long as they have been \
-            observed and expiry, cancellation and other ends competing with recovery. *Share of the recoveries by \
-            day 60* is `cif_recovery` on that day divided by `cif_recovery` on day 60: of the recoveries that \
-            happen within 60 days, the share that had happened by then. Apple's published pace (40%, 75% and 90% \
-            of recoveries by day 3, 16 and 28, the three grace-period lengths) is on this second scale.
-            """)
-        if report.pace.cifAtHorizon == 0 {
-            writer.paragraph("No episode recovered within 60 days, so the shares of the recoveries are n/a.")
-        }
-    }
-
-    func writeCohorts(to writer: inout MarkdownWriter) {
-        writer.heading("Recovery by cohort")
-        var rows = report.cohorts.map { cohort in
-            [cohort.period.description] + Self.outcomeCells(cohort.outcomes)
-                + [cohort.isTooYoung ? "too young to judge" : ""]
-        }
-        rows.append(["All cohorts"] + Self.outcomeCells(report.outcomes) + [""])
-        writer.table(
-            header: ["Cohort"] + Self.outcomeHeader + ["Note"],
-            alignments: [.left] + Array(repeating: .right, count: Self.outcomeHeader.count) + [.left],
-            rows: rows)
-        let unit = report.options.granularity == .month ? "month" : "week"
-        writer.paragraph(
-            """
-            Recovery rate = recovered / (recovered + expired + cancelled + other); open episodes are left out \
-            until they end. A cohort is *too young to judge* while fewer than 60 days (the App Store's retry \
-            period) have passed since the end of its \(unit): its latest episodes may still be in retry, and the \
-            episodes that end quickly weigh too much in its rate, so it can still change a lot.
-            """)
-    }
-
-    func writeProducts(to writer: inout MarkdownWriter) {
-        writer.heading("Recovery by product")
-        var rows = report.products.map { product in
-            [product.productId.isEmpty ? "(no product)" : product.productId] + Self.outcomeCells(product.outcomes)
-        }
-        rows.append(["All products"] + Self.outcomeCells(report.outcomes))
-        writer.table(
-            header: ["Product"] + Self.outcomeHeader,
-            alignments: [.left] + Array(repeating: .right, count: Self.outcomeHeader.count),
-            rows: rows)
-    }
-
-    func writeGrace(to writer: inout MarkdownWriter) {
-        let grace = report.grace
-        writer.heading("Grace period")
-        writer.paragraph(
-            "Episodes with a billing grace period: \(HumanFormat.count(grace.graceEpisodes)). Saved in grace: "
-                + "\(HumanFormat.count(grace.savedInGrace)); recovered after the grace period: "
-                + "\(HumanFormat.count(grace.recoveredAfterGrace)); expired: \(HumanFormat.count(grace.expired)); "
-                + "cancelled: \(HumanFormat.count(grace.cancelled)); other: \(HumanFormat.count(grace.other)); "
-                + "open: \(HumanFormat.count(grace.open)). "
-                + "Save rate: \(Self.share(grace.savedInGrace, of: grace.decided)) of the grace-period episodes "
-                + "whose grace period is over (ended, or open past the grace end). "
-                + "Per cohort: `\(GracePeriod.fileName)`.")
-        let comparison = report.graceComparison
-        writer.table(
-            header: ["Group"] + Self.outcomeHeader,
-            alignments: [.left] + Array(repeating: .right, count: Self.outcomeHeader.count),
-            rows: [
-                ["With a grace period"] + Self.outcomeCells(comparison.withGrace),
-                ["Without a grace period"] + Self.outcomeCells(comparison.withoutGrace),
-            ])
-        let currencies = report.revenue.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        if currencies.isEmpty {
-            writer.paragraph("No episode was saved in grace, so no revenue was saved.")
-        } else {
-            writer.table(
-                header: ["Currency", "Saved episodes", "Revenue saved"],
-                alignments: [.left, .right, .right],
-                rows: currencies.map { currency in
-                    let saved = report.revenue[currency] ?? GraceRevenue.Saved()
-                    return [
-                        currency.isEmpty ? "(no currency)" : currency, HumanFormat.count(saved.episodes),
-                        HumanFormat.money(saved.revenue, currency: currency),
-                    ]
-                })
-        }
+    /// `29.97 (3)`: the table's first column names the currency.
+    static func amount(_ milliunits: Int64?, _ currency: String, episodes: Int) -> String {
+        HumanFormat.amount(milliunits) + " (" + HumanFormat.count(episodes) + ")"
     }
 }

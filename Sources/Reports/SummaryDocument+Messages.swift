@@ -1,49 +1,97 @@
 import Analysis
 
 extension SummaryDocument {
+    /// The hazard ratio of message days against the days around them, per band and pooled.
     func writeMessages(to writer: inout MarkdownWriter) {
         let schedule = report.options.schedule
-        writer.heading("Billing messages by band of the retry schedule")
-        var rows: [[String]] = []
-        var total = MessageBands.Figures()
-        for (band, figures) in zip(schedule.bands, report.bands) {
-            rows.append(
-                [String(band.number), "\(band.firstDay)–\(band.lastDay)", "\(band.intervalHours) h"]
-                    + Self.bandCells(figures))
-            total.messages += figures.messages
-            total.recoveries += figures.recoveries
-            total.exposure += figures.exposure
-        }
-        // Entering the schedule is entering its first band (as in message_bands.csv).
-        total.episodesEntering = report.bands.first?.episodesEntering ?? 0
-        rows.append(["All", "1–\(schedule.bands.last?.lastDay ?? 0)", ""] + Self.bandCells(total))
-        writer.table(
-            header: [
-                "Band", "Days", "Interval", "Episodes reaching it", "Messages", "Recoveries",
-                "Recoveries per 1,000 messages",
-            ],
-            alignments: [.right, .right, .right, .right, .right, .right, .right],
-            rows: rows)
+        writer.heading("Billing-issue messages")
         let bands = schedule.bands.map { "days \($0.firstDay)–\($0.lastDay) every \($0.intervalHours) h" }
         writer.paragraph(
-            """
-            **What this can and cannot claim.** The export does not record which billing-issue messages the App \
-            Store showed. The messages here are modelled from the schedule (\(bands.joined(separator: ", "))): a \
-            scheduled message counts as sent when the episode was still in retry at that time. \
-            `\(MessageBands.fileName)` compares the recovery hazard on message days with the days around them \
-            (`\(RetryDays.fileName)` has every day). These are associations, not causal effects: the App Store's \
-            own payment retries, banks and other reminders can follow the same rhythm, and the subscribers still \
-            in retry differ from band to band. Use them to spot patterns worth testing, not as the effect of a \
-            message.
-            """)
+            "While a subscription is in billing retry, the App Store shows the subscriber a message on a schedule "
+                + "(here: \(Self.list(bands))). The table compares, in each band, the share of episodes still in "
+                + "retry that recovered on a day a message is scheduled with the same share on the days just before "
+                + "and after it. A ratio above 1 means recoveries were more likely on message days, below 1 less "
+                + "likely. Each share is recoveries out of the episode-days at risk on those days.")
+        let compared = zip(schedule.bands, report.bands).compactMap { band, figures in
+            figures.dayComparison.map { (band: band, comparison: $0) }
+        }
+        guard let pooled = report.pooledRatio, !compared.isEmpty else {
+            writer.paragraph(
+                "No band of the schedule has a message day with days without a message on both sides, so there is "
+                    + "nothing to compare.")
+            return
+        }
+        var rows = compared.map { entry in
+            [
+                String(entry.band.number), "\(entry.band.firstDay)–\(entry.band.lastDay)",
+                entry.comparison.messageDays.map(String.init).joined(separator: ", "),
+            ] + Self.ratioCells(entry.comparison.hazardRatio)
+        }
+        rows.append(["All (pooled)", "", ""] + Self.ratioCells(pooled))
+        writer.table(
+            header: [
+                "Band", "Days", "Message days", "Recovered on message days", "Recovered on the days around them",
+                "Ratio", "95% interval",
+            ],
+            alignments: [.right, .right, .left, .right, .right, .right, .right],
+            rows: rows)
+        writer.paragraph(
+            Self.effectSentence(
+                bands: compared.map { (band: $0.band.number, ratio: $0.comparison.hazardRatio) }, pooled: pooled))
+        let uncompared = zip(schedule.bands, report.bands).filter { $0.1.dayComparison == nil }.map(\.0.number)
+        var notes =
+            "The pooled ratio combines bands " + Self.list(compared.map { String($0.band.number) })
+            + ", each weighed by its own days (Mantel–Haenszel)."
+        if !uncompared.isEmpty {
+            notes +=
+                " " + (uncompared.count == 1 ? "Band " : "Bands ") + Self.list(uncompared.map(String.init))
+                + " " + (uncompared.count == 1 ? "has" : "have") + " no message day with message-free days on both "
+                + "sides, so nothing to compare."
+        }
+        writer.paragraph(notes + " `\(MessageBands.fileName)` also has the modelled messages and recoveries per band.")
     }
 
-    private static func bandCells(_ figures: MessageBands.Figures) -> [String] {
+    /// Whether an interval lies wholly above or below 1.
+    package static func excludesOne(_ ratio: RateRatio) -> Bool {
+        guard let interval = ratio.interval else { return false }
+        return interval.low > 1 || interval.high < 1
+    }
+
+    /// The one sentence on the effect: which ratios have an interval that excludes 1 (none, or each with its
+    /// direction), and why it is an association.
+    package static func effectSentence(bands: [(band: Int, ratio: RateRatio)], pooled: RateRatio) -> String {
+        let reason =
+            "the App Store's own charge attempts may follow the same rhythm, and the messages are modelled from "
+            + "the schedule, not observed (the export does not record which were shown)"
+        func described(_ name: String, _ ratio: RateRatio) -> String {
+            let direction = (ratio.ratio ?? 1) > 1 ? "more" : "less"
+            return "\(name) (ratio \(HumanFormat.ratio(ratio.ratio)), 95% interval "
+                + "\(HumanFormat.ratioInterval(ratio.interval)): recoveries \(direction) likely on message days)"
+        }
+        var found = bands.filter { excludesOne($0.ratio) }.map { described("band \($0.band)", $0.ratio) }
+        if excludesOne(pooled) { found.append(described("the pooled ratio", pooled)) }
+        guard !found.isEmpty else {
+            return "Neither any band nor the pooled ratio has a 95% interval that excludes 1, so these data show no "
+                + "clear difference between message days and the days around them; and even a clear difference "
+                + "would be an association, not proof that messages bring recoveries, because " + reason + "."
+        }
+        let subject = list(found)
+        return subject.prefix(1).uppercased() + subject.dropFirst()
+            + (found.count == 1 ? " has" : " have") + " a 95% interval that excludes 1; this is an association, "
+            + "not proof that messages bring recoveries, because " + reason + "."
+    }
+
+    /// `Recovered on message days … 95% interval` of one ratio.
+    private static func ratioCells(_ ratio: RateRatio) -> [String] {
         [
-            HumanFormat.count(figures.episodesEntering), HumanFormat.count(figures.messages),
-            HumanFormat.count(figures.recoveries),
-            figures.recoveriesPer1000Messages.map { ReportTable.Cell.decimal($0, places: 1).formatted }
-                ?? HumanFormat.undefined,
+            rateShare(ratio.compared), rateShare(ratio.reference), HumanFormat.ratio(ratio.ratio),
+            HumanFormat.ratioInterval(ratio.interval),
         ]
+    }
+
+    /// A daily hazard with two decimals and its counts, `2.35% (12 of 511)`.
+    private static func rateShare(_ rate: EventRate) -> String {
+        HumanFormat.percent(rate.rate, places: 2) + " (" + HumanFormat.count(rate.events) + " of "
+            + HumanFormat.count(rate.atRisk) + ")"
     }
 }

@@ -1,11 +1,11 @@
 import Analysis
 
-/// `summary.md`: the report for people.
+/// `summary.md`: the report for people, in the order of the decisions it serves.
 ///
-/// Sections: scope, headline figures (each with its definition in plain words), changes since the previous report
-/// (when one is given), how fast recoveries come (with the chart), recovery by cohort and by product, grace
-/// period, billing messages, data quality, and the list of files. Figures come from the same analyzers as the
-/// CSV files; numbers are formatted by `HumanFormat`.
+/// Sections: scope (and a note when the latest 7 days may still be incomplete), the headline over mature
+/// episodes, money per currency, changes since the previous report (when there is one), week by week, grace
+/// period, when recoveries come (both charts), billing-issue messages, cohorts, products, data quality, and the
+/// list of files. Figures come from the same analyzers as the CSV files; numbers are formatted by `HumanFormat`.
 package struct SummaryDocument: Sendable {
     package let report: Report
 
@@ -18,14 +18,16 @@ package struct SummaryDocument: Sendable {
         var writer = MarkdownWriter()
         writeScope(to: &writer)
         writeHeadline(to: &writer)
+        writeMoney(to: &writer)
         if let previous = report.options.previous {
             writeChanges(since: previous, to: &writer)
         }
-        writePace(to: &writer)
+        writeWeeks(to: &writer)
+        writeGrace(to: &writer)
+        writeTiming(to: &writer)
+        writeMessages(to: &writer)
         writeCohorts(to: &writer)
         writeProducts(to: &writer)
-        writeGrace(to: &writer)
-        writeMessages(to: &writer)
         writeDataQuality(to: &writer)
         writeFiles(to: &writer)
         return writer.text
@@ -36,19 +38,22 @@ package struct SummaryDocument: Sendable {
         MarkdownWriter.escape(report.options.environment)
     }
 
-    /// "5 of 11" with the share in front: `45.5% (5 of 11)`.
+    /// The share in front of its counts: `45.5% (5 of 11)`.
     static func share(_ count: Int, of total: Int) -> String {
         let rate = total == 0 ? nil : Double(count) / Double(total)
         return HumanFormat.percent(rate) + " (" + HumanFormat.count(count) + " of " + HumanFormat.count(total) + ")"
     }
 
-    /// The cells `Episodes … Open, Recovery rate` of an outcome row.
-    static func outcomeCells(_ counts: OutcomeCounts) -> [String] {
-        [counts.episodes, counts.recovered, counts.expired, counts.cancelled, counts.other, counts.open]
-            .map(HumanFormat.count) + [HumanFormat.percent(counts.recoveryRate)]
+    /// `3 episodes`, `1 episode`.
+    static func episodes(_ count: Int) -> String {
+        HumanFormat.count(count) + (count == 1 ? " episode" : " episodes")
     }
 
-    static let outcomeHeader = ["Episodes", "Recovered", "Expired", "Cancelled", "Other", "Open", "Recovery rate"]
+    /// `a`, `a and b`, `a, b and c`.
+    static func list(_ items: [String]) -> String {
+        guard let last = items.last else { return "" }
+        return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
+    }
 
     // MARK: - Scope and files
 
@@ -61,28 +66,67 @@ package struct SummaryDocument: Sendable {
             """
             This report covers every billing-retry episode in the \(environment) environment that started by the \
             as-of time, from the App Store Server Notifications signed by then. An episode begins when a renewal \
-            charge fails and the App Store starts retrying it; it ends when the App Store collects the payment \
-            (recovered), when retry ends without a payment (expired), when the subscriber turns off renewal \
-            (cancelled), or with a refund or revocation (other). An episode without an end yet is open. Cohorts \
-            are the \(cohorts) in which episodes started. The CSV files next to this summary hold every table in \
-            full.
+            charge fails and the App Store starts retrying it. It ends as *recovered* when the App Store collects \
+            the payment or the subscriber buys again, as *expired* when retry stops after 60 days without a payment \
+            (involuntary churn), as *cancelled* when the subscriber turns off renewal during retry, or as *other* \
+            with a refund or revocation; until then it is *open*. Cohorts are the \(cohorts) in which episodes \
+            started. The CSV files next to this summary hold every table in full.
             """)
+        if report.mayMissLateNotifications {
+            writeLateNotificationsNote(to: &writer)
+        }
     }
+
+    /// The note on notifications that may still arrive (METRICS-NOTES.md, "The latest 7 days").
+    private func writeLateNotificationsNote(to writer: inout MarkdownWriter) {
+        let window = Report.lateDeliveryWindow
+        let (since, overflow) = report.asOf.subtractingReportingOverflow(window)
+        var text =
+            "> **The latest 7 days may still be incomplete.** The App Store retries a notification it could not "
+            + "deliver for up to 157 hours (1, 12, 24, 48 and 72 hours after the previous attempt), so notifications "
+            + "signed in the 7 days before the as-of time"
+            + (overflow ? "" : " (since \(UTCTime.timestamp(since)))")
+            + " may still arrive. Until they do, recent failed renewals, recoveries and cancellations can be "
+            + "missing: the latest weeks' flows and the open episodes can still change."
+        if let latest = report.options.latestSignedDate {
+            text += " The latest notification loaded was signed at \(UTCTime.timestamp(latest))."
+        }
+        text +=
+            " This note is shown while the data hold less than 7 days of notifications signed after the as-of time."
+        writer.paragraph(text)
+    }
+
+    /// What each file holds, in `Report.fileNames` order (without `summary.md` itself).
+    package static let fileDescriptions: [(name: String, description: String)] = [
+        (
+            RecoveryByCohort.fileName,
+            "outcomes per cohort and product, the recovery rate of ended episodes, and the recovery rate of mature "
+                + "episodes with its 95% interval."
+        ),
+        (RecoveryCurve.fileName, "the recovery curve, days 1 to 60 (drawn in `\(RecoveryCurveChart.fileName)`)."),
+        (GracePeriod.fileName, "grace-period episodes per cohort and the share saved in grace."),
+        (GraceRevenue.fileName, "revenue saved in grace, per currency."),
+        (
+            MessageBands.fileName,
+            "per band of the message schedule: modelled messages and recoveries, and the hazard ratio of message "
+                + "days against the days around them (pooled over the bands in the `(all)` row)."
+        ),
+        (
+            RetryDays.fileName,
+            "the daily recovery hazard with its 95% interval, days 1 to 60, message days marked (drawn in "
+                + "`\(RecoveryHazardChart.fileName)`)."
+        ),
+        (Revenue.fileName, "money recovered, saved in grace, lost and still at risk, per currency."),
+        (Flows.fileName, "episodes entering and leaving billing retry, per ISO week, every week."),
+        (BillingFailures.fileName, "episodes started against ordinary renewals, per month."),
+        (DataQuality.fileName, "one count per data-quality check."),
+        (RecoveryCurveChart.fileName, "the recovery curve chart."),
+        (RecoveryHazardChart.fileName, "the daily recovery hazard chart."),
+        (Headline.fileName, "the headline figures, read by the next report for its comparison."),
+    ]
 
     private func writeFiles(to writer: inout MarkdownWriter) {
         writer.heading("Files")
-        writer.bulletList([
-            "`\(RecoveryByCohort.fileName)`: outcomes and recovery rate per cohort and product, with totals.",
-            "`\(RecoveryCurve.fileName)`: the recovery curve for days 1 to 60 (`recovery_curve.svg` draws it).",
-            "`\(GracePeriod.fileName)`: grace-period episodes per cohort and the share saved in grace.",
-            "`\(GraceRevenue.fileName)`: revenue saved in grace, per currency.",
-            "`\(MessageBands.fileName)`: recoveries against modelled billing messages, per band of the schedule.",
-            "`\(RetryDays.fileName)`: the recovery hazard on each day of retry, 1 to 60.",
-            "`\(Revenue.fileName)`: money recovered, saved in grace, lost and still at risk, per currency.",
-            "`\(Flows.fileName)`: episodes entering and leaving billing retry, per ISO week.",
-            "`\(BillingFailures.fileName)`: episodes started against ordinary renewals, per month.",
-            "`\(DataQuality.fileName)`: one count per data-quality check.",
-            "`\(Headline.fileName)`: the headline figures, read by the next report for its comparison.",
-        ])
+        writer.bulletList(Self.fileDescriptions.map { "`\($0.name)`: \($0.description)" })
     }
 }

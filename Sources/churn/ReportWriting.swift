@@ -15,7 +15,7 @@ enum ReportWriting {
         granularity: CalendarPeriod.Granularity = .month,
         schedule: MessageSchedule = .standard
     ) throws -> Report {
-        var previous: Headline?
+        var previous: PreviousHeadline?
         do {
             previous = try Headline.latest(inReportsRoot: root, before: dataset.asOf, environment: environment)
         } catch {
@@ -25,7 +25,8 @@ enum ReportWriting {
             dataset: dataset,
             options: .init(
                 granularity: granularity, schedule: schedule, environment: environment,
-                rejections: try store.rejectionsByReason(), previous: previous
+                rejections: try store.rejectionsByReason(), previous: previous,
+                latestSignedDate: try store.latestSignedDate()
             )
         )
         try report.write(to: directory)

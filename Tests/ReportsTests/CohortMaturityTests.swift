@@ -4,27 +4,36 @@ import Testing
 import TestSupport
 
 @Suite struct CohortMaturityTests {
-    @Test func monthIsTooYoungUntilSixtyDaysAfterItsEnd() {
-        let april = CalendarPeriod(.month, containing: T.april1 + 10 * T.day)
-        #expect(april.end == T.may1)
-        let judgeable = T.may1 + 60 * T.day  // 2024-06-30T00:00:00Z
-        #expect(CohortMaturity.judgeableFrom(april) == judgeable)
-        #expect(CohortMaturity.isTooYoung(april, asOf: judgeable - 1))
-        #expect(!CohortMaturity.isTooYoung(april, asOf: judgeable))
-        #expect(!CohortMaturity.isTooYoung(april, asOf: T.july1))
-        // A cohort still running, or in the future, is too young.
-        #expect(CohortMaturity.isTooYoung(april, asOf: T.april1 + 5 * T.day))
-        #expect(CohortMaturity.isTooYoung(april, asOf: T.march1))
+    static func episode(_ subscription: String, start: Int64, outcome: Episode.Outcome = .recovered) -> Episode {
+        Episode(
+            subscription: subscription, start: start, end: outcome == .open ? nil : start + T.day, outcome: outcome,
+            openingNotificationUUID: subscription)
     }
 
-    @Test func weekIsTooYoungUntilSixtyDaysAfterItsSunday() {
-        // 2024-W14 is Monday 2024-04-01 to Sunday 2024-04-07.
+    @Test func groupIsMatureWhenAllItsEpisodesAre() {
+        let early = Self.episode("A", start: T.april1)
+        let late = Self.episode("B", start: T.april1 + 20 * T.day, outcome: .open)
+        let matureFrom = T.april1 + 20 * T.day + 61 * T.day
+        var group = EpisodeGroup([early, late], asOf: matureFrom - 1)
+        #expect(group.matureFrom == matureFrom)
+        #expect(group.mature.episodes == 1)
+        #expect(!group.isMature)
+        group = EpisodeGroup([early, late], asOf: matureFrom)
+        #expect(group.mature.episodes == 2)
+        #expect(group.isMature)
+        // An empty group is not mature and has no date.
+        #expect(!EpisodeGroup().isMature)
+        #expect(EpisodeGroup().matureFrom == nil)
+    }
+
+    @Test func weekCohortsFollowTheirEpisodesNotTheirCalendar() {
+        // 2024-W14 is Monday 2024-04-01 to Sunday 2024-04-07; its only episode started on its Monday.
         let week = CalendarPeriod(.week, containing: T.april1 + 3 * T.day)
         #expect(week.description == "2024-W14")
-        #expect(week.start == T.april1)
-        #expect(week.end == T.april1 + 7 * T.day)
-        #expect(CohortMaturity.isTooYoung(week, asOf: week.end + 60 * T.day - 1))
-        #expect(!CohortMaturity.isTooYoung(week, asOf: week.end + 60 * T.day))
+        let dataset = EpisodeDataset(asOf: T.april1 + 61 * T.day, episodes: [Self.episode("A", start: T.april1)])
+        let report = Report(dataset: dataset, options: .init(granularity: .week))
+        #expect(report.cohorts.map(\.period) == [week])
+        #expect(report.cohorts.map(\.figures.isMature) == [true])
     }
 
     @Test(arguments: [
@@ -46,20 +55,27 @@ import TestSupport
         #expect(CalendarPeriod(granularity, containing: period.end) != period)
     }
 
-    @Test func summaryMarksYoungCohortsOnly() throws {
+    @Test func summaryMarksCohortsNotYetMature() throws {
         let summary = SummaryDocument(report: Sample.report()).markdown
-        // As of 2024-07-01: March and April (ended 2024-05-01, judgeable from 2024-06-30) are judged.
-        #expect(summary.contains("| 2024-03 | 4 | 2 | 1 | 0 | 0 | 1 | 66.7% |  |"))
-        #expect(summary.contains("| 2024-04 | 4 | 2 | 0 | 1 | 1 | 0 | 50.0% |  |"))
-        #expect(summary.contains("| 2024-05 | 2 | 0 | 0 | 1 | 0 | 1 | 0.0% | too young to judge |"))
-        #expect(summary.contains("| 2024-06 | 2 | 1 | 0 | 0 | 0 | 1 | 100.0% | too young to judge |"))
+        // As of 2024-07-01 every March and April episode is mature (S06, the latest, from 2024-06-25); S03 expired
+        // and S10 ended expired at day 60 by inference.
+        #expect(summary.contains("| 2024-03 | 4 | 0 | 4 | 50.0% (15.0%–85.0%) | 50.0% (15.0%–85.0%) | 50.0% | final |"))
+        #expect(summary.contains("| 2024-04 | 4 | 0 | 4 | 50.0% (15.0%–85.0%) | 0.0% (0.0%–49.0%) | 50.0% | final |"))
+        // May's last episode (S08, t0 2024-05-20) matures on 2024-07-20; June's are not mature at all.
+        #expect(
+            summary.contains("| 2024-05 | 2 | 1 | 0 | n/a | n/a | 0.0% | still changing (final on 2024-07-20) |"))
+        #expect(
+            summary.contains("| 2024-06 | 2 | 1 | 0 | n/a | n/a | 100.0% | still changing (final on 2024-08-20) |"))
+        #expect(!summary.contains("too young"))
         let report = Sample.report()
-        #expect(report.cohorts.map(\.isTooYoung) == [false, false, true, true])
+        #expect(report.cohorts.map(\.figures.isMature) == [true, true, false, false])
 
-        // One millisecond before 2024-06-30, April is still too young.
-        let earlier = Report(dataset: Sample.dataset(asOf: T.may1 + 60 * T.day - 1))
+        // One millisecond before S06 matures, April is still changing.
+        let aprilFinal = T.april1 + 24 * T.day + 61 * T.day
+        let earlier = Report(dataset: Sample.dataset(asOf: aprilFinal - 1))
         #expect(earlier.cohorts.map(\.period.description) == ["2024-03", "2024-04", "2024-05", "2024-06"])
-        #expect(earlier.cohorts.map(\.isTooYoung) == [false, true, true, true])
+        #expect(earlier.cohorts.map(\.figures.isMature) == [true, false, false, false])
+        #expect(Report(dataset: Sample.dataset(asOf: aprilFinal)).cohorts.map(\.figures.isMature)[1])
     }
 
     /// `YYYY-MM-DD` at midnight UTC, by counting days from a known date.

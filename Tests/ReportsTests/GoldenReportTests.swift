@@ -25,7 +25,7 @@ import Testing
             Report.fileNames == [
                 "recovery_by_cohort.csv", "recovery_curve.csv", "grace_period.csv", "grace_revenue.csv",
                 "message_bands.csv", "retry_days.csv", "revenue.csv", "flows.csv", "billing_failures.csv",
-                "data_quality.csv", "recovery_curve.svg", "summary.md", "headline.json",
+                "data_quality.csv", "recovery_curve.svg", "recovery_hazard.svg", "summary.md", "headline.json",
             ])
     }
 
@@ -70,22 +70,26 @@ import Testing
 
         let summary = try TemporaryDirectory.read(target.appendingPathComponent("summary.md"))
         #expect(summary.hasPrefix("# Involuntary churn: Sandbox, as of 2024-07-19T00:00:00Z\n"))
-        #expect(summary.contains("**Recovery rate: 50.0% (1 of 2)**"))
-        #expect(summary.contains("**Involuntary churn: 50.0% (1 of 2)**"))
+        // The March episode is mature (recovered); the May one expired at day 60 but started 60 days before the
+        // as-of time, one day short of mature.
+        #expect(summary.contains("**Recovered: 100.0%** of mature episodes (1 of 1; 95% interval 20.7%–100.0%)"))
+        #expect(summary.contains("**Involuntary churn: 0.0%** of mature episodes (0 of 1; 95% interval 0.0%–79.3%)"))
         #expect(summary.contains("**Saved in grace: 0.0% (0 of 1)**"))
-        #expect(summary.contains("**Revenue saved in grace: none**"))
-        #expect(summary.contains("| 2024-03 | 1 | 1 | 0 | 0 | 0 | 0 | 100.0% |  |"))
-        // May's cohort ends 2024-06-01; 60 days later is 2024-07-31, after the as-of time.
-        #expect(summary.contains("| 2024-05 | 1 | 0 | 1 | 0 | 0 | 0 | 0.0% | too young to judge |"))
+        #expect(
+            summary.contains("| 2024-03 | 1 | 0 | 1 | 100.0% (20.7%–100.0%) | 0.0% (0.0%–79.3%) | 100.0% | final |"))
+        #expect(summary.contains("| 2024-05 | 1 | 0 | 0 | n/a | n/a | 0.0% | still changing (final on 2024-07-20) |"))
         #expect(summary.contains("`rejected_bad_signature` 1"))
         #expect(summary.contains("![Recovery curve](recovery_curve.svg)"))
+        #expect(summary.contains("![Daily recovery hazard](recovery_hazard.svg)"))
+        #expect(summary.contains("**The latest 7 days may still be incomplete.**"))
         #expect(!summary.contains("Changes since the previous report"))
 
         let curve = try TemporaryDirectory.read(target.appendingPathComponent("recovery_curve.csv"))
         #expect(curve.split(separator: "\n")[20] == "20,2,1,0.500000")
         let headline = try Headline.read(fromReportDirectory: target)
-        #expect(headline == report.headline)
+        #expect(headline == .current(report.headline))
         #expect(headline.environment == "Sandbox")
-        #expect(headline.all.recoveryRate == 0.5)
+        #expect(report.headline.all.recoveryRate == 0.5)
+        #expect(report.headline.mature == .init(episodes: 1, recovered: 1, expired: 0))
     }
 }

@@ -9,26 +9,45 @@ import TestSupport
         let headline = Sample.report().headline
         let text = try headline.encoded()
         #expect(text.hasSuffix("}\n"))
+        #expect(text.contains("\"format\" : 2"))
         #expect(try Headline.decode(Data(text.utf8), path: "headline.json") == headline)
-        #expect(try Headline.decode(Data(try Sample.previous.encoded().utf8), path: "x") == Sample.previous)
+        #expect(try PreviousHeadline.decode(Data(text.utf8), path: "headline.json") == .current(headline))
+        let previous = try Sample.previousHeadline.encoded()
+        #expect(try Headline.decode(Data(previous.utf8), path: "x") == Sample.previousHeadline)
     }
 
     @Test func holdsTheReportsFigures() {
         let report = Sample.report()
         let headline = report.headline
+        #expect(headline.format == 2)
         #expect(headline.asOf == Sample.asOf)
         #expect(headline.environment == "Production")
-        #expect(headline.all == .init(episodes: 12, recovered: 5, expired: 1, cancelled: 2, other: 1, open: 3))
-        #expect(headline.all.closed == 9)
-        #expect(headline.all.involuntaryChurnRate == 1.0 / 9.0)
+        // S10 (March) has no closing notification: it ended expired at day 60 by inference.
+        #expect(headline.all == .init(episodes: 12, recovered: 5, expired: 2, cancelled: 2, other: 1, open: 2))
+        #expect(headline.all.closed == 10)
+        #expect(headline.all.recoveryRate == 0.5)
+        // Mature: the March and April episodes (t0 + 61 days ≤ 2024-07-01).
+        #expect(headline.mature == .init(episodes: 8, recovered: 4, expired: 2))
+        #expect(headline.mature.counts.recoveryRate == 0.5)
+        #expect(headline.mature.counts.expiredRate == 0.25)
+        #expect(headline.mature.counts.expiredRateInterval == ConfidenceInterval.wilson(successes: 2, trials: 8))
         #expect(headline.grace == .init(graceEpisodes: 4, savedInGrace: 2, decided: 4))
         #expect(
-            headline.revenue == [
-                .init(currency: "EUR", savedEpisodes: 1, milliunits: 49_990),
-                .init(currency: "USD", savedEpisodes: 1, milliunits: 9990),
+            headline.money == [
+                // The sample's failure notices carry no price: the expired and open episodes have none at stake.
+                .init(
+                    currency: "", recoveredMilliunits: 0, savedInGraceMilliunits: 0, expiredEpisodes: 2,
+                    lostMilliunits: 0, openEpisodes: 2, atRiskMilliunits: 0),
+                .init(
+                    currency: "EUR", recoveredEpisodes: 2, recoveredMilliunits: 99_980, savedInGraceEpisodes: 1,
+                    savedInGraceMilliunits: 49_990),
+                .init(
+                    currency: "USD", recoveredEpisodes: 3, recoveredMilliunits: 29_970, savedInGraceEpisodes: 1,
+                    savedInGraceMilliunits: 9990),
             ])
         #expect(headline.recoveryCurve.map(\.day) == [3, 16, 28, 60])
         #expect(headline.cifRecovery(day: 60) == report.curve.last?.cifRecovery)
+        #expect(headline.count(of: "inferred_expiry") == 1)
         #expect(headline.count(of: "rejected_not_json") == 1)
         #expect(headline.count(of: "no_such_check") == 0)
     }
@@ -50,12 +69,103 @@ import TestSupport
             "\(error)".contains("all.episodes")
         }
         #expect(throws: ReportsError.self) { try Headline.decode(Data("not json".utf8), path: "h.json") }
-        let future = good.replacingOccurrences(of: "\"format\" : 1", with: "\"format\" : 2")
         #expect {
-            try Headline.decode(Data(future.utf8), path: "h.json")
+            try PreviousHeadline.decode(Data("{}".utf8), path: "h.json")
         } throws: { error in
-            "\(error)".contains("format 2")
+            "\(error)".contains("format: missing")
         }
+        let future = good.replacingOccurrences(of: "\"format\" : 2", with: "\"format\" : 3")
+        #expect {
+            try PreviousHeadline.decode(Data(future.utf8), path: "h.json")
+        } throws: { error in
+            "\(error)".contains("format 3 is not one this version reads")
+        }
+        // A format-1 snapshot is a previous report, not this version's figures.
+        #expect {
+            try Headline.decode(Data(Self.formatOne.utf8), path: "h.json")
+        } throws: { error in
+            "\(error)".contains("format 1")
+        }
+    }
+
+    /// A `headline.json` written by the version before METRICS.md v2 (format 1), cut to its first two checks.
+    static let formatOne = """
+        {
+          "all" : { "cancelled" : 1, "episodes" : 9, "expired" : 1, "open" : 2, "other" : 1, "recovered" : 4 },
+          "as_of" : 1717200000000,
+          "data_quality" : [
+            { "check" : "duplicates_skipped", "count" : 3 },
+            { "check" : "unresolved_open_episodes", "count" : 2 },
+            { "check" : "orphan_did_renew_billing_recovery", "count" : 4 },
+            { "check" : "rejected_bad_signature", "count" : 1 }
+          ],
+          "environment" : "Production",
+          "format" : 1,
+          "grace" : { "decided" : 2, "grace_episodes" : 3, "saved_in_grace" : 2 },
+          "recovery_curve" : [ { "cif_recovery" : 0.45, "day" : 60 } ],
+          "revenue" : [ { "currency" : "EUR", "milliunits" : 49990, "saved_episodes" : 1 } ],
+          "with_grace" : { "cancelled" : 0, "episodes" : 3, "expired" : 0, "open" : 1, "other" : 0, "recovered" : 2 },
+          "without_grace" : { "cancelled" : 1, "episodes" : 6, "expired" : 1, "open" : 1, "other" : 1, "recovered" : 2 }
+        }
+
+        """
+
+    @Test func formatOneIsReadForWhatStillMeansTheSame() throws {
+        let previous = try PreviousHeadline.decode(Data(Self.formatOne.utf8), path: "h.json")
+        guard case .earlier(let earlier) = previous else {
+            Issue.record("a format-1 snapshot must read as an earlier report, got \(previous)")
+            return
+        }
+        #expect(earlier.format == 1)
+        #expect(previous.asOf == T.june1)
+        #expect(previous.environment == "Production")
+        #expect(earlier.count(of: "duplicates_skipped") == 3)
+        #expect(PreviousHeadline.Earlier.isComparable("duplicates_skipped"))
+        #expect(PreviousHeadline.Earlier.isComparable("rejected_bad_signature"))
+        #expect(!PreviousHeadline.Earlier.isComparable("orphan_did_renew_billing_recovery"))
+        #expect(!PreviousHeadline.Earlier.isComparable("inferred_expiry"))
+
+        let summary = SummaryDocument(report: Sample.report(previous: previous)).markdown
+        #expect(summary.contains("## Changes since the previous report"))
+        #expect(summary.contains("The previous report is as of 2024-06-01T00:00:00Z."))
+        #expect(summary.contains("It was written with the earlier definitions of the figures"))
+        #expect(summary.contains("| `duplicates_skipped` | 3 | 1 | -2 |"))
+        #expect(summary.contains("| `rejected_bad_signature` | 1 | 2 | +1 |"))
+        #expect(summary.contains("| `rejected_not_json` | 0 | 1 | +1 |"))
+        #expect(summary.contains("| `outside_environment` | 0 | 1 | +1 |"))
+        // Figures whose meaning changed are not compared.
+        let changes = try #require(summary.range(of: "## Changes since the previous report"))
+        let next = try #require(summary.range(of: "## Week by week"))
+        let section = summary[changes.upperBound..<next.lowerBound]
+        let changedMeaning = [
+            "| Episodes |", "Recovered", "Involuntary churn", "`orphan_", "`unresolved_", "`inferred_", "EUR",
+        ]
+        for figure in changedMeaning {
+            #expect(!section.contains(figure), "\(figure) compared with a format-1 report")
+        }
+    }
+
+    @Test func formatOneWithNothingComparableSaysSo() throws {
+        let earlier = PreviousHeadline.earlier(.init(asOf: T.june1, environment: "Production"))
+        let dataset = EpisodeBuilder(options: .init(asOf: T.july1)).dataset([NotificationEvent]())
+        let summary = SummaryDocument(report: Report(dataset: dataset, options: .init(previous: earlier))).markdown
+        #expect(summary.contains("Both reports count none of them."))
+    }
+
+    @Test func aFormatOneReportInTheRootDoesNotStopTheNext() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let june = root.url.appendingPathComponent("2024-06-01")
+        try FileManager.default.createDirectory(at: june, withIntermediateDirectories: true)
+        try Data(Self.formatOne.utf8).write(to: june.appendingPathComponent("headline.json"))
+        let previous = try #require(
+            try Headline.latest(inReportsRoot: root.url, before: T.july1, environment: "Production"))
+        #expect(previous.format == 1)
+        let report = Sample.report(previous: previous)
+        try report.write(to: root.url.appendingPathComponent("2024-07-01"))
+        // The next report finds this one, of the current format.
+        let next = try Headline.latest(inReportsRoot: root.url, before: T.july1 + T.day, environment: "Production")
+        #expect(next == .current(report.headline))
     }
 
     @Test func latestFindsTheNewestEarlierReportOfTheEnvironment() throws {
@@ -78,9 +188,10 @@ import TestSupport
         try Data("x".utf8).write(to: root.url.appendingPathComponent("README"))
 
         let found = try Headline.latest(inReportsRoot: root.url, before: T.july1, environment: "Production")
-        #expect(found == june.headline)
+        #expect(found == .current(june.headline))
         #expect(
-            try Headline.latest(inReportsRoot: root.url, before: T.june1, environment: "Production") == may.headline)
+            try Headline.latest(inReportsRoot: root.url, before: T.june1, environment: "Production")
+                == .current(may.headline))
         #expect(try Headline.latest(inReportsRoot: root.url, before: T.may1, environment: "Production") == nil)
         #expect(
             try Headline.latest(inReportsRoot: root.url, before: T.july1, environment: "Sandbox")?.asOf == T.june1
@@ -96,27 +207,36 @@ import TestSupport
         try june.write(to: root.url.appendingPathComponent(Report.directoryName(asOf: T.june1)))
         let previous = try #require(
             try Headline.latest(inReportsRoot: root.url, before: T.july1, environment: "Production"))
-        #expect(previous == june.headline)
+        #expect(previous == .current(june.headline))
 
         let july = Report(dataset: Sample.dataset(), options: .init(rejections: Sample.rejections, previous: previous))
         let summary = SummaryDocument(report: july).markdown
         #expect(summary.contains("## Changes since the previous report"))
         #expect(summary.contains("The previous report is as of 2024-06-01T00:00:00Z."))
         #expect(!summary.contains("not comparable"))
-        let june1Outcomes = june.headline.all
-        #expect(june1Outcomes.episodes == 10)
+        #expect(!summary.contains("earlier definitions"))
+        #expect(june.headline.all.episodes == 10)
         #expect(summary.contains("| Episodes | 10 | 12 | +2 |"))
-        #expect(summary.contains("| Revenue saved in grace (USD) | USD 9.99 | USD 9.99 | USD 0.00 |"))
+        // As of June 1 the four March episodes and S07 (t0 2024-04-01) are mature; as of July 1, eight.
+        #expect(june.headline.mature == .init(episodes: 5, recovered: 2, expired: 2))
+        #expect(summary.contains("| Mature episodes | 5 | 8 | +3 |"))
+        #expect(summary.contains("| Recovered (mature episodes) | 40.0% | 50.0% | +10.0 pp |"))
+        #expect(summary.contains("| Involuntary churn (mature episodes) | 40.0% | 25.0% | -15.0 pp |"))
+        #expect(summary.contains("| Recovered (USD) | USD 19.98 | USD 29.97 | USD +9.99 |"))
+        #expect(summary.contains("| Recovered (EUR) | EUR 99.98 | EUR 99.98 | EUR 0.00 |"))
+        // Amounts at 0 in both reports are not listed.
+        #expect(!summary.contains("| Lost to expiry (EUR)"))
+        #expect(!summary.contains("| Recovered (no currency)"))
         #expect(summary.contains("| `rejected_bad_signature` | 1 | 2 | +1 |"))
         #expect(summary.contains("| `rejected_not_json` | 0 | 1 | +1 |"))
         // Checks at 0 in both reports are not listed.
         #expect(!summary.contains("`orphan_expired_billing_retry`"))
 
-        // The section comes after the headline figures and before the curve.
+        // The section comes after the headline and the money, before the weeks.
         let changes = try #require(summary.range(of: "## Changes since the previous report"))
-        let headline = try #require(summary.range(of: "## Headline figures"))
-        let pace = try #require(summary.range(of: "## How fast recoveries come"))
-        #expect(headline.lowerBound < changes.lowerBound && changes.lowerBound < pace.lowerBound)
+        let money = try #require(summary.range(of: "## Money"))
+        let weeks = try #require(summary.range(of: "## Week by week"))
+        #expect(money.lowerBound < changes.lowerBound && changes.lowerBound < weeks.lowerBound)
     }
 
     @Test func noPreviousReportNoSection() {
@@ -125,10 +245,10 @@ import TestSupport
     }
 
     @Test func previousOfAnotherEnvironmentIsFlagged() {
-        var previous = Sample.previous
+        var previous = Sample.previousHeadline
         previous.environment = "Sandbox"
         previous.asOf = T.july1 + T.day
-        let summary = SummaryDocument(report: Sample.report(previous: previous)).markdown
+        let summary = SummaryDocument(report: Sample.report(previous: .current(previous))).markdown
         #expect(summary.contains("It covers the Sandbox environment, this one Production: the two are not comparable."))
         #expect(summary.contains("Its as-of time is not earlier than this report's."))
     }

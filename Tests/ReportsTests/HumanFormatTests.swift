@@ -68,4 +68,24 @@ import Testing
         #expect(UTCTime.timestamp(millis) == timestamp)
         #expect(Report.directoryName(asOf: millis) == date)
     }
+
+    @Test func intervalsAndRatios() {
+        let interval = ConfidenceInterval(low: 0.215216, high: 0.784784)
+        #expect(HumanFormat.percentInterval(interval) == "21.5%–78.5%")
+        #expect(HumanFormat.percent(0.5, interval: interval) == "50.0% (21.5%–78.5%)")
+        #expect(HumanFormat.percent(nil, interval: nil) == "n/a")
+        #expect(HumanFormat.percent(0.5, interval: nil) == "50.0% (n/a)")
+        #expect(HumanFormat.percent(0.023456, places: 2) == "2.35%")
+        #expect(HumanFormat.ratio(1.3456) == "1.35")
+        #expect(HumanFormat.ratio(nil) == "n/a")
+        #expect(HumanFormat.ratio(.infinity) == "n/a")
+        #expect(HumanFormat.ratioInterval(ConfidenceInterval(low: 0.912, high: 2.0949)) == "0.91–2.09")
+        #expect(HumanFormat.ratioInterval(nil) == "n/a")
+    }
+
+    @Test func amountsWithoutCurrency() {
+        #expect(HumanFormat.amount(1_234_560) == "1,234.56")
+        #expect(HumanFormat.amount(1_234) == "1.234")
+        #expect(HumanFormat.amount(nil) == "(too large to add up)")
+    }
 }

@@ -64,7 +64,7 @@ import Testing
 
     @Test func summaryEscapesDataInItsTables() throws {
         let summary = try #require(try Sample.report().files().first { $0.name == "summary.md" }).contents
-        #expect(summary.contains("| com.example.annual\\|promo,2024 | 2 | 2 |"))
+        #expect(summary.contains("| com.example.annual\\|promo,2024 | 2 | 0 | 2 |"))
         #expect(!summary.contains("annual|promo"))
         // Every table row has as many unescaped `|` as its header.
         var columns: Int?

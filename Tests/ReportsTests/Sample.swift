@@ -135,28 +135,38 @@ enum Sample {
     }
 
     /// The previous report's figures, as of 2024-06-01, written by hand.
-    static let previous = Headline(
+    static let previousHeadline = Headline(
         asOf: T.june1,
         environment: "Production",
         all: .init(episodes: 9, recovered: 4, expired: 1, cancelled: 1, other: 1, open: 2),
+        mature: .init(episodes: 5, recovered: 3, expired: 1),
         withGrace: .init(episodes: 3, recovered: 2, expired: 0, cancelled: 0, other: 0, open: 1),
         withoutGrace: .init(episodes: 6, recovered: 2, expired: 1, cancelled: 1, other: 1, open: 1),
         grace: .init(graceEpisodes: 3, savedInGrace: 2, decided: 2),
-        revenue: [
-            .init(currency: "EUR", savedEpisodes: 1, milliunits: 49_990),
-            .init(currency: "GBP", savedEpisodes: 1, milliunits: 7_990),
+        money: [
+            .init(
+                currency: "EUR", recoveredEpisodes: 1, recoveredMilliunits: 49_990, savedInGraceEpisodes: 1,
+                savedInGraceMilliunits: 49_990),
+            .init(
+                currency: "GBP", recoveredEpisodes: 2, recoveredMilliunits: 15_980, savedInGraceEpisodes: 1,
+                savedInGraceMilliunits: 7_990, expiredEpisodes: 1, lostMilliunits: 7_990, openEpisodes: 1,
+                atRiskMilliunits: 7_990),
         ],
         recoveryCurve: [
             .init(day: 3, cifRecovery: 0.2), .init(day: 16, cifRecovery: 0.3), .init(day: 28, cifRecovery: 0.4),
             .init(day: 60, cifRecovery: 0.45),
         ],
         dataQuality: [
-            .init(check: "duplicates_skipped", count: 1), .init(check: "unresolved_open_episodes", count: 0),
+            .init(check: "duplicates_skipped", count: 1), .init(check: "inferred_expiry", count: 0),
             .init(check: "rejected_bad_signature", count: 2),
         ]
     )
 
-    static func report(previous: Headline? = previous) -> Report {
-        Report(dataset: dataset(), options: .init(rejections: rejections, previous: previous))
+    static let previous = PreviousHeadline.current(previousHeadline)
+
+    static func report(previous: PreviousHeadline? = previous, latestSignedDate: Int64? = nil) -> Report {
+        Report(
+            dataset: dataset(),
+            options: .init(rejections: rejections, previous: previous, latestSignedDate: latestSignedDate))
     }
 }

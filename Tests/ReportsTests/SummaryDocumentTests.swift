@@ -1,0 +1,198 @@
+import Analysis
+import Foundation
+import Reports
+import TestSupport
+import Testing
+
+/// The decisions of `summary.md`: what it says, and when.
+@Suite struct SummaryDocumentTests {
+    static let lateNote = "**The latest 7 days may still be incomplete.**"
+
+    @Test func headlineIsOverMatureEpisodes() {
+        let summary = SummaryDocument(report: Sample.report()).markdown
+        #expect(
+            summary.contains(
+                "- **Recovered: 50.0%** of mature episodes (4 of 8; 95% interval 21.5%–78.5%). The App Store "
+                    + "collected the payment, or the subscriber bought again."))
+        #expect(
+            summary.contains("- **Involuntary churn: 25.0%** of mature episodes (2 of 8; 95% interval 7.1%–59.1%)."))
+        #expect(summary.contains("- The other 2 mature episodes ended otherwise"))
+        #expect(summary.contains("(on or before 2024-05-01T00:00:00Z)"))
+        #expect(
+            summary.contains(
+                "The 4 younger episodes are left out of these two rates because their expiries are not known yet"))
+    }
+
+    @Test func noMatureEpisodeNoHeadlineRates() {
+        // As of 2024-04-11 the earliest episode (t0 2024-03-03) is 39 days old.
+        let report = Report(dataset: Sample.dataset(asOf: T.april1 + 10 * T.day))
+        let summary = SummaryDocument(report: report).markdown
+        #expect(report.all.mature.episodes == 0)
+        #expect(summary.contains("No episode is mature yet: none started 61 days or more before the as-of time"))
+        #expect(!summary.contains("**Recovered:"))
+        #expect(!summary.contains("**Involuntary churn:"))
+    }
+
+    @Test func moneyIsPerCurrencyNeverAdded() {
+        let summary = SummaryDocument(report: Sample.report()).markdown
+        #expect(summary.contains("| Currency | Recovered | Of which saved in grace | Lost to expiry | At risk now |"))
+        #expect(summary.contains("| EUR | 99.98 (2) | 49.99 (1) | 0.00 (0) | 0.00 (0) |"))
+        #expect(summary.contains("| USD | 29.97 (3) | 9.99 (1) | 0.00 (0) | 0.00 (0) |"))
+        #expect(summary.contains("| (no currency) | 0.00 (0) | 0.00 (0) | 0.00 (2) | 0.00 (2) |"))
+        #expect(summary.contains("before the App Store's commission"))
+        // EUR 99.98 + USD 29.97 would be 129.95.
+        #expect(!summary.contains("129.95"))
+    }
+
+    @Test(arguments: [
+        // (latest signedDate − as-of in ms, or nil when unknown; whether the note shows)
+        (Int64?.none, true),
+        (Int64?.some(0), true),
+        (Int64?.some(-3 * T.day), true),  // the as-of time is after the latest data
+        (Int64?.some(7 * T.day - 1), true),
+        (Int64?.some(7 * T.day), false),
+        (Int64?.some(30 * T.day), false),
+    ])
+    func latestSevenDaysNote(ahead: Int64?, shows: Bool) {
+        let report = Sample.report(latestSignedDate: ahead.map { Sample.asOf + $0 })
+        #expect(report.mayMissLateNotifications == shows)
+        let summary = SummaryDocument(report: report).markdown
+        #expect(summary.contains(Self.lateNote) == shows)
+        if shows {
+            #expect(summary.contains("signed in the 7 days before the as-of time (since 2024-06-24T00:00:00Z)"))
+            #expect(summary.contains("The latest notification loaded was signed at") == (ahead != nil))
+        }
+    }
+
+    @Test func noIntervalExcludingOneSaysSo() {
+        let summary = SummaryDocument(report: Sample.report()).markdown
+        #expect(
+            summary.contains(
+                "Neither any band nor the pooled ratio has a 95% interval that excludes 1, so these data show no "
+                    + "clear difference between message days and the days around them; and even a clear difference "
+                    + "would be an association, not proof that messages bring recoveries, because the App Store's own "
+                    + "charge attempts may follow the same rhythm, and the messages are modelled from the schedule, "
+                    + "not observed (the export does not record which were shown)."))
+        // An interval that holds 1 is no effect, whatever the ratio.
+        let close = RateRatio(EventRate(events: 12, atRisk: 100), to: EventRate(events: 10, atRisk: 100))
+        #expect(close.interval.map { $0.low < 1 && $0.high > 1 } == true)
+        #expect(!SummaryDocument.excludesOne(close))
+        #expect(SummaryDocument.effectSentence(bands: [(2, close)], pooled: close).hasPrefix("Neither any band"))
+    }
+
+    /// Recoveries crowd on band 2's message days (7, 10, 13) against its neighbours (6, 8, 9, 11, 12, 14).
+    static func messageDayDataset() -> EpisodeDataset {
+        var episodes: [Episode] = []
+        func add(_ count: Int, recoveringOn day: Int?) {
+            for _ in 0..<count {
+                let index = episodes.count
+                let start = T.march1 + Int64(index) * T.minute
+                let duration = day.map { Int64($0 - 1) * T.day + 12 * T.hour } ?? 60 * T.day
+                episodes.append(
+                    Episode(
+                        subscription: "S\(index)", start: start, end: start + duration,
+                        outcome: day == nil ? .expired : .recovered, openingNotificationUUID: "n\(index)"))
+            }
+        }
+        add(300, recoveringOn: nil)
+        add(30, recoveringOn: 7)
+        add(30, recoveringOn: 10)
+        add(30, recoveringOn: 13)
+        add(6, recoveringOn: 8)
+        return EpisodeDataset(asOf: T.july1, episodes: episodes)
+    }
+
+    @Test func intervalsExcludingOneAreNamedWithTheirDirection() throws {
+        let report = Report(dataset: Self.messageDayDataset())
+        let band2 = try #require(report.bands[1].dayComparison?.hazardRatio)
+        #expect(SummaryDocument.excludesOne(band2))
+        let pooled = try #require(report.pooledRatio)
+        #expect(SummaryDocument.excludesOne(pooled))
+        let summary = SummaryDocument(report: report).markdown
+        let sentence =
+            "Band 2 (ratio \(HumanFormat.ratio(band2.ratio)), 95% interval \(HumanFormat.ratioInterval(band2.interval)): "
+            + "recoveries more likely on message days) and the pooled ratio (ratio \(HumanFormat.ratio(pooled.ratio)), "
+            + "95% interval \(HumanFormat.ratioInterval(pooled.interval)): recoveries more likely on message days) "
+            + "have a 95% interval that excludes 1; this is an association, not proof that messages bring "
+            + "recoveries, because the App Store's own charge attempts may follow the same rhythm, and the messages "
+            + "are modelled from the schedule, not observed (the export does not record which were shown)."
+        #expect(summary.contains(sentence))
+        #expect(!summary.contains("Neither any band"))
+
+        // Fewer recoveries on message days: "less likely", and one ratio takes "has".
+        let fewer = RateRatio(EventRate(events: 5, atRisk: 1000), to: EventRate(events: 50, atRisk: 1000))
+        let none = RateRatio(EventRate(events: 0, atRisk: 10), to: EventRate(events: 0, atRisk: 10))
+        #expect(
+            SummaryDocument.effectSentence(bands: [(3, none)], pooled: fewer).hasPrefix(
+                "The pooled ratio (ratio 0.10, 95% interval 0.04–0.25: recoveries less likely on message days) has a "
+                    + "95% interval that excludes 1; this is an association"))
+    }
+
+    @Test func weeksShowTheLatestEight() {
+        let summary = SummaryDocument(report: Sample.report()).markdown
+        #expect(summary.contains("the latest 8 of 19 weeks; `flows.csv` has them all."))
+        #expect(summary.contains("| 2024-W20 (from 2024-05-13) | 0 | 0 | 0 | 0 | 2 | 0 | 0 | 1 |"))
+        #expect(!summary.contains("| 2024-W19 "))
+        #expect(summary.contains("The latest week, 2024-W27, runs only to the as-of time"))
+    }
+
+    @Test func graceSaveRateShowsItsDenominators() {
+        let summary = SummaryDocument(report: Sample.report()).markdown
+        #expect(summary.contains("**Saved in grace: 50.0% (2 of 4)**"))
+        #expect(summary.contains("The save rate counts them all: each has ended or its grace period is over."))
+        // As of 2024-06-01, S08's 16-day grace period (from 2024-05-20) is still running.
+        let june = SummaryDocument(report: Report(dataset: Sample.dataset(asOf: T.june1))).markdown
+        #expect(june.contains("and leaves out 1 still inside their grace period."))
+        #expect(summary.contains("This is an association, not the effect of grace"))
+    }
+
+    @Test func filesListHasEveryFile() throws {
+        let summary = SummaryDocument(report: Sample.report()).markdown
+        let files = try #require(summary.range(of: "## Files"))
+        let section = summary[files.upperBound...]
+        for name in Report.fileNames where name != Report.summaryFileName {
+            #expect(section.contains("- `\(name)`: "), "\(name) missing from the files list")
+        }
+        #expect(SummaryDocument.fileDescriptions.map(\.name) == Report.fileNames.filter { $0 != "summary.md" })
+    }
+
+    @Test func statesNoOutsideBenchmark() throws {
+        for file in try Sample.report().files() {
+            #expect(!file.contents.contains("Apple"), "\(file.name)")
+            #expect(!file.contents.contains("pace"), "\(file.name)")
+            #expect(!file.contents.contains("published"), "\(file.name)")
+        }
+    }
+
+    @Test func sectionsComeInOrder() throws {
+        let summary = SummaryDocument(report: Sample.report()).markdown
+        let headings = summary.split(separator: "\n").filter { $0.hasPrefix("## ") }.map(String.init)
+        #expect(
+            headings == [
+                "## Headline", "## Money", "## Changes since the previous report", "## Week by week", "## Grace period",
+                "## When recoveries come", "## Billing-issue messages", "## Cohorts", "## Products", "## Data quality",
+                "## Files",
+            ])
+    }
+
+    @Test func everyDataQualityCheckHasASentence() throws {
+        let counts = DataQualityCounts(
+            duplicatesSkipped: 1, outsideEnvironment: 2, familySharedSkipped: 3, orphanDidRenewBillingRecovery: 4,
+            orphanExpiredBillingRetry: 5, orphanGracePeriodExpired: 6, staleFailureNotice: 7, lateFailureNotice: 8,
+            inferredExpiry: 9, graceEndInferred: 10, graceEndUnknown: 11)
+        let report = Report(
+            dataset: EpisodeDataset(asOf: T.july1, dataQuality: counts), options: .init(rejections: ["not_json": 12]))
+        let summary = SummaryDocument(report: report).markdown
+        let start = try #require(summary.range(of: "## Data quality"))
+        let end = try #require(summary.range(of: "## Files"))
+        let section = summary[start.upperBound..<end.lowerBound]
+        for (check, _) in counts.checks where !check.hasPrefix("orphan_") {
+            #expect(section.contains("`\(check)`"), "\(check) has no sentence")
+        }
+        #expect(section.contains("**Orphan notifications: 15**"))
+        #expect(section.contains("`rejected_not_json` 12"))
+
+        let clean = SummaryDocument(report: Report(dataset: EpisodeDataset(asOf: T.july1))).markdown
+        #expect(clean.contains("Nothing to report: no resent duplicates"))
+    }
+}
