@@ -1,6 +1,6 @@
 /// `data_quality.csv`: one count per check.
 ///
-/// Rows: the seven builder checks in METRICS.md's order, always (zeros included, so the file's shape is
+/// Rows: the eleven episode checks in METRICS.md's order, always (zeros included, so the file's shape is
 /// stable), then `rejected_<reason>` for each quarantine reason the caller passes, by reason (UTF-8 byte order).
 package enum DataQuality {
     package static let fileName = "data_quality.csv"
