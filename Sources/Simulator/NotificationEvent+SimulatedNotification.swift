@@ -8,14 +8,36 @@ extension NotificationEvent {
     ///   - notification: a simulated notification.
     ///   - bundleId: the app's bundle id (`data.bundleId`), from ``SimulationOptions/bundleID``.
     package init(_ notification: SimulatedNotification, bundleId: String) {
-        let transaction = notification.transaction
-        let renewalInfo = notification.renewalInfo
         self.init(
             notificationUUID: notification.notificationUUID,
             notificationType: notification.notificationType.rawValue,
             subtype: notification.subtype?.rawValue,
             signedDate: notification.signedDate,
             environment: notification.environment.rawValue,
+            bundleId: bundleId,
+            transaction: notification.transaction,
+            renewalInfo: notification.renewalInfo
+        )
+    }
+
+    /// The outer fields as given, the rest from the transaction and the renewal info, enumerations as raw wire
+    /// values.
+    init(
+        notificationUUID: String,
+        notificationType: String,
+        subtype: String?,
+        signedDate: Int64,
+        environment: String?,
+        bundleId: String?,
+        transaction: JWSTransactionDecodedPayload?,
+        renewalInfo: JWSRenewalInfoDecodedPayload?
+    ) {
+        self.init(
+            notificationUUID: notificationUUID,
+            notificationType: notificationType,
+            subtype: subtype,
+            signedDate: signedDate,
+            environment: environment,
             bundleId: bundleId,
             originalTransactionId: transaction?.originalTransactionId,
             transactionId: transaction?.transactionId,
