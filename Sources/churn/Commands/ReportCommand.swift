@@ -10,12 +10,13 @@ extension Churn {
     /// `churn report`: write the involuntary-churn report (CSV files, summary.md, chart).
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write the involuntary-churn report: every CSV of METRICS.md, summary.md and two charts.",
+            abstract: "Write the involuntary-churn report: CSV tables, summary.md and two charts.",
             discussion: """
                 Brings the stored episodes up to date first (like `churn analyze`),
-                then writes reports/<as-of date>/ (or --out DIR): every CSV file of
-                METRICS.md, summary.md, recovery_curve.svg, recovery_hazard.svg and
-                headline.json. The same data gives byte-identical files.
+                then writes reports/<as-of date>/ (or --out DIR): every CSV file that
+                docs/METRICS.md defines, summary.md, recovery_curve.svg,
+                recovery_hazard.svg and headline.json. The same data gives
+                byte-identical files.
 
                 --as-of takes a date (2026-11-20: the end of that day, UTC), a
                 date-time (2026-11-20T12:00:00Z) or Unix milliseconds; only

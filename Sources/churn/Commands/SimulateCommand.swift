@@ -25,7 +25,7 @@ extension Churn {
                                     Notification History pages (--format history);
                                     gzip with --gzip or a name ending in .gz
                   export.truth.csv  the billing-retry episodes the simulation meant,
-                                    by METRICS.md version 2 (Sandbox and family-
+                                    by docs/METRICS.md (Sandbox and family-
                                     shared ones too: filter on environment and
                                     ownership)
                   export.root.der   the test root certificate, for
