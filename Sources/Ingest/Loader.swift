@@ -13,7 +13,8 @@ import Store
 /// through a staging table and an `INSERT … ON CONFLICT DO NOTHING` instead, row by row if need be.
 ///
 /// Within a file, a child task reads the records and decodes and verifies each batch on `workers` child tasks of its
-/// own, while the loading task, the only one that ever uses the connection, COPYs the batch before (see
+/// own, on Swift's cooperative pool, while the loading task, the only one that ever uses the connection, COPYs the
+/// batch before on a thread of its own (``ConnectionExecutor``; see
 /// ``writeBatches(from:displayName:decoder:fileID:runID:progress:)``).
 package final class Loader {
     private let connection: PGConnection
@@ -37,11 +38,14 @@ package final class Loader {
     ///   - paths: files to read; `-` is standard input.
     ///   - progress: called after each batch is written, in the calling task.
     /// - Throws: ``PGError`` or ``IngestError`` for failures that stop the run; bad records never throw.
-    /// - Important: libpq blocks: each call on the connection holds the thread it runs on, one of Swift's cooperative
-    ///   pool when the caller runs there, while decoding goes on on the others. A load waiting for another load's file
-    ///   lock holds its thread until that file commits, so loads run at once in one process must be fewer than the
-    ///   pool's threads (the cores). `churn` runs one load per process.
     package func load(_ paths: [String], progress: (LoadProgress) -> Void = { _ in }) async throws -> LoadSummary {
+        // The connection's blocking calls run on a thread of their own, off the cooperative pool.
+        try await withTaskExecutorPreference(ConnectionExecutor()) {
+            try await loadFiles(paths, progress: progress)
+        }
+    }
+
+    private func loadFiles(_ paths: [String], progress: (LoadProgress) -> Void) async throws -> LoadSummary {
         let started = Date()
         let runs = try LoadRuns(connection: connection)
         try runs.markAbandonedRunsInterrupted()
@@ -182,28 +186,31 @@ package final class Loader {
         into batches: AsyncStream<EncodedBatch>.Continuation
     ) async throws -> SourceDigest {
         defer { batches.finish() }
-        var reader = RecordReader(
-            source: source, maxRecordBytes: options.maxRecordBytes, keepBytes: options.quarantineRawBytes
-        )
-        var requests = requests.makeAsyncIterator()
-        var records: [RawRecord] = []
-        records.reserveCapacity(options.batchSize)
-        var recordsRead = 0
-        while true {
-            records.removeAll(keepingCapacity: true)
-            while records.count < options.batchSize, let record = try reader.next() {
-                records.append(record)
+        // Off the loading task's connection thread, onto the pool, and so are the decoding tasks.
+        return try await withTaskExecutorPreference(globalConcurrentExecutor) {
+            var reader = RecordReader(
+                source: source, maxRecordBytes: options.maxRecordBytes, keepBytes: options.quarantineRawBytes
+            )
+            var requests = requests.makeAsyncIterator()
+            var records: [RawRecord] = []
+            records.reserveCapacity(options.batchSize)
+            var recordsRead = 0
+            while true {
+                records.removeAll(keepingCapacity: true)
+                while records.count < options.batchSize, let record = try reader.next() {
+                    records.append(record)
+                }
+                guard !records.isEmpty else { break }
+                recordsRead += records.count
+                var batch = await encode(records, decoder: decoder, workers: options.workers)
+                batch.bytesRead = source.rawBytesRead
+                batch.recordsRead = recordsRead
+                // The writer asks once it is done with the batch before: it stopped asking only if it failed.
+                guard await requests.next() != nil else { throw CancellationError() }
+                batches.yield(batch)
             }
-            guard !records.isEmpty else { break }
-            recordsRead += records.count
-            var batch = await encode(records, decoder: decoder, workers: options.workers)
-            batch.bytesRead = source.rawBytesRead
-            batch.recordsRead = recordsRead
-            // The writer asks once it is done with the batch before: it stopped asking only if it failed.
-            guard await requests.next() != nil else { throw CancellationError() }
-            batches.yield(batch)
+            return SourceDigest(sha256: source.sha256Hex(), bytesRead: source.rawBytesRead)
         }
-        return SourceDigest(sha256: source.sha256Hex(), bytesRead: source.rawBytesRead)
     }
 
     private struct FileCounts {
