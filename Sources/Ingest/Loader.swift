@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Logging
 import PGClient
@@ -12,6 +11,11 @@ import Store
 /// Files of concurrent loads are written one at a time (a transaction-scoped advisory lock), so a batch's check of
 /// which notifications are already stored stays true until its COPY; a batch PostgreSQL refuses anyway goes
 /// through a staging table and an `INSERT … ON CONFLICT DO NOTHING` instead, row by row if need be.
+///
+/// Within a file, a child task reads the records and decodes and verifies each batch on `workers` child tasks of its
+/// own, on Swift's cooperative pool, while the loading task, the only one that ever uses the connection, COPYs the
+/// batch before on a thread of its own (``ConnectionExecutor``; see
+/// ``writeBatches(from:displayName:decoder:fileID:runID:progress:)``).
 package final class Loader {
     private let connection: PGConnection
     private let options: LoadOptions
@@ -32,9 +36,16 @@ package final class Loader {
     /// Loads the files in order, recording one load run.
     /// - Parameters:
     ///   - paths: files to read; `-` is standard input.
-    ///   - progress: called after each batch (on the calling thread).
+    ///   - progress: called after each batch is written, in the calling task.
     /// - Throws: ``PGError`` or ``IngestError`` for failures that stop the run; bad records never throw.
-    package func load(_ paths: [String], progress: (LoadProgress) -> Void = { _ in }) throws -> LoadSummary {
+    package func load(_ paths: [String], progress: (LoadProgress) -> Void = { _ in }) async throws -> LoadSummary {
+        // The connection's blocking calls run on a thread of their own, off the cooperative pool.
+        try await withTaskExecutorPreference(ConnectionExecutor()) {
+            try await loadFiles(paths, progress: progress)
+        }
+    }
+
+    private func loadFiles(_ paths: [String], progress: (LoadProgress) -> Void) async throws -> LoadSummary {
         let started = Date()
         let runs = try LoadRuns(connection: connection)
         try runs.markAbandonedRunsInterrupted()
@@ -42,7 +53,7 @@ package final class Loader {
         var summary = LoadSummary(loadRunID: runID, verified: options.policy.verifier != nil)
         do {
             for (index, path) in paths.enumerated() {
-                let file = try loadFile(path, runID: runID) { bytes, size, records, rejected in
+                let file = try await loadFile(path, runID: runID) { bytes, size, records, rejected in
                     progress(
                         LoadProgress(
                             file: path, fileIndex: index, fileCount: paths.count, bytesRead: bytes, fileSize: size,
@@ -80,56 +91,31 @@ package final class Loader {
         _ path: String,
         runID: Int64,
         progress: (Int64, Int64?, Int, Int) -> Void
-    ) throws -> LoadSummary.File {
-        let source = try ByteSource(path: path)
+    ) async throws -> LoadSummary.File {
         let fileSize = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
-        return try connection.withTransaction {
+        return try await connection.withTransaction {
+            let source = try ByteSource(path: path)
+            let displayName = source.displayName
             try waitForOtherLoads()
             try prepareStaging()
-            let fileID = try insertSourceFile(path: source.displayName, runID: runID)
+            let fileID = try insertSourceFile(path: displayName, runID: runID)
             let decoder = RecordDecoder(
                 policy: options.policy, fileID: fileID, loadRunID: runID, keepBytes: options.quarantineRawBytes
             )
-            var reader = RecordReader(
-                source: source, maxRecordBytes: options.maxRecordBytes, keepBytes: options.quarantineRawBytes
-            )
-            // Decoding (both cores) overlaps with COPY: the writer sends batch k while batch k+1 is decoded.
-            let writer = BatchWriter(loader: self, path: source.displayName, fileID: fileID, runID: runID)
-            var batch: [RawRecord] = []
-            batch.reserveCapacity(options.batchSize)
-            var decodedRecords = 0
-            func submit() throws {
-                guard !batch.isEmpty else { return }
-                let encoded = encode(batch, decoder: decoder)
-                decodedRecords += batch.count
-                try writer.submit(encoded)
-                batch.removeAll(keepingCapacity: true)
-                progress(source.rawBytesRead, fileSize, decodedRecords, writer.rejectedSoFar)
-            }
-            do {
-                while let record = try reader.next() {
-                    batch.append(record)
-                    if batch.count >= options.batchSize { try submit() }
-                }
-                try submit()
-            } catch {
-                // Let the writer finish with the connection before the transaction rolls back.
-                _ = try? writer.finish()
-                throw error
-            }
-            let counts = try writer.finish()
+            let (counts, digest) = try await writeBatches(
+                from: source, displayName: displayName, decoder: decoder, fileID: fileID, runID: runID
+            ) { bytesRead, records, rejected in progress(bytesRead, fileSize, records, rejected) }
 
-            let sha256 = source.sha256Hex()
             let previousRun = try connection.execute(
                 "SELECT min(load_run_id) FROM source_files WHERE sha256 = $1 AND id <> $2::bigint",
-                [sha256, String(fileID)]
+                [digest.sha256, String(fileID)]
             ).scalar.flatMap { Int64($0) }
-            try mergeQuarantine(sha256: sha256, fileID: fileID)
+            try mergeQuarantine(sha256: digest.sha256, fileID: fileID)
             FaultPoint.reach("load.file-merged")
             let file = LoadSummary.File(
-                path: source.displayName,
-                sizeBytes: source.rawBytesRead,
-                sha256: sha256,
+                path: displayName,
+                sizeBytes: digest.bytesRead,
+                sha256: digest.sha256,
                 records: counts.records,
                 loaded: counts.inserted,
                 duplicates: counts.staged - counts.inserted,
@@ -145,7 +131,7 @@ package final class Loader {
                 WHERE id = $1::bigint
                 """,
                 [
-                    String(fileID), String(file.sizeBytes), sha256, String(file.records), String(file.loaded),
+                    String(fileID), String(file.sizeBytes), digest.sha256, String(file.records), String(file.loaded),
                     String(file.duplicates), String(file.rejected),
                 ]
             )
@@ -153,7 +139,81 @@ package final class Loader {
         }
     }
 
-    fileprivate struct FileCounts {
+    /// Reads, decodes and COPYs one file, batch by batch, in input order.
+    ///
+    /// A child task reads the file and decodes each batch while this task writes the one before: the reader hands a
+    /// batch over only when this task asks for the next, so at most two batches are in memory (one being written,
+    /// one decoded or being decoded), whatever the file's size. The connection never leaves this task.
+    /// - Parameter progress: called after each batch is written with the bytes and records read up to that batch
+    ///   and the rejections written so far.
+    /// - Returns: the file's counts, and its SHA-256 and size once read to the end.
+    private func writeBatches(
+        from source: sending ByteSource,
+        displayName: String,
+        decoder: RecordDecoder,
+        fileID: Int64,
+        runID: Int64,
+        progress: (_ bytesRead: Int64, _ records: Int, _ rejected: Int) -> Void
+    ) async throws -> (FileCounts, SourceDigest) {
+        let (batches, batchInput) = AsyncStream.makeStream(of: EncodedBatch.self)
+        let (requests, requestInput) = AsyncStream.makeStream(of: Void.self)
+        let options = options
+        async let digest = Self.readBatches(
+            from: source, options: options, decoder: decoder, requests: requests, into: batchInput
+        )
+        // Stops the reader if this task leaves early (a failed write): it finds no more requests.
+        defer { requestInput.finish() }
+        var counts = FileCounts()
+        requestInput.yield()
+        for await batch in batches {
+            try write(batch, path: displayName, fileID: fileID, runID: runID, counts: &counts)
+            FaultPoint.reach("load.batch-copied")
+            requestInput.yield()
+            progress(batch.bytesRead, batch.recordsRead, counts.rejected)
+        }
+        // The reader's failure, if it stopped early, comes out here.
+        return (counts, try await digest)
+    }
+
+    /// The reading side of ``writeBatches(from:displayName:decoder:fileID:runID:progress:)``: reads `source` in
+    /// batches, decodes each on the worker tasks, and yields it into `batches` when `requests` asks for one.
+    /// - Returns: the SHA-256 and size of the file as stored, once read to the end.
+    private static func readBatches(
+        from source: sending ByteSource,
+        options: LoadOptions,
+        decoder: RecordDecoder,
+        requests: AsyncStream<Void>,
+        into batches: AsyncStream<EncodedBatch>.Continuation
+    ) async throws -> SourceDigest {
+        defer { batches.finish() }
+        // Off the loading task's connection thread, onto the pool, and so are the decoding tasks.
+        return try await withTaskExecutorPreference(globalConcurrentExecutor) {
+            var reader = RecordReader(
+                source: source, maxRecordBytes: options.maxRecordBytes, keepBytes: options.quarantineRawBytes
+            )
+            var requests = requests.makeAsyncIterator()
+            var records: [RawRecord] = []
+            records.reserveCapacity(options.batchSize)
+            var recordsRead = 0
+            while true {
+                records.removeAll(keepingCapacity: true)
+                while records.count < options.batchSize, let record = try reader.next() {
+                    records.append(record)
+                }
+                guard !records.isEmpty else { break }
+                recordsRead += records.count
+                var batch = await encode(records, decoder: decoder, workers: options.workers)
+                batch.bytesRead = source.rawBytesRead
+                batch.recordsRead = recordsRead
+                // The writer asks once it is done with the batch before: it stopped asking only if it failed.
+                guard await requests.next() != nil else { throw CancellationError() }
+                batches.yield(batch)
+            }
+            return SourceDigest(sha256: source.sha256Hex(), bytesRead: source.rawBytesRead)
+        }
+    }
+
+    private struct FileCounts {
         var records = 0
         /// Rows PostgreSQL accepted (stored now or already stored).
         var staged = 0
@@ -164,17 +224,27 @@ package final class Loader {
         var samples: [String] = []
     }
 
+    /// A whole file's digest, as read.
+    private struct SourceDigest: Sendable {
+        var sha256: String
+        var bytesRead: Int64
+    }
+
     /// A batch decoded and encoded, ready for COPY.
-    struct EncodedBatch: @unchecked Sendable {
+    struct EncodedBatch: Sendable {
         var records: [RawRecord]
         var rows: CopyText
         var rowCount: Int
         var rejections: [Rejection]
+        /// Bytes of the file read when the batch was cut (for progress).
+        var bytesRead: Int64 = 0
+        /// Records of the file read up to and including this batch (for progress).
+        var recordsRead = 0
     }
 
-    /// Decodes a batch on the worker threads and joins the results in input order.
-    private func encode(_ batch: [RawRecord], decoder: RecordDecoder) -> EncodedBatch {
-        let decoded = Self.decodeInParallel(batch, decoder: decoder, workers: options.workers)
+    /// Decodes a batch on the worker tasks and joins the results in input order.
+    private static func encode(_ batch: [RawRecord], decoder: RecordDecoder, workers: Int) async -> EncodedBatch {
+        let decoded = await decodeInParallel(batch, decoder: decoder, workers: workers)
         var encoded = EncodedBatch(
             records: batch, rows: CopyText(reservingCapacity: decoded.reduce(0) { $0 + $1.rows.count }), rowCount: 0,
             rejections: []
@@ -188,7 +258,9 @@ package final class Loader {
     }
 
     /// Writes one encoded batch: its new rows into `notifications`, its rejections into the quarantine staging table.
-    fileprivate func write(_ batch: EncodedBatch, path: String, fileID: Int64, runID: Int64, counts: inout FileCounts) throws {
+    private func write(
+        _ batch: EncodedBatch, path: String, fileID: Int64, runID: Int64, counts: inout FileCounts
+    ) throws {
         var rejections = batch.rejections
         if batch.rowCount > 0 {
             if let stored = try copyNewRows(batch.rows) {
@@ -212,30 +284,21 @@ package final class Loader {
         }
     }
 
-    /// Decodes records on `workers` threads, keeping their order.
-    static func decodeInParallel(_ batch: [RawRecord], decoder: RecordDecoder, workers: Int) -> [DecodedRecord] {
+    /// Decodes records on `workers` child tasks, each a contiguous share, keeping their order.
+    static func decodeInParallel(_ batch: [RawRecord], decoder: RecordDecoder, workers: Int) async -> [DecodedRecord] {
         if workers <= 1 || batch.count < 2 {
             return batch.map(decoder.decode)
         }
-        let results = UnsafeMutableBufferPointer<DecodedRecord>.allocate(capacity: batch.count)
-        defer { results.deallocate() }
         let chunk = (batch.count + workers - 1) / workers
-        let chunks = (batch.count + chunk - 1) / chunk
-        let base = UnsafeSendablePointer(results.baseAddress)
-        batch.withUnsafeBufferPointer { records in
-            let recordBase = UnsafeSendablePointer(records.baseAddress)
-            DispatchQueue.concurrentPerform(iterations: chunks) { part in
-                let lower = part * chunk
-                let upper = min(lower + chunk, batch.count)
-                for index in lower..<upper {
-                    guard let input = recordBase.pointer, let output = base.pointer else { continue }
-                    (output + index).initialize(to: decoder.decode(input[index]))
-                }
+        return await withTaskGroup(of: (Int, [DecodedRecord]).self) { group in
+            for lower in stride(from: 0, to: batch.count, by: chunk) {
+                let records = batch[lower..<min(lower + chunk, batch.count)]
+                group.addTask { (lower / chunk, records.map { decoder.decode($0) }) }
             }
+            var parts = [[DecodedRecord]](repeating: [], count: (batch.count + chunk - 1) / chunk)
+            for await (part, decoded) in group { parts[part] = decoded }
+            return parts.flatMap { $0 }
         }
-        let array = Array(results)
-        _ = results.baseAddress.map { $0.deinitialize(count: batch.count) }
-        return array
     }
 
     // MARK: - SQL
@@ -437,90 +500,5 @@ package final class Loader {
             [sha256, String(fileID)]
         )
         try connection.execute("TRUNCATE churn_quarantine_staging")
-    }
-}
-
-/// A raw pointer handed to worker threads that each touch their own elements only.
-struct UnsafeSendablePointer<Pointee>: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<Pointee>?
-
-    init(_ pointer: UnsafeMutablePointer<Pointee>?) {
-        self.pointer = pointer
-    }
-
-    init(_ pointer: UnsafePointer<Pointee>?) {
-        self.pointer = pointer.map { UnsafeMutablePointer(mutating: $0) }
-    }
-}
-
-/// Runs the COPY of encoded batches on its own thread, one batch at a time, while the caller decodes the next.
-///
-/// The connection is used by exactly one thread at a time: the writer thread between ``submit(_:)`` and the
-/// completion of that batch, the caller only after ``finish()`` returned. That discipline is why this type is
-/// `@unchecked Sendable`.
-private final class BatchWriter: @unchecked Sendable {
-    private let loader: Loader
-    private let path: String
-    private let fileID: Int64
-    private let runID: Int64
-    private let queue = DispatchQueue(label: "churn.ingest.copy")
-    /// One batch in flight: a second submit waits for the first to be written.
-    private let slot = DispatchSemaphore(value: 1)
-    private let lock = NSLock()
-    private var counts = Loader.FileCounts()
-    private var failure: (any Error)?
-
-    init(loader: Loader, path: String, fileID: Int64, runID: Int64) {
-        self.loader = loader
-        self.path = path
-        self.fileID = fileID
-        self.runID = runID
-    }
-
-    /// Rejections written so far (for progress).
-    var rejectedSoFar: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts.rejected
-    }
-
-    /// Hands a batch to the writer thread, after the previous one was written; rethrows a failed write.
-    func submit(_ batch: Loader.EncodedBatch) throws {
-        slot.wait()
-        lock.lock()
-        let earlier = failure
-        lock.unlock()
-        if let earlier {
-            slot.signal()
-            throw earlier
-        }
-        queue.async { [self] in
-            var local = Loader.FileCounts()
-            lock.lock()
-            local = counts
-            lock.unlock()
-            do {
-                try loader.write(batch, path: path, fileID: fileID, runID: runID, counts: &local)
-                FaultPoint.reach("load.batch-copied")
-                lock.lock()
-                counts = local
-                lock.unlock()
-            } catch {
-                lock.lock()
-                failure = error
-                lock.unlock()
-            }
-            slot.signal()
-        }
-    }
-
-    /// Waits for the last batch and returns the file's counts, or the first write failure.
-    func finish() throws -> Loader.FileCounts {
-        slot.wait()
-        slot.signal()
-        lock.lock()
-        defer { lock.unlock() }
-        if let failure { throw failure }
-        return counts
     }
 }

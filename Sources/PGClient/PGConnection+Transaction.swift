@@ -16,6 +16,26 @@ extension PGConnection {
         return value
     }
 
+    /// Runs an async `body` inside BEGIN … COMMIT, rolling back and rethrowing as the synchronous form does.
+    ///
+    /// `body` runs in the caller's isolation, so the connection stays with the calling task whatever `body` awaits.
+    @discardableResult
+    package func withTransaction<Result>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Result
+    ) async throws -> Result {
+        try execute("BEGIN")
+        let value: Result
+        do {
+            value = try await body()
+        } catch {
+            if isHealthy { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+        try execute("COMMIT")
+        return value
+    }
+
     /// Runs `body` inside a savepoint of the open transaction; on a thrown error it rolls back to the savepoint,
     /// so the transaction goes on, and rethrows.
     @discardableResult

@@ -50,6 +50,12 @@ package struct PGError: Error, CustomStringConvertible, Sendable {
         return state.hasPrefix("22") || state.hasPrefix("23")
     }
 
+    /// True for SQLSTATE 55P03 (lock_not_available): a lock wait ran out of `lock_timeout`, or `NOWAIT` found the
+    /// lock taken.
+    package var isLockNotAvailable: Bool {
+        sqlState == "55P03"
+    }
+
     package var description: String {
         var text: String
         switch kind {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PGClient
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -303,7 +304,8 @@ enum ServerUser {
     }
 }
 
-private let spawnLock = NSLock()
+/// Held while a pipe is made and a child spawned (see ``ProcessOutput/run(_:_:)``).
+private let spawnLock = Mutex(())
 
 /// A finished child process: exit status and combined output.
 ///
@@ -313,12 +315,32 @@ struct ProcessOutput {
     var output: String
 
     static func run(_ executable: URL, _ arguments: [String]) throws -> ProcessOutput {
-        var pipe: [Int32] = [0, 0]
         // The pipe is close-on-exec, and pipes are made and children spawned under one lock, so a child spawned
         // by another thread (the postmaster, which lives on) never holds this pipe open.
-        spawnLock.lock()
+        let (readEnd, pid) = try spawnLock.withLock { _ in try spawn(executable, arguments) }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                output.append(contentsOf: buffer[0..<count])
+            } else if count == 0 || errno != EINTR {
+                break
+            }
+        }
+        close(readEnd)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS, written out: the C macros are not imported into Swift.
+        let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return ProcessOutput(status: exitStatus, output: String(decoding: output, as: UTF8.self))
+    }
+
+    /// Spawns `executable` with its standard output and error on a new pipe.
+    /// - Returns: the pipe's read end and the child's pid.
+    private static func spawn(_ executable: URL, _ arguments: [String]) throws -> (Int32, pid_t) {
+        var pipe: [Int32] = [0, 0]
         guard Glibc.pipe(&pipe) == 0 else {
-            spawnLock.unlock()
             throw EmbeddedClusterError.notPermitted("cannot create a pipe: \(String(cString: strerror(errno)))")
         }
         _ = fcntl(pipe[0], F_SETFD, FD_CLOEXEC)
@@ -338,29 +360,13 @@ struct ProcessOutput {
             posix_spawn(&pid, executable.path, &actions, nil, arguments, environ)
         }
         close(pipe[1])
-        spawnLock.unlock()
         guard spawnResult == 0 else {
             close(pipe[0])
             throw EmbeddedClusterError.notPermitted(
                 "cannot run \(executable.path): \(String(cString: strerror(spawnResult)))"
             )
         }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(pipe[0], $0.baseAddress, $0.count) }
-            if count > 0 {
-                output.append(contentsOf: buffer[0..<count])
-            } else if count == 0 || errno != EINTR {
-                break
-            }
-        }
-        close(pipe[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS, written out: the C macros are not imported into Swift.
-        let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return ProcessOutput(status: exitStatus, output: String(decoding: output, as: UTF8.self))
+        return (pipe[0], pid)
     }
 
     private static func withSpawnArguments<Result>(

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -15,16 +16,15 @@ package enum FaultPoint {
         let parts = value.split(separator: ":", maxSplits: 1)
         return (String(parts[0]), parts.count > 1 ? Int(parts[1]) ?? 1 : 1)
     }()
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var reached = 0
+    private static let reached = Mutex(0)
 
     /// Marks that the job reached `name`.
     package static func reach(_ name: String) {
         guard let target, target.name == name else { return }
-        lock.lock()
-        reached += 1
-        let count = reached
-        lock.unlock()
+        let count = reached.withLock { reached in
+            reached += 1
+            return reached
+        }
         if count == target.count {
             kill(getpid(), SIGKILL)
         }

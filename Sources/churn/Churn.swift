@@ -6,7 +6,7 @@ import Store
 
 /// The `churn` command: loads App Store Server Notifications into PostgreSQL and reports on involuntary churn.
 @main
-struct Churn: ParsableCommand {
+struct Churn: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "churn",
         abstract: "Load App Store Server Notifications into PostgreSQL and report on involuntary churn.",
@@ -36,10 +36,14 @@ struct Churn: ParsableCommand {
     )
 
     /// Runs the command and turns run-level failures into a clear message and a documented exit code.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot(nil)
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch let error as PGError where error.isUnreachable {
             fail("\(error)", code: .databaseUnreachable)
         } catch let error as EmbeddedClusterError {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PGClient
 import Store
+import Synchronization
 
 /// Options every subcommand takes.
 struct GlobalOptions: ParsableArguments {
@@ -57,19 +58,19 @@ enum LogFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// Bootstraps swift-log exactly once per process.
 enum LoggingBootstrap {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var done = false
+    private static let done = Mutex(false)
 
     static func run(format: LogFormat) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !done else { return }
-        done = true
-        switch format {
-        case .text:
-            LoggingSystem.bootstrap { label in StreamLogHandler.standardError(label: label) }
-        case .json:
-            LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        // Bootstraps under the lock, so no caller logs before the first one has set up logging.
+        done.withLock { done in
+            guard !done else { return }
+            done = true
+            switch format {
+            case .text:
+                LoggingSystem.bootstrap { label in StreamLogHandler.standardError(label: label) }
+            case .json:
+                LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+            }
         }
     }
 }

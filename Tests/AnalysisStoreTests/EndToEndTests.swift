@@ -18,7 +18,7 @@ import TestSupport
     static let samples = repository.appendingPathComponent("Tests/IngestTests/Fixtures")
     static let expected = repository.appendingPathComponent("Tests/ReportsTests/Fixtures/expected/billing-lifecycle")
 
-    @Test func billingLifecycleReportMatchesTheExpectedFiles() throws {
+    @Test func billingLifecycleReportMatchesTheExpectedFiles() async throws {
         let schema = try TestDatabase.makeSchema("e2e")
         let writer = try schema.migrated()
         let reader = try schema.connect()
@@ -41,7 +41,7 @@ import TestSupport
 
         let testCA = try Data(contentsOf: Self.samples.appendingPathComponent("testCA.der"))
         let verifier = JWSVerifier(trustRoots: try JWSVerifier.trustRoots(parsing: Array(testCA), from: "testCA.der"))
-        let summary = try Loader(
+        let summary = try await Loader(
             connection: writer,
             options: LoadOptions(policy: AcceptancePolicy(verifier: verifier), workers: 2, command: "test"),
             logger: .test

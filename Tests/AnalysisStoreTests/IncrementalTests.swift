@@ -11,7 +11,7 @@ import TestSupport
 
 /// The incremental rebuild must equal a full one, and rebuild only what new loads touched.
 @Suite struct IncrementalTests {
-    @Test func incrementalRebuildEqualsFullAndTouchesOnlyNewSubscriptions() throws {
+    @Test func incrementalRebuildEqualsFullAndTouchesOnlyNewSubscriptions() async throws {
         let schema = try TestDatabase.makeSchema("incr")
         let writer = try schema.migrated()
         let reader = try schema.connect()
@@ -31,24 +31,24 @@ import TestSupport
         ]
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("incr-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        func load(_ lines: [String], _ name: String) throws {
+        func load(_ lines: [String], _ name: String) async throws {
             let path = directory.appendingPathComponent(name)
             try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: path)
             let options = LoadOptions(
                 policy: AcceptancePolicy(verifier: JWSVerifier(trustRoots: [stories.root.root])), workers: 2,
                 command: "test"
             )
-            let summary = try Loader(connection: writer, options: options, logger: .test).load([path.path])
+            let summary = try await Loader(connection: writer, options: options, logger: .test).load([path.path])
             #expect(summary.rejected == 0)
         }
         let analyzer = EpisodeAnalyzer(writer: writer, reader: reader, logger: .test)
 
-        try load(first, "first.jsonl")
+        try await load(first, "first.jsonl")
         let initial = try analyzer.analyze(environment: "Production")
         #expect(initial.subscriptionsRebuilt == 4)
         #expect(try analyzer.analyze(environment: "Production").filesAnalyzed == 0)
 
-        try load(second, "second.jsonl")
+        try await load(second, "second.jsonl")
         let incremental = try analyzer.analyze(environment: "Production")
         #expect(incremental.filesAnalyzed == 1)
         #expect(incremental.subscriptionsRebuilt == 2, "only B and E are touched by the second file")
@@ -75,7 +75,7 @@ import TestSupport
         #expect(early.episodes.map { "\($0.subscription)|\($0.outcome.rawValue)" } == ["A|recovered", "B|open", "D|cancelled"])
     }
 
-    @Test func fullRebuildOfOneEnvironmentKeepsTheOthers() throws {
+    @Test func fullRebuildOfOneEnvironmentKeepsTheOthers() async throws {
         let schema = try TestDatabase.makeSchema("envs")
         let writer = try schema.migrated()
         let reader = try schema.connect()
@@ -97,7 +97,7 @@ import TestSupport
         let options = LoadOptions(
             policy: AcceptancePolicy(verifier: JWSVerifier(trustRoots: [stories.root.root])), workers: 2, command: "test"
         )
-        _ = try Loader(connection: writer, options: options, logger: .test).load([path.path])
+        _ = try await Loader(connection: writer, options: options, logger: .test).load([path.path])
         let analyzer = EpisodeAnalyzer(writer: writer, reader: reader, logger: .test)
         let stored = """
             SELECT environment || '|' || original_transaction_id || '|' || outcome FROM billing_episodes

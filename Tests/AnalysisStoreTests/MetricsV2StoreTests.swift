@@ -13,17 +13,17 @@ import TestSupport
 /// incremental analyses: late and stale failure notices, new purchases during retry, missing closing
 /// notifications, grace periods without a date (MetricsV2Story).
 @Suite struct MetricsV2StoreTests {
-    @Test func storedEpisodesEqualFreshOnesAfterEachLoadAndIncrementalEqualsFull() throws {
+    @Test func storedEpisodesEqualFreshOnesAfterEachLoadAndIncrementalEqualsFull() async throws {
         let database = try V2Database("v2store")
         let analyzer = EpisodeAnalyzer(writer: database.writer, reader: database.reader, logger: .test)
 
-        try database.load(database.lines.first, "first.jsonl")
+        try await database.load(database.lines.first, "first.jsonl")
         try analyzer.analyze(environment: "Production")
         try expectStoredEqualsFresh(database)
         // Before the second file: U and Y get the 16 days of the monthly product and of the app.
         #expect(try graceRows(database.writer) == ["T3 3 t t", "U 16 t f", "W 6 t f", "Y 16 t f", "Q - f f"].sorted())
 
-        try database.load(database.lines.second, "second.jsonl")
+        try await database.load(database.lines.second, "second.jsonl")
         let incremental = try analyzer.analyze(environment: "Production")
         #expect(incremental.filesAnalyzed == 1)
         #expect(incremental.subscriptionsRebuilt == 9, "H, Y, P, R1–R3, V, X and Z")
@@ -78,9 +78,9 @@ import TestSupport
         )
     }
 
-    @Test func aQueryOfTheStoredEpisodesEndsThoseBeyondTheirRetryWindow() throws {
+    @Test func aQueryOfTheStoredEpisodesEndsThoseBeyondTheirRetryWindow() async throws {
         let database = try V2Database("v2query")
-        try database.load(database.lines.first + database.lines.second, "export.jsonl")
+        try await database.load(database.lines.first + database.lines.second, "export.jsonl")
         try EpisodeAnalyzer(writer: database.writer, reader: database.reader, logger: .test)
             .analyze(environment: "Production")
         let store = StoredDataset(connection: database.writer)
@@ -204,14 +204,14 @@ struct V2Database {
     }
 
     /// Loads `lines` as the file `name`, verified against the stories' test root.
-    func load(_ lines: [String], _ name: String) throws {
+    func load(_ lines: [String], _ name: String) async throws {
         let path = directory.appendingPathComponent(name)
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: path)
         let options = LoadOptions(
             policy: AcceptancePolicy(verifier: JWSVerifier(trustRoots: [stories.root.root])), workers: 2,
             command: "test"
         )
-        let summary = try Loader(connection: writer, options: options, logger: .test).load([path.path])
+        let summary = try await Loader(connection: writer, options: options, logger: .test).load([path.path])
         #expect(summary.rejected == 0)
     }
 

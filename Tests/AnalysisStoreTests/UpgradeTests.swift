@@ -11,11 +11,11 @@ import TestSupport
 /// rules upgrades in place: 004 fills in the renewal currency, and the next analysis rebuilds every episode by the
 /// v2 rules, giving what a database created on the current schema holds.
 @Suite struct UpgradeTests {
-    @Test func aVersion3DatabaseUpgradesAndItsNextAnalysisRebuildsEveryEpisode() throws {
+    @Test func aVersion3DatabaseUpgradesAndItsNextAnalysisRebuildsEveryEpisode() async throws {
         // The reference: the same export loaded into and analyzed on the current schema.
         let current = try V2Database("upnew")
-        try current.load(current.lines.first, "first.jsonl")
-        try current.load(current.lines.second, "second.jsonl")
+        try await current.load(current.lines.first, "first.jsonl")
+        try await current.load(current.lines.second, "second.jsonl")
         try EpisodeAnalyzer(writer: current.writer, reader: current.reader, logger: .test)
             .analyze(environment: "Production")
 
@@ -106,7 +106,7 @@ import TestSupport
 
         // Later loads fill in the renewal currency themselves, and the analysis is incremental again.
         var stories = old.stories
-        try old.load(
+        try await old.load(
             [
                 try stories.line(
                     "G", "DID_FAIL_TO_RENEW", at: 131, expires: 131, renewalPrice: 1990, renewalCurrency: "GBP")

@@ -65,7 +65,7 @@ import TestSupport
     ]
 
     @Test(arguments: cases)
-    func quarantinesTheBadLineAndLoadsTheRest(_ badCase: Case) throws {
+    func quarantinesTheBadLineAndLoadsTheRest(_ badCase: Case) async throws {
         let harness = try LoadHarness("bad")
         let signer = try TestSigner()
         let directory = try ExportDirectory()
@@ -73,7 +73,7 @@ import TestSupport
         for index in 0..<3 { lines.append(Array(try signer.notification(signedDate: 1_711_843_260_000 + Int64(index)).asExportLine.utf8)) }
         lines.insert(try badCase.make(signer), at: 1)
         let path = try directory.write("mixed.jsonl", bytes: Array(lines.joined(separator: [0x0A])) + [0x0A])
-        let summary = try harness.load([path], policy: AcceptancePolicy(verifier: signer.verifier)) {
+        let summary = try await harness.load([path], policy: AcceptancePolicy(verifier: signer.verifier)) {
             $0.maxRecordBytes = 200_000
             $0.quarantineRawBytes = 1000
         }
@@ -91,7 +91,7 @@ import TestSupport
 
     /// A batch PostgreSQL refuses goes through staging row by row: the refused row is quarantined, and the rest
     /// are stored once each, duplicates counted as such.
-    @Test func aRefusedBatchStillStoresEachNotificationOnce() throws {
+    @Test func aRefusedBatchStillStoresEachNotificationOnce() async throws {
         let harness = try LoadHarness("refused")
         let signer = try TestSigner()
         let directory = try ExportDirectory()
@@ -105,7 +105,7 @@ import TestSupport
                 new.asExportLine,
             ]
         )
-        let summary = try harness.load([first, second], policy: AcceptancePolicy(verifier: signer.verifier))
+        let summary = try await harness.load([first, second], policy: AcceptancePolicy(verifier: signer.verifier))
         let file = try #require(summary.files.last)
         #expect(file.records == 4)
         #expect(file.loaded == 1)
@@ -118,7 +118,7 @@ import TestSupport
         #expect(detail?.contains("smallint") == true, "\(detail ?? "no quarantine row")")
     }
 
-    @Test func filtersByBundleIDAndEnvironmentWithTheirOwnReasons() throws {
+    @Test func filtersByBundleIDAndEnvironmentWithTheirOwnReasons() async throws {
         let harness = try LoadHarness("filters")
         let signer = try TestSigner()
         let directory = try ExportDirectory()
@@ -128,19 +128,19 @@ import TestSupport
             try signer.notification(environment: "Production", extra: ["bundleId": "com.other"]),
         ].map(\.asExportLine)
         let path = try directory.write("filters.jsonl", lines: lines)
-        let summary = try harness.load(
+        let summary = try await harness.load(
             [path], policy: AcceptancePolicy(verifier: signer.verifier, bundleID: "com.example", environment: "Production")
         )
         #expect(summary.loaded == 1)
         #expect(summary.files.first?.rejectedByReason == ["wrong_environment": 1, "wrong_bundle_id": 1])
     }
 
-    @Test func theQuarantineKeepsABoundedPrefix() throws {
+    @Test func theQuarantineKeepsABoundedPrefix() async throws {
         let harness = try LoadHarness("prefix")
         let directory = try ExportDirectory()
         let line = "x" + String(repeating: "y", count: 10_000)
         let path = try directory.write("long.jsonl", lines: [line])
-        _ = try harness.load([path], policy: AcceptancePolicy(verifier: nil)) { $0.quarantineRawBytes = 100 }
+        _ = try await harness.load([path], policy: AcceptancePolicy(verifier: nil)) { $0.quarantineRawBytes = 100 }
         let row = try harness.rows("SELECT length(raw)::text, raw_bytes::text, raw_truncated::text FROM quarantine")
         #expect(row == [["100", "10001", "true"]])
     }

@@ -20,7 +20,7 @@ import TestSupport
         mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
     }
 
-    @Test func aFiftyMegabyteLineIsQuarantinedWithoutStoppingTheLoad() throws {
+    @Test func aFiftyMegabyteLineIsQuarantinedWithoutStoppingTheLoad() async throws {
         let harness = try LoadHarness("huge")
         let directory = try ExportDirectory()
         let tokens = try Fixtures.lifecycleTokens()
@@ -28,14 +28,16 @@ import TestSupport
         bytes += Array("{\"signedPayload\":\"".utf8) + [UInt8](repeating: UInt8(ascii: "A"), count: 50 << 20) + Array("\"}\n".utf8)
         bytes += Array((tokens[1].asExportLine + "\n").utf8)
         let path = try directory.write("huge.jsonl", bytes: bytes)
-        let summary = try harness.load([path], policy: AcceptancePolicy(verifier: try Fixtures.appleTestVerifier()))
+        let summary = try await harness.load(
+            [path], policy: AcceptancePolicy(verifier: try Fixtures.appleTestVerifier())
+        )
         #expect(summary.loaded == 2)
         #expect(summary.files.first?.rejectedByReason == ["record_too_large": 1])
         let row = try harness.rows("SELECT line::text, raw_bytes::text, raw_truncated::text, length(raw)::text FROM quarantine")
         #expect(row == [["2", String((50 << 20) + 20), "true", String(64 << 10)]])
     }
 
-    @Test func deeplyNestedJSONIsRefusedNotFatal() throws {
+    @Test func deeplyNestedJSONIsRefusedNotFatal() async throws {
         let harness = try LoadHarness("nested")
         let signer = try TestSigner()
         let directory = try ExportDirectory()
@@ -49,12 +51,12 @@ import TestSupport
             try signer.notification().asExportLine,
         ]
         let path = try directory.write("nested.jsonl", lines: lines)
-        let summary = try harness.load([path], policy: AcceptancePolicy(verifier: signer.verifier))
+        let summary = try await harness.load([path], policy: AcceptancePolicy(verifier: signer.verifier))
         #expect(summary.loaded == 2)
         #expect(summary.rejected == 3)
     }
 
-    @Test func aFileThatIsNotWhatItsNameSaysIsReadForWhatItIs() throws {
+    @Test func aFileThatIsNotWhatItsNameSaysIsReadForWhatItIs() async throws {
         let harness = try LoadHarness("names")
         let directory = try ExportDirectory()
         let tokens = try Fixtures.lifecycleTokens()
@@ -64,7 +66,9 @@ import TestSupport
         var random = SplitMix64(state: 7)
         let noise = (0..<200_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let binary = try directory.write("binary.jsonl", bytes: noise)
-        let summary = try harness.load([plain, binary], policy: AcceptancePolicy(verifier: try Fixtures.appleTestVerifier()))
+        let summary = try await harness.load(
+            [plain, binary], policy: AcceptancePolicy(verifier: try Fixtures.appleTestVerifier())
+        )
         #expect(summary.files[0].loaded == 5)
         #expect(summary.files[1].loaded == 0)
         #expect(summary.files[1].rejected == summary.files[1].records)
@@ -73,7 +77,7 @@ import TestSupport
 
     /// Bit flips, truncations and splices of real signed payloads: every line is stored or quarantined, and the
     /// counts add up to the input.
-    @Test func tenThousandMutatedLinesLoadWithEveryLineAccountedFor() throws {
+    @Test func tenThousandMutatedLinesLoadWithEveryLineAccountedFor() async throws {
         let harness = try LoadHarness("mutants")
         let signer = try TestSigner()
         let directory = try ExportDirectory()
@@ -107,7 +111,7 @@ import TestSupport
         }
         let path = try directory.write("mutants.jsonl", bytes: Array(lines.joined(separator: [0x0A])) + [0x0A])
         let verifier = JWSVerifier(trustRoots: try Fixtures.appleTestVerifier().trustRoots + signer.verifier.trustRoots)
-        let summary = try harness.load([path], policy: AcceptancePolicy(verifier: verifier))
+        let summary = try await harness.load([path], policy: AcceptancePolicy(verifier: verifier))
         #expect(summary.records == lines.count)
         #expect(summary.loaded + summary.duplicates + summary.rejected == lines.count)
         let stored = Int(try harness.scalar("SELECT count(*) FROM notifications") ?? "") ?? -1

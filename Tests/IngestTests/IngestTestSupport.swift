@@ -78,10 +78,12 @@ struct LoadHarness {
         connection = try schema.migrated()
     }
 
-    func load(_ paths: [String], policy: AcceptancePolicy, configure: (inout LoadOptions) -> Void = { _ in }) throws -> LoadSummary {
+    func load(
+        _ paths: [String], policy: AcceptancePolicy, configure: (inout LoadOptions) -> Void = { _ in }
+    ) async throws -> LoadSummary {
         var options = LoadOptions(policy: policy, workers: 2, command: "test")
         configure(&options)
-        return try Loader(connection: connection, options: options, logger: Logger.test).load(paths)
+        return try await Loader(connection: connection, options: options, logger: Logger.test).load(paths)
     }
 
     func rows(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {

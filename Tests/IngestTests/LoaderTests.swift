@@ -5,11 +5,13 @@ import Testing
 import TestSupport
 
 @Suite struct LoaderTests {
-    @Test func loadsTheBillingLifecycleVerifiedWithEveryFieldTyped() throws {
+    @Test func loadsTheBillingLifecycleVerifiedWithEveryFieldTyped() async throws {
         let harness = try LoadHarness("lifecycle")
         let directory = try ExportDirectory()
         let path = try directory.write("lifecycle.jsonl", lines: try Fixtures.lifecycleTokens().map(\.asExportLine))
-        let summary = try harness.load([path], policy: AcceptancePolicy(verifier: try Fixtures.appleTestVerifier()))
+        let summary = try await harness.load(
+            [path], policy: AcceptancePolicy(verifier: try Fixtures.appleTestVerifier())
+        )
         #expect(summary.loaded == 5)
         #expect(summary.rejected == 0)
         #expect(summary.verified)
@@ -69,15 +71,15 @@ import TestSupport
         #expect(file.first?[2]?.count == 64)
     }
 
-    @Test func reloadingTheSameFileStoresNothingNewAndSaysSo() throws {
+    @Test func reloadingTheSameFileStoresNothingNewAndSaysSo() async throws {
         let harness = try LoadHarness("reload")
         let directory = try ExportDirectory()
         let path = try directory.write("lifecycle.jsonl", lines: try Fixtures.lifecycleTokens().map(\.asExportLine) + ["not json"])
         let policy = AcceptancePolicy(verifier: try Fixtures.appleTestVerifier())
-        let first = try harness.load([path], policy: policy)
+        let first = try await harness.load([path], policy: policy)
         #expect(first.loaded == 5)
         #expect(first.files.first?.previousRunWithSameContent == nil)
-        let second = try harness.load([path], policy: policy)
+        let second = try await harness.load([path], policy: policy)
         #expect(second.loaded == 0)
         #expect(second.duplicates == 5)
         #expect(second.files.first?.previousRunWithSameContent == first.loadRunID)
@@ -86,12 +88,12 @@ import TestSupport
         #expect(try harness.scalar("SELECT count(*) FROM quarantine") == "1")
     }
 
-    @Test func readsAPrettyPrintedHistoryPageACompactOneAndGzip() throws {
+    @Test func readsAPrettyPrintedHistoryPageACompactOneAndGzip() async throws {
         let harness = try LoadHarness("history")
         let directory = try ExportDirectory()
         let page = try Fixtures.url("notificationHistoryPage.json").path
         let policy = AcceptancePolicy(verifier: try Fixtures.appleTestVerifier(), environment: "Sandbox")
-        let summary = try harness.load([page], policy: policy)
+        let summary = try await harness.load([page], policy: policy)
         #expect(summary.loaded == 5)
         #expect(summary.rejected == 0)
 
@@ -99,28 +101,32 @@ import TestSupport
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: page)))
         let compact = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
         let gz = try directory.gzip(try directory.write("page.jsonl", lines: [compact]))
-        let again = try harness.load([gz], policy: policy)
+        let again = try await harness.load([gz], policy: policy)
         #expect(again.records == 5)
         #expect(again.duplicates == 5)
         #expect(try harness.scalar("SELECT count(DISTINCT source_file_id) FROM notifications") == "1")
     }
 
-    @Test func readsBareJWSLinesAndGzipWithoutTheExtension() throws {
+    @Test func readsBareJWSLinesAndGzipWithoutTheExtension() async throws {
         let harness = try LoadHarness("bare")
         let directory = try ExportDirectory()
         let tokens = try Fixtures.lifecycleTokens()
         let gz = try directory.gzip(try directory.write("bare.txt", lines: tokens))
         let renamed = directory.url.appendingPathComponent("bare-export.dat").path
         try FileManager.default.moveItem(atPath: gz, toPath: renamed)
-        let summary = try harness.load([renamed], policy: AcceptancePolicy(verifier: try Fixtures.appleTestVerifier()))
+        let summary = try await harness.load(
+            [renamed], policy: AcceptancePolicy(verifier: try Fixtures.appleTestVerifier())
+        )
         #expect(summary.loaded == 5)
     }
 
-    @Test func loadsApplesMockTestNotification() throws {
+    @Test func loadsApplesMockTestNotification() async throws {
         let harness = try LoadHarness("mock")
         let directory = try ExportDirectory()
         let path = try directory.write("mock.jsonl", lines: [try Fixtures.text("mock-testNotification.jws")])
-        let summary = try harness.load([path], policy: AcceptancePolicy(verifier: try Fixtures.appleTestVerifier()))
+        let summary = try await harness.load(
+            [path], policy: AcceptancePolicy(verifier: try Fixtures.appleTestVerifier())
+        )
         #expect(summary.loaded == 1)
         let row = try harness.rows(
             "SELECT notification_uuid::text, notification_type, environment, bundle_id, (extract(epoch FROM signed_date) * 1000)::bigint::text, original_transaction_id FROM notifications"
@@ -128,46 +134,48 @@ import TestSupport
         #expect(row == [["9ad56bd2-0bc6-42e0-af24-fd996d87a1e6", "TEST", "Sandbox", "com.example", "1681314324000", nil]])
     }
 
-    @Test func keepsUnknownNotificationTypesAndSubtypes() throws {
+    @Test func keepsUnknownNotificationTypesAndSubtypes() async throws {
         let harness = try LoadHarness("unknown")
         let signer = try TestSigner()
         let directory = try ExportDirectory()
         let token = try signer.notification(type: "SOMETHING_NEW_IN_2027", subtype: "SHINY")
         let path = try directory.write("new.jsonl", lines: [token.asExportLine])
-        let summary = try harness.load([path], policy: AcceptancePolicy(verifier: signer.verifier))
+        let summary = try await harness.load([path], policy: AcceptancePolicy(verifier: signer.verifier))
         #expect(summary.loaded == 1)
         #expect(try harness.rows("SELECT notification_type, subtype FROM notifications") == [["SOMETHING_NEW_IN_2027", "SHINY"]])
     }
 
-    @Test func unverifiedLoadsAreMarkedSo() throws {
+    @Test func unverifiedLoadsAreMarkedSo() async throws {
         let harness = try LoadHarness("noverify")
         let directory = try ExportDirectory()
         let path = try directory.write("lifecycle.jsonl", lines: try Fixtures.lifecycleTokens())
-        let summary = try harness.load([path], policy: AcceptancePolicy(verifier: nil))
+        let summary = try await harness.load([path], policy: AcceptancePolicy(verifier: nil))
         #expect(summary.loaded == 5)
         #expect(!summary.verified)
         #expect(try harness.scalar("SELECT count(*) FROM notifications WHERE verified") == "0")
         #expect(try harness.scalar("SELECT verified::text FROM load_runs") == "false")
     }
 
-    @Test func aTruncatedGzipKeepsTheLinesBeforeTheCut() throws {
+    @Test func aTruncatedGzipKeepsTheLinesBeforeTheCut() async throws {
         let harness = try LoadHarness("truncated")
         let directory = try ExportDirectory()
         let tokens = try Fixtures.lifecycleTokens()
         let gz = try directory.gzip(try directory.write("cut.jsonl", lines: tokens.map(\.asExportLine)))
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: gz)))
         let cut = try directory.write("cut-short.jsonl.gz", bytes: Array(bytes.prefix(bytes.count * 3 / 4)))
-        let summary = try harness.load([cut], policy: AcceptancePolicy(verifier: try Fixtures.appleTestVerifier()))
+        let summary = try await harness.load(
+            [cut], policy: AcceptancePolicy(verifier: try Fixtures.appleTestVerifier())
+        )
         #expect(summary.loaded >= 1)
         #expect(summary.files.first?.rejectedByReason["truncated_input"] == 1)
         #expect(try harness.scalar("SELECT count(*) FROM quarantine WHERE reason = 'truncated_input'") == "1")
     }
 
-    @Test func anEmptyFileLoadsNothingAndSucceeds() throws {
+    @Test func anEmptyFileLoadsNothingAndSucceeds() async throws {
         let harness = try LoadHarness("empty")
         let directory = try ExportDirectory()
         let path = try directory.write("empty.jsonl", bytes: [])
-        let summary = try harness.load([path], policy: AcceptancePolicy(verifier: nil))
+        let summary = try await harness.load([path], policy: AcceptancePolicy(verifier: nil))
         #expect(summary.records == 0)
         #expect(summary.rejected == 0)
         #expect(try harness.scalar("SELECT status FROM load_runs") == "succeeded")

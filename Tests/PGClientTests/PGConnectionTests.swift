@@ -163,6 +163,26 @@ import TestSupport
         #expect(try second.advisoryLock(key, timeout: 1))
     }
 
+    @Test func anAdvisoryLockWaitEndsAtTheTimeoutWithLockNotAvailable() throws {
+        let schema = try TestDatabase.makeSchema("locktimeout")
+        let holder = try schema.connect()
+        let waiter = try schema.connect()
+        let key: Int64 = 0x7E58
+        #expect(try holder.tryAdvisoryLock(key))
+        try waiter.execute("SET lock_timeout = '5min'")
+        let error = #expect(throws: PGError.self) { try waiter.waitForAdvisoryLock(key, timeout: 0.2) }
+        #expect(error?.sqlState == "55P03")
+        #expect(error?.isLockNotAvailable == true)
+        #expect(try waiter.advisoryLock(key, timeout: 0) == false)
+        // The session's own lock_timeout is back, and the session takes the lock once it is free.
+        #expect(try waiter.execute("SHOW lock_timeout").scalar == "5min")
+        try holder.advisoryUnlock(key)
+        try waiter.waitForAdvisoryLock(key, timeout: 1)
+        let held = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()"
+        #expect(try waiter.execute(held).scalar == "1")
+        #expect(try waiter.execute("SHOW lock_timeout").scalar == "5min")
+    }
+
     @Test func quotesIdentifiers() throws {
         let schema = try TestDatabase.makeSchema("ident")
         let connection = try schema.connect()

@@ -68,8 +68,8 @@ import Testing
     }
 
     @Test(arguments: cases)
-    func narrowsInSQLAndInMemoryAlike(_ testCase: Case) throws {
-        let fixture = try QueryFixture.shared()
+    func narrowsInSQLAndInMemoryAlike(_ testCase: Case) async throws {
+        let fixture = try await QueryFixture.shared()
         let connection = try fixture.schema.connect()
         let query = EpisodeQuery(environment: "Production", filter: testCase.filter)
         let selected = try query.storedEpisodes(connection)
@@ -82,16 +82,16 @@ import Testing
         )
     }
 
-    @Test func anotherEnvironmentHasItsOwnEpisodes() throws {
-        let fixture = try QueryFixture.shared()
+    @Test func anotherEnvironmentHasItsOwnEpisodes() async throws {
+        let fixture = try await QueryFixture.shared()
         let connection = try fixture.schema.connect()
         let sandbox = try EpisodeQuery(environment: "Sandbox").storedEpisodes(connection)
         #expect(sandbox.map(\.subscription) == ["S"])
         #expect(sandbox.first?.outcome == .open)
     }
 
-    @Test func anEarlierAsOfBuildsAfreshAndFiltersInMemory() throws {
-        let fixture = try QueryFixture.shared()
+    @Test func anEarlierAsOfBuildsAfreshAndFiltersInMemory() async throws {
+        let fixture = try await QueryFixture.shared()
         let connection = try fixture.schema.connect()
         let reader = try fixture.schema.connect()
         let asOf = QueryFixture.day(26)
@@ -117,8 +117,8 @@ import Testing
         #expect(later.episodes.map { $0.duration(asOf: later.asOf) } == [58 * 86_400_000])
     }
 
-    @Test func aValueFullOfQuotesAndSemicolonsIsJustAValue() throws {
-        let fixture = try QueryFixture.shared()
+    @Test func aValueFullOfQuotesAndSemicolonsIsJustAValue() async throws {
+        let fixture = try await QueryFixture.shared()
         let connection = try fixture.schema.connect()
         let evil = "x'; DROP TABLE notifications; --"
         let queries = [

@@ -5,8 +5,8 @@ import Testing
 
 /// `churn query` as a user runs it: the built executable against the fixture's schema.
 @Suite struct QueryCommandTests {
-    @Test func recoveryRateByCohortMonthPrintsTheReportsCohortRows() throws {
-        let fixture = try QueryFixture.shared()
+    @Test func recoveryRateByCohortMonthPrintsTheReportsCohortRows() async throws {
+        let fixture = try await QueryFixture.shared()
         let result = try ChurnCommand.run(
             [
                 "query", "recovery-rate", "--group-by", "cohort-month", "--format", "csv", "--database-url",
@@ -22,8 +22,8 @@ import Testing
     }
 
     @Test(arguments: [("retry-days", 5), ("revenue", 6), ("flows", 7)])
-    func v2QuestionsPrintTheReportsFile(question: String, table: Int) throws {
-        let fixture = try QueryFixture.shared()
+    func v2QuestionsPrintTheReportsFile(question: String, table: Int) async throws {
+        let fixture = try await QueryFixture.shared()
         let result = try ChurnCommand.run(
             ["query", question, "--format", "csv", "--database-url", fixture.schema.url])
         #expect(result.status == 0, "\(result.stderr)")
@@ -32,8 +32,8 @@ import Testing
         #expect(result.stdout == CSVWriter.render(report))
     }
 
-    @Test func filtersAndTheAlignedTable() throws {
-        let fixture = try QueryFixture.shared()
+    @Test func filtersAndTheAlignedTable() async throws {
+        let fixture = try await QueryFixture.shared()
         let result = try ChurnCommand.run(
             [
                 "query", "recovery-rate", "--group-by", "storefront", "--product", QueryFixture.monthly, "--from",
@@ -59,8 +59,8 @@ import Testing
         )
     }
 
-    @Test func anInjectionAttemptIsAValueThatMatchesNothing() throws {
-        let fixture = try QueryFixture.shared()
+    @Test func anInjectionAttemptIsAValueThatMatchesNothing() async throws {
+        let fixture = try await QueryFixture.shared()
         let evil = "x'; DROP TABLE notifications; --"
         let episodes = try ChurnCommand.run(
             ["query", "episodes", "--product", evil, "--format", "json", "--database-url", fixture.schema.url]

@@ -42,19 +42,19 @@ struct QueryFixture: Sendable {
     }
 
     /// The fixture, loaded on first use by any test.
-    static func shared() throws -> QueryFixture {
-        try loaded.get()
+    static func shared() async throws -> QueryFixture {
+        try await loaded.value.get()
     }
 
-    private static let loaded: Result<QueryFixture, FixtureError> = {
+    private static let loaded = Task { () -> Result<QueryFixture, FixtureError> in
         do {
-            return .success(try load())
+            return .success(try await load())
         } catch {
             return .failure(FixtureError(message: "cannot load the query fixture: \(error)"))
         }
-    }()
+    }
 
-    private static func load() throws -> QueryFixture {
+    private static func load() async throws -> QueryFixture {
         let schema = try TestDatabase.makeSchema("query")
         let writer = try schema.migrated()
         let reader = try schema.connect()
@@ -109,7 +109,7 @@ struct QueryFixture: Sendable {
         let options = LoadOptions(
             policy: AcceptancePolicy(verifier: JWSVerifier(trustRoots: [export.root.root])), workers: 2, command: "test"
         )
-        let summary = try Loader(connection: writer, options: options, logger: .test).load([path.path])
+        let summary = try await Loader(connection: writer, options: options, logger: .test).load([path.path])
         guard summary.rejected == 0 else { throw FixtureError(message: "\(summary.rejected) notification(s) rejected") }
         let analyzer = EpisodeAnalyzer(writer: writer, reader: reader, logger: .test)
         try analyzer.analyze(environment: "Production")

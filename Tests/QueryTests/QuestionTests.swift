@@ -67,8 +67,8 @@ import Testing
     static let formats = TableRenderer.Format.allCases
 
     @Test(arguments: cases, formats)
-    func answersEqualTheReport(_ testCase: Case, _ format: TableRenderer.Format) throws {
-        let fixture = try QueryFixture.shared()
+    func answersEqualTheReport(_ testCase: Case, _ format: TableRenderer.Format) async throws {
+        let fixture = try await QueryFixture.shared()
         let connection = try fixture.schema.connect()
         let reader = try fixture.schema.connect()
         let dataset = try #require(
@@ -87,8 +87,8 @@ import Testing
 
     /// Mature as of day 70: the three episodes that started by day 9 (2 recovered). Wilson for 2 of 3:
     /// (2/3 + z²/6 ∓ z·√(2/27 + z²/36)) / (1 + z²/3) = (1.30692 ∓ 0.83335) / 2.28049 = 0.207660 … 0.938508.
-    @Test func theReportNumbersAreTheHandCheckedOnes() throws {
-        let fixture = try QueryFixture.shared()
+    @Test func theReportNumbersAreTheHandCheckedOnes() async throws {
+        let fixture = try await QueryFixture.shared()
         let answer = EpisodeQuestion(.recoveryRate, grouping: [.cohortMonth])
             .table(episodes: fixture.stored.episodes, asOf: fixture.asOf)
         #expect(
@@ -102,8 +102,8 @@ import Testing
         )
     }
 
-    @Test func groupsByGraceLengthStorefrontAndOfferType() throws {
-        let fixture = try QueryFixture.shared()
+    @Test func groupsByGraceLengthStorefrontAndOfferType() async throws {
+        let fixture = try await QueryFixture.shared()
         let episodes = fixture.stored.episodes
         let byGrace = EpisodeQuestion(.recoveryRate, grouping: [.graceLength]).table(
             episodes: episodes, asOf: fixture.asOf)
@@ -154,8 +154,8 @@ import Testing
     }
 
     @Test(arguments: formats)
-    func listsTheEpisodes(_ format: TableRenderer.Format) throws {
-        let fixture = try QueryFixture.shared()
+    func listsTheEpisodes(_ format: TableRenderer.Format) async throws {
+        let fixture = try await QueryFixture.shared()
         let table = EpisodeQuestion(.episodes).table(episodes: fixture.stored.episodes, asOf: fixture.asOf)
         #expect(table.columns == EpisodeList.columns)
         #expect(

@@ -11,8 +11,8 @@ import TestSupport
 /// The v2 columns of the views (004_metrics_v2.sql) over MetricsV2Story: the view's episodes are the report's
 /// (as of the latest signedDate), and its mature columns are counted from them.
 @Suite struct V2ViewTests {
-    @Test func theEpisodesViewShowsEpisodesAsTheReportDoes() throws {
-        let (connection, dataset) = try Self.loaded()
+    @Test func theEpisodesViewShowsEpisodesAsTheReportDoes() async throws {
+        let (connection, dataset) = try await Self.loaded()
         let rows = try connection.execute(
             """
             SELECT original_transaction_id, sequence, outcome, coalesce(recovered_by, '-'),
@@ -48,8 +48,8 @@ import TestSupport
         #expect(o == [["expired", "expired", "true", "60 days", nil], ["open", "expired", "true", "60 days", nil]])
     }
 
-    @Test func recoveryByCohortCountsTheMatureEpisodesWithTheirWilsonInterval() throws {
-        let (connection, dataset) = try Self.loaded()
+    @Test func recoveryByCohortCountsTheMatureEpisodesWithTheirWilsonInterval() async throws {
+        let (connection, dataset) = try await Self.loaded()
         let rows = try connection.execute(
             """
             SELECT cohort_month, product_id, episodes, recovered, expired, open, mature_episodes, mature_recovered,
@@ -84,8 +84,8 @@ import TestSupport
         #expect(Array(total[6...7]) == ["13", "9"])
     }
 
-    @Test func dailyRecoveryCountsTheReportsCurve() throws {
-        let (connection, dataset) = try Self.loaded()
+    @Test func dailyRecoveryCountsTheReportsCurve() async throws {
+        let (connection, dataset) = try await Self.loaded()
         let rows = try connection.execute(
             "SELECT day, at_risk, recovered_cumulative FROM daily_recovery WHERE environment = 'Production'"
         ).rows.map { $0.map { Int($0 ?? "") ?? -1 } }
@@ -95,12 +95,12 @@ import TestSupport
 
     /// MetricsV2Story loaded and analyzed into a schema of its own, and the stored dataset as of the latest
     /// signedDate (day 130).
-    private static func loaded() throws -> (PGConnection, EpisodeDataset) {
-        let (schema, dataset) = try shared.get()
+    private static func loaded() async throws -> (PGConnection, EpisodeDataset) {
+        let (schema, dataset) = try await shared.value.get()
         return (try schema.connect(), dataset)
     }
 
-    private static let shared: Result<(TestDatabase.Schema, EpisodeDataset), FixtureError> = {
+    private static let shared = Task { () -> Result<(TestDatabase.Schema, EpisodeDataset), FixtureError> in
         do {
             let schema = try TestDatabase.makeSchema("v2views")
             let writer = try schema.migrated()
@@ -115,7 +115,7 @@ import TestSupport
                 policy: AcceptancePolicy(verifier: JWSVerifier(trustRoots: [stories.root.root])), workers: 2,
                 command: "test"
             )
-            _ = try Loader(connection: writer, options: options, logger: .test).load([path.path])
+            _ = try await Loader(connection: writer, options: options, logger: .test).load([path.path])
             try EpisodeAnalyzer(writer: writer, reader: reader, logger: .test).analyze(environment: "Production")
             let store = StoredDataset(connection: writer)
             let asOf = try store.latestSignedDate() ?? 0
@@ -123,5 +123,5 @@ import TestSupport
         } catch {
             return .failure(FixtureError(message: "cannot load the v2 story: \(error)"))
         }
-    }()
+    }
 }

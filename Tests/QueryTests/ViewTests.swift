@@ -7,8 +7,8 @@ import Testing
 
 /// The SQL views of `003_views.sql`, against hand-checked numbers and the report's CSV files.
 @Suite struct ViewTests {
-    @Test func recoveryByCohortHasTheHandCheckedNumbersAndTheReportsRows() throws {
-        let fixture = try QueryFixture.shared()
+    @Test func recoveryByCohortHasTheHandCheckedNumbersAndTheReportsRows() async throws {
+        let fixture = try await QueryFixture.shared()
         let connection = try fixture.schema.connect()
         let rows = try connection.execute(
             """
@@ -71,8 +71,8 @@ import Testing
         #expect(ConfidenceInterval.wilson(successes: 2, trials: 3).map { ($0.low * 1e6).rounded() } == 207_660)
     }
 
-    @Test func episodesHaveDurationsGraceLengthAndOrder() throws {
-        let fixture = try QueryFixture.shared()
+    @Test func episodesHaveDurationsGraceLengthAndOrder() async throws {
+        let fixture = try await QueryFixture.shared()
         let connection = try fixture.schema.connect()
         let rows = try connection.execute(
             """
@@ -105,8 +105,8 @@ import Testing
         }
     }
 
-    @Test func dailyRecoveryMatchesTheCurvesCounts() throws {
-        let fixture = try QueryFixture.shared()
+    @Test func dailyRecoveryMatchesTheCurvesCounts() async throws {
+        let fixture = try await QueryFixture.shared()
         let connection = try fixture.schema.connect()
         let rows = try connection.execute(
             "SELECT day, at_risk, recovered, recovered_cumulative FROM daily_recovery WHERE environment = $1",

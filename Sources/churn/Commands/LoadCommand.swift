@@ -5,7 +5,7 @@ import Logging
 
 extension Churn {
     /// `churn load FILE…`: verify and store notifications from export files.
-    struct Load: ParsableCommand {
+    struct Load: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify and store notifications from export files.",
             discussion: """
@@ -48,12 +48,12 @@ extension Churn {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let logger = global.makeLogger()
             let options = try ingest.loadOptions(environment: environment)
             let connection = try global.connectMigrated(logger: logger)
             let progress = ProgressBar(enabled: !quiet)
-            let summary = try Loader(connection: connection, options: options, logger: logger).load(files) {
+            let summary = try await Loader(connection: connection, options: options, logger: logger).load(files) {
                 progress.update($0)
             }
             progress.finish()

@@ -10,7 +10,7 @@ import Store
 
 extension Churn {
     /// `churn nightly`: the one command for cron.
-    struct Nightly: ParsableCommand {
+    struct Nightly: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "The one command for cron: load new exports, rebuild what changed, write the report.",
             discussion: """
@@ -66,7 +66,7 @@ extension Churn {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let logger = global.makeLogger()
             let options = try ingest.loadOptions(environment: nil)
             let files = try ExportFiles.expand(paths, glob: glob)
@@ -101,7 +101,7 @@ extension Churn {
             var rejected = 0
             if !newFiles.isEmpty {
                 let progress = ProgressBar(enabled: true)
-                let summary = try Loader(connection: writer, options: options, logger: logger).load(newFiles) {
+                let summary = try await Loader(connection: writer, options: options, logger: logger).load(newFiles) {
                     progress.update($0)
                 }
                 progress.finish()
