@@ -38,9 +38,12 @@ struct SubscriptionState {
     }
 
     /// The notification types whose transaction is a paid period: they move `paid_through`.
-    private static let paidPeriodTypes: Set<String> = [
-        "DID_RENEW", "SUBSCRIBED", "OFFER_REDEEMED", "DID_CHANGE_RENEWAL_PREF",
-    ]
+    private static func isPaidPeriod(_ type: String) -> Bool {
+        switch type {
+        case "DID_RENEW", "SUBSCRIBED", "OFFER_REDEEMED", "DID_CHANGE_RENEWAL_PREF": return true
+        default: return false
+        }
+    }
 
     mutating func apply(_ event: NotificationEvent, subscription: String) {
         if event.notificationType == "DID_RENEW", event.subtype != "BILLING_RECOVERY" {
@@ -63,7 +66,7 @@ struct SubscriptionState {
             applyToOpenEpisode(event)
         }
         // 4. paid_through.
-        if Self.paidPeriodTypes.contains(event.notificationType), let expires = event.expiresDate {
+        if let expires = event.expiresDate, Self.isPaidPeriod(event.notificationType) {
             paidThrough = max(paidThrough ?? expires, expires)
         }
     }
@@ -71,14 +74,16 @@ struct SubscriptionState {
     /// The subscription's results: episodes in order of start, numbered from 1; an open episode stays open.
     mutating func finish() -> SubscriptionEpisodes {
         if let open = current.take() { result.episodes.append(open) }
-        // Late failure notices add episodes out of order; the sort is stable for equal starts.
-        let ordered = result.episodes.enumerated().sorted { lhs, rhs in
-            lhs.element.start != rhs.element.start ? lhs.element.start < rhs.element.start : lhs.offset < rhs.offset
+        // Late failure notices can add episodes out of order; the sort is stable for equal starts.
+        let isOrdered = zip(result.episodes, result.episodes.dropFirst()).allSatisfy { $0.start <= $1.start }
+        if !isOrdered {
+            result.episodes = result.episodes.enumerated().sorted { lhs, rhs in
+                lhs.element.start != rhs.element.start
+                    ? lhs.element.start < rhs.element.start : lhs.offset < rhs.offset
+            }.map(\.element)
         }
-        result.episodes = ordered.enumerated().map { number, entry in
-            var episode = entry.element
-            episode.sequence = number + 1
-            return episode
+        for index in result.episodes.indices {
+            result.episodes[index].sequence = index + 1
         }
         return result
     }
