@@ -51,6 +51,18 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
+        // A test PKI shaped like Apple's App Store signing chain, and a signer: for the simulator and the tests only.
+        .target(
+            name: "TestPKI",
+            dependencies: [
+                "AppStoreNotifications",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+
         // The database: schema migrations and the embedded local PostgreSQL cluster.
         .target(
             name: "Store",
@@ -100,7 +112,7 @@ let package = Package(
         .target(
             name: "Simulator",
             dependencies: [
-                "AppStoreNotifications", "Analysis", "CZlib",
+                "AppStoreNotifications", "TestPKI", "Analysis", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -124,7 +136,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "PGClient", "Store", "Analysis", "AppStoreNotifications",
+                "PGClient", "Store", "Analysis", "AppStoreNotifications", "TestPKI",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport",
@@ -144,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "JWSVerifierTests",
             dependencies: [
-                "AppStoreNotifications",
+                "AppStoreNotifications", "TestPKI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
@@ -159,7 +171,7 @@ let package = Package(
         .testTarget(
             name: "IngestTests",
             dependencies: [
-                "Ingest", "AppStoreNotifications", "PGClient", "TestSupport",
+                "Ingest", "AppStoreNotifications", "TestPKI", "PGClient", "TestSupport",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -176,20 +188,20 @@ let package = Package(
             name: "AnalysisStoreTests",
             dependencies: [
                 "AnalysisStore", "Analysis", "Ingest", "Reports", "AppStoreNotifications", "PGClient", "Store",
-                "TestSupport",
+                "TestPKI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["churn", "PGClient", "Store", "AppStoreNotifications", "TestSupport"],
+            dependencies: ["churn", "PGClient", "Store", "AppStoreNotifications", "TestPKI", "TestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "SimulatorTests",
             dependencies: [
-                "Simulator", "AppStoreNotifications", "Analysis", "CZlib",
+                "Simulator", "AppStoreNotifications", "TestPKI", "Analysis", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
@@ -199,7 +211,7 @@ let package = Package(
             name: "QueryTests",
             dependencies: [
                 "churn", "AnalysisStore", "Analysis", "Ingest", "Reports", "AppStoreNotifications", "PGClient", "Store",
-                "TestSupport",
+                "TestPKI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

@@ -1,6 +1,7 @@
 import AppStoreNotifications
 import Foundation
 import SwiftASN1
+import TestPKI
 import X509
 
 /// Signs payloads as ES256 compact JWS the way Apple does (`{"alg":"ES256","x5c":[leaf, intermediate, root]}`,

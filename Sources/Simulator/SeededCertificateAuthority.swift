@@ -2,6 +2,7 @@ import AppStoreNotifications
 import Crypto
 import Foundation
 import SwiftASN1
+import TestPKI
 import X509
 
 /// A three-level test PKI shaped like Apple's App Store signing chain, made entirely from a seed: the same seed gives
