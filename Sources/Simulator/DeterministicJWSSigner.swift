@@ -50,10 +50,10 @@ package struct DeterministicJWSSigner: Sendable {
     package func sign(_ payload: Data) throws -> String {
         var token = headerPrefix
         token.reserveCapacity(headerPrefix.count + payload.count * 4 / 3 + 90)
-        token += payload.withUnsafeBytes { Base64URLEncoder.encode($0) }
+        token += payload.withUnsafeBytes { Base64URL.encodedUTF8($0) }
         let signature = try key.rawSignature(for: token)
         token.append(UInt8(ascii: "."))
-        token += Base64URLEncoder.encode(signature)
+        token += signature.withUnsafeBytes { Base64URL.encodedUTF8($0) }
         return String(decoding: token, as: UTF8.self)
     }
 }
