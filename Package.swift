@@ -32,10 +32,17 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
 
+        // Civil dates and day numbers by integer arithmetic: what the libpq wrapper, the metrics and the simulator
+        // share about the calendar.
+        .target(
+            name: "CivilTime",
+            swiftSettings: upcomingFeatures
+        ),
+
         // libpq, wrapped: connections, parameterized statements, COPY, transactions, advisory locks.
         .target(
             name: "PGClient",
-            dependencies: ["CLibPQ"],
+            dependencies: ["CLibPQ", "CivilTime"],
             swiftSettings: upcomingFeatures
         ),
 
@@ -88,6 +95,7 @@ let package = Package(
         // Episodes and metrics: pure functions over values, no I/O.
         .target(
             name: "Analysis",
+            dependencies: ["CivilTime"],
             swiftSettings: upcomingFeatures
         ),
 
@@ -112,7 +120,7 @@ let package = Package(
         .target(
             name: "Simulator",
             dependencies: [
-                "AppStoreNotifications", "TestPKI", "Analysis", "CZlib",
+                "AppStoreNotifications", "TestPKI", "Analysis", "CivilTime", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -140,6 +148,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport",
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "CivilTimeTests",
+            dependencies: ["CivilTime"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -27,7 +27,11 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq"),
-        .target(name: "PGClient", dependencies: ["CLibPQ"], path: "Sources/PGClient", swiftSettings: upcomingFeatures),
+        .target(name: "CivilTime", path: "Sources/CivilTime", swiftSettings: upcomingFeatures),
+        .target(
+            name: "PGClient", dependencies: ["CLibPQ", "CivilTime"], path: "Sources/PGClient",
+            swiftSettings: upcomingFeatures
+        ),
         .target(
             name: "AppStoreNotifications",
             dependencies: [
@@ -39,7 +43,7 @@ let package = Package(
             resources: [.embedInCode("Resources/AppleRootCA-G3.der")],
             swiftSettings: upcomingFeatures
         ),
-        .target(name: "Analysis", path: "Sources/Analysis", swiftSettings: upcomingFeatures),
+        .target(name: "Analysis", dependencies: ["CivilTime"], path: "Sources/Analysis", swiftSettings: upcomingFeatures),
         .executableTarget(
             name: "HotPathBenchmarks",
             dependencies: [
