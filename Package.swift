@@ -78,7 +78,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.embedInCode("sql")],
-            swiftSettings: upcomingFeatures
+            // Fault points (FaultPoint) for the crash tests, in debug builds only: release builds have none.
+            swiftSettings: upcomingFeatures + [.define("CHURN_FAULTS", .when(configuration: .debug))]
         ),
 
         // Export files to PostgreSQL: readers, decoding, verification, COPY, merge, quarantine.
