@@ -83,6 +83,12 @@ final class ByteSource {
         }
     }
 
+    /// Reads the rest of the input without inflating it, so that ``sha256Hex()`` names all of its bytes.
+    /// - Throws: ``IngestError/readFailed(path:reason:)`` with the system's reason.
+    func skipToEnd() throws {
+        while try !readRaw().isEmpty {}
+    }
+
     /// Appends the next chunk of decoded bytes to `output`.
     /// - Returns: false at the end of the input.
     func read(into output: inout [UInt8]) throws -> Bool {

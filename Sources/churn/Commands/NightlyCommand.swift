@@ -85,7 +85,7 @@ extension Churn {
             var newFiles: [String] = []
             var skipped = 0
             for file in files {
-                let digest = try ExportFiles.sha256(of: file)
+                let digest = try ExportFiles.sha256(ofFile: file)
                 let known = try writer.execute(
                     """
                     SELECT 1 FROM source_files f JOIN load_runs r ON r.id = f.load_run_id
@@ -127,7 +127,7 @@ extension Churn {
             let report = try ReportWriting.write(
                 dataset, store: store, environment: environment, root: root, directory: directory
             )
-            try ExportFiles.pointLatest(in: root, at: name)
+            try LatestLink.point(in: root, at: name)
             // A run killed just before this one may still have held its lock at the start; mark it now.
             try Loader.markAbandonedRuns(connection: writer)
             print(
