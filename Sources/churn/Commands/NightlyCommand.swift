@@ -82,18 +82,15 @@ extension Churn {
             try Loader.markAbandonedRuns(connection: writer)
 
             // Skip what was loaded before, by content.
+            let sourceFiles = SourceFiles(connection: writer)
             var newFiles: [String] = []
             var skipped = 0
             for file in files {
-                let digest = try ExportFiles.sha256(ofFile: file)
-                let known = try writer.execute(
-                    """
-                    SELECT 1 FROM source_files f JOIN load_runs r ON r.id = f.load_run_id
-                    WHERE f.sha256 = $1 LIMIT 1
-                    """,
-                    [digest]
-                ).rows.isEmpty == false
-                if known { skipped += 1 } else { newFiles.append(file) }
+                if try sourceFiles.hasLoaded(sha256: ExportFiles.sha256(ofFile: file)) {
+                    skipped += 1
+                } else {
+                    newFiles.append(file)
+                }
             }
             logger.info(
                 "nightly run", metadata: ["files.new": "\(newFiles.count)", "files.skipped": "\(skipped)"]
