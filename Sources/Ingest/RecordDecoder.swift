@@ -272,21 +272,3 @@ private struct ExportEnvelope: Decodable {
     var signedPayload: String?
     var notificationHistory: [NotificationHistoryResponseItem]?
 }
-
-extension Rejection.Reason {
-    init(_ reason: NotificationDecodingError.Reason) {
-        switch reason {
-        case .notJWS: self = .notJWS
-        case .badBase64: self = .badBase64
-        case .badHeader: self = .badHeader
-        case .badJSON: self = .badJSON
-        case .wrongType: self = .wrongType
-        case .badValue: self = .badValue
-        case .missingField: self = .missingField
-        }
-    }
-
-    init(_ reason: JWSVerificationError.Reason) {
-        self = Rejection.Reason(rawValue: reason.rawValue) ?? .badSignature
-    }
-}
