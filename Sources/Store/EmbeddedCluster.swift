@@ -187,11 +187,11 @@ package struct EmbeddedCluster: Sendable {
         let path = home.appendingPathComponent(".lock").path
         let descriptor = open(path, O_CREAT | O_RDWR, 0o644)
         guard descriptor >= 0 else {
-            throw EmbeddedClusterError.notPermitted("cannot open \(path): \(String(cString: strerror(errno)))")
+            throw EmbeddedClusterError.systemCallFailed("cannot open \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         guard flock(descriptor, LOCK_EX) == 0 else {
-            throw EmbeddedClusterError.notPermitted("cannot lock \(path): \(String(cString: strerror(errno)))")
+            throw EmbeddedClusterError.systemCallFailed("cannot lock \(path): \(String(cString: strerror(errno)))")
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()

@@ -21,7 +21,7 @@ struct ProcessOutput {
         Self.spawnLock.lock()
         guard Glibc.pipe(&pipe) == 0 else {
             Self.spawnLock.unlock()
-            throw EmbeddedClusterError.notPermitted("cannot create a pipe: \(String(cString: strerror(errno)))")
+            throw EmbeddedClusterError.systemCallFailed("cannot create a pipe: \(String(cString: strerror(errno)))")
         }
         _ = fcntl(pipe[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(pipe[1], F_SETFD, FD_CLOEXEC)
@@ -43,7 +43,7 @@ struct ProcessOutput {
         Self.spawnLock.unlock()
         guard spawnResult == 0 else {
             close(pipe[0])
-            throw EmbeddedClusterError.notPermitted(
+            throw EmbeddedClusterError.systemCallFailed(
                 "cannot run \(executable.path): \(String(cString: strerror(spawnResult)))"
             )
         }
