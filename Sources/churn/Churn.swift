@@ -32,7 +32,10 @@ struct Churn: ParsableCommand {
               75  another run holds the lock (try again later)
             """,
         version: "0.1.0",
-        subcommands: [Nightly.self, Load.self, Analyze.self, Report.self, Query.self, Simulate.self, Migrate.self, Database.self]
+        subcommands: [
+            NightlyCommand.self, LoadCommand.self, AnalyzeCommand.self, ReportCommand.self, QueryCommand.self,
+            SimulateCommand.self, MigrateCommand.self, DatabaseCommand.self,
+        ]
     )
 
     /// Runs the command and turns run-level failures into a clear message and a documented exit code.

@@ -5,8 +5,9 @@ import Logging
 
 extension Churn {
     /// `churn load FILE…`: verify and store notifications from export files.
-    struct Load: ParsableCommand {
+    struct LoadCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "load",
             abstract: "Verify and store notifications from export files.",
             discussion: """
                 Reads, in any mix, optionally gzip-compressed (detected from the content):

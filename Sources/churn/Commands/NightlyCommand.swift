@@ -10,8 +10,9 @@ import Store
 
 extension Churn {
     /// `churn nightly`: the one command for cron.
-    struct Nightly: ParsableCommand {
+    struct NightlyCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "nightly",
             abstract: "The one command for cron: load new exports, rebuild what changed, write the report.",
             discussion: """
                 Takes export files and directories (a directory's files whose names

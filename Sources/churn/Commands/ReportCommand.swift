@@ -8,8 +8,9 @@ import Store
 
 extension Churn {
     /// `churn report`: write the involuntary-churn report (CSV files, summary.md, chart).
-    struct Report: ParsableCommand {
+    struct ReportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "Write the involuntary-churn report: every CSV of METRICS.md, summary.md and a chart.",
             discussion: """
                 Brings the stored episodes up to date first (like `churn analyze`),

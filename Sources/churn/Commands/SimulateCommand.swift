@@ -5,8 +5,9 @@ import Simulator
 
 extension Churn {
     /// `churn simulate`: write a signed export of simulated subscribers, with the ground truth of its episodes.
-    struct Simulate: ParsableCommand {
+    struct SimulateCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "simulate",
             abstract: "Write a realistic signed export of simulated subscribers, with its ground truth.",
             discussion: """
                 Simulates the subscribers of an app with weekly, monthly and annual

@@ -1,9 +1,9 @@
 import Analysis
 import ArgumentParser
 
-extension Churn.Query {
+extension Churn.QueryCommand {
     /// `churn query episodes`: the selected episodes, one row each.
-    struct Episodes: ParsableCommand {
+    struct EpisodesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "episodes",
             abstract: "The selected episodes, one row each, oldest first.",
