@@ -6,7 +6,7 @@ import PackageDescription
 //
 // The modules under test use `package` access and the root package vends no library, so another package cannot
 // import them. Sources/ here holds links to the root package's module folders (and HotPathBenchmarks/Ingest/ to the
-// two files of the row encoder), compiled as this package's own targets: the benchmarks run the same code as
+// files of the row encoder), compiled as this package's own targets: the benchmarks run the same code as
 // `churn`, with no copy to keep in step. Target names match the root package's, which is why this package does not
 // also depend on `.package(path: "../")` (target names must be unique in a package graph).
 
