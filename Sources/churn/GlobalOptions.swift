@@ -40,36 +40,3 @@ struct GlobalOptions: ParsableArguments {
         return connection
     }
 }
-
-/// `--log-level` values.
-enum LogLevel: String, ExpressibleByArgument, CaseIterable {
-    case trace, debug, info, notice, warning, error, critical
-
-    var level: Logger.Level {
-        Logger.Level(rawValue: rawValue) ?? .notice
-    }
-}
-
-/// `--log-format` values.
-enum LogFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json
-}
-
-/// Bootstraps swift-log exactly once per process.
-enum LoggingBootstrap {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var done = false
-
-    static func run(format: LogFormat) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !done else { return }
-        done = true
-        switch format {
-        case .text:
-            LoggingSystem.bootstrap { label in StreamLogHandler.standardError(label: label) }
-        case .json:
-            LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
-        }
-    }
-}
