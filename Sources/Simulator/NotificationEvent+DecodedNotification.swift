@@ -10,7 +10,6 @@ extension NotificationEvent {
     ///   `notificationUUID`, `notificationType` and `signedDate`.
     package init(_ decoded: DecodedNotification) {
         let payload = decoded.payload
-        let transaction = decoded.transaction
         self.init(
             notificationUUID: payload.notificationUUID ?? "",
             notificationType: payload.notificationType?.rawValue ?? "",
@@ -19,21 +18,8 @@ extension NotificationEvent {
             environment: (payload.data?.environment ?? payload.summary?.environment ?? payload.appData?.environment)?
                 .rawValue,
             bundleId: payload.data?.bundleId,
-            originalTransactionId: transaction?.originalTransactionId,
-            transactionId: transaction?.transactionId,
-            productId: transaction?.productId,
-            storefront: transaction?.storefront,
-            purchaseDate: transaction?.purchaseDate,
-            expiresDate: transaction?.expiresDate,
-            price: transaction?.price,
-            currency: transaction?.currency,
-            inAppOwnershipType: transaction?.inAppOwnershipType?.rawValue,
-            offerType: transaction?.offerType?.rawValue,
-            offerDiscountType: transaction?.offerDiscountType?.rawValue,
-            gracePeriodExpiresDate: decoded.renewalInfo?.gracePeriodExpiresDate,
-            renewalPrice: decoded.renewalInfo?.renewalPrice,
-            renewalCurrency: decoded.renewalInfo?.currency,
-            transactionReason: transaction?.transactionReason?.rawValue
+            transaction: decoded.transaction,
+            renewalInfo: decoded.renewalInfo
         )
     }
 }

@@ -8,8 +8,6 @@ extension NotificationEvent {
     ///   - notification: a simulated notification.
     ///   - bundleId: the app's bundle id (`data.bundleId`), from ``SimulationOptions/bundleID``.
     package init(_ notification: SimulatedNotification, bundleId: String) {
-        let transaction = notification.transaction
-        let renewalInfo = notification.renewalInfo
         self.init(
             notificationUUID: notification.notificationUUID,
             notificationType: notification.notificationType.rawValue,
@@ -17,21 +15,8 @@ extension NotificationEvent {
             signedDate: notification.signedDate,
             environment: notification.environment.rawValue,
             bundleId: bundleId,
-            originalTransactionId: transaction?.originalTransactionId,
-            transactionId: transaction?.transactionId,
-            productId: transaction?.productId,
-            storefront: transaction?.storefront,
-            purchaseDate: transaction?.purchaseDate,
-            expiresDate: transaction?.expiresDate,
-            price: transaction?.price,
-            currency: transaction?.currency,
-            inAppOwnershipType: transaction?.inAppOwnershipType?.rawValue,
-            offerType: transaction?.offerType?.rawValue,
-            offerDiscountType: transaction?.offerDiscountType?.rawValue,
-            gracePeriodExpiresDate: renewalInfo?.gracePeriodExpiresDate,
-            renewalPrice: renewalInfo?.renewalPrice,
-            renewalCurrency: renewalInfo?.currency,
-            transactionReason: transaction?.transactionReason?.rawValue
+            transaction: notification.transaction,
+            renewalInfo: notification.renewalInfo
         )
     }
 }
