@@ -1,6 +1,5 @@
 import AppStoreNotifications
 import Foundation
-import SwiftASN1
 import TestPKI
 import X509
 
@@ -22,17 +21,10 @@ package struct DeterministicJWSSigner: Sendable {
     ///   - chain: leaf, intermediate and root, in that order.
     /// - Throws: when a certificate or the header cannot be serialized.
     package init(key: DeterministicSigningKey, chain: [Certificate]) throws {
-        let x5c = try chain.map { certificate in
-            var serializer = DER.Serializer()
-            try serializer.serialize(certificate)
-            return Data(serializer.serializedBytes).base64EncodedString()
-        }
+        let x5c = try JWSSigner.x5c(for: chain)
         self.key = key
         self.x5c = x5c
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let header = try encoder.encode(JWSHeader(alg: "ES256", x5c: x5c))
-        self.headerPrefix = Array((Base64URL.encode(header) + ".").utf8)
+        self.headerPrefix = Array((try JWSSigner.encodedHeader(x5c: x5c) + ".").utf8)
     }
 
     /// Creates a deterministic signer for a `TestCertificateAuthority`'s leaf.
