@@ -18,8 +18,8 @@ struct NotificationRow: Sendable {
 
     /// Encodes one decoded notification as a COPY text row.
     ///
-    /// - Throws: ``Rejection/Reason`` with a detail when a value cannot be stored (a bad UUID, a date outside
-    ///   years 1–9999, a NUL character).
+    /// - Throws: ``RowRejection`` with its reason and a detail when a value cannot be stored (a bad UUID, a date
+    ///   outside years 1–9999, a NUL character).
     static func encode(
         _ decoded: DecodedNotification,
         verified: Bool,

@@ -34,7 +34,9 @@ struct RecordReader {
     }
 
     /// Reads more input into the buffer, compacting consumed bytes first.
-    /// - Returns: false at the end of input (or after a read failure, which is reported as a record).
+    /// - Returns: false at the end of input, also after compressed data that is corrupt or ends early (that failure
+    ///   becomes the last record, `truncated_input`).
+    /// - Throws: ``IngestError`` for any other read failure.
     private mutating func fill() throws -> Bool {
         if ended { return false }
         if position > 0 {

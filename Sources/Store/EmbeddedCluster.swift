@@ -99,7 +99,8 @@ package struct EmbeddedCluster: Sendable {
         }
     }
 
-    /// Stops the server (fast shutdown: running sessions are ended, committed work is kept).
+    /// Stops the server: a fast shutdown (running sessions are ended, committed work is kept), or with `immediate`
+    /// an immediate one (no checkpoint: the next start replays the write-ahead log).
     /// - Returns: whether a running server was stopped.
     @discardableResult
     package func stop(immediate: Bool = false) throws -> Bool {
