@@ -64,8 +64,4 @@ package struct SeededCertificateAuthority: Sendable {
         bytes[0] = bytes[0] & 0x7F | 0x40
         return Certificate.SerialNumber(bytes: bytes)
     }
-
-    /// Apple's WWDR intermediate marker.
-    /// Apple's receipt-signing leaf marker.
-    /// Apple's marker extensions hold an ASN.1 NULL.
 }
