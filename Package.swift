@@ -136,7 +136,6 @@ let package = Package(
                 "Ingest", "Store", "PGClient", "AppStoreNotifications", "Analysis", "AnalysisStore", "Reports", "Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
