@@ -11,8 +11,10 @@ final class Inflater {
 
     init(source: String) throws {
         self.source = source
-        guard czlib_inflate_init_gzip(&stream) == Z_OK else {
-            throw IngestError.readFailed(path: source, reason: "cannot initialise gzip decompression")
+        let status = czlib_inflate_init_gzip(&stream)
+        guard status == Z_OK else {
+            let reason = zError(status).map { String(cString: $0) } ?? "status \(status)"
+            throw IngestError.readFailed(path: source, reason: "cannot initialise gzip decompression: \(reason)")
         }
     }
 
