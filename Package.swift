@@ -32,10 +32,17 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
 
+        // Civil dates and day numbers by integer arithmetic: what the libpq wrapper, the metrics and the simulator
+        // share about the calendar.
+        .target(
+            name: "CivilTime",
+            swiftSettings: upcomingFeatures
+        ),
+
         // libpq, wrapped: connections, parameterized statements, COPY, transactions, advisory locks.
         .target(
             name: "PGClient",
-            dependencies: ["CLibPQ"],
+            dependencies: ["CLibPQ", "CivilTime"],
             swiftSettings: upcomingFeatures
         ),
 
@@ -51,6 +58,18 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
+        // A test PKI shaped like Apple's App Store signing chain, and a signer: for the simulator and the tests only.
+        .target(
+            name: "TestPKI",
+            dependencies: [
+                "AppStoreNotifications",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+
         // The database: schema migrations and the embedded local PostgreSQL cluster.
         .target(
             name: "Store",
@@ -59,7 +78,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.embedInCode("sql")],
-            swiftSettings: upcomingFeatures
+            // Fault points (FaultPoint) for the crash tests, in debug builds only: release builds have none.
+            swiftSettings: upcomingFeatures + [.define("CHURN_FAULTS", .when(configuration: .debug))]
         ),
 
         // Export files to PostgreSQL: readers, decoding, verification, COPY, merge, quarantine.
@@ -76,6 +96,7 @@ let package = Package(
         // Episodes and metrics: pure functions over values, no I/O.
         .target(
             name: "Analysis",
+            dependencies: ["CivilTime"],
             swiftSettings: upcomingFeatures
         ),
 
@@ -100,7 +121,7 @@ let package = Package(
         .target(
             name: "Simulator",
             dependencies: [
-                "AppStoreNotifications", "Analysis", "CZlib",
+                "AppStoreNotifications", "TestPKI", "Analysis", "CivilTime", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -115,7 +136,6 @@ let package = Package(
                 "Ingest", "Store", "PGClient", "AppStoreNotifications", "Analysis", "AnalysisStore", "Reports", "Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -124,10 +144,15 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "PGClient", "Store", "Analysis", "AppStoreNotifications",
+                "PGClient", "Store", "Analysis", "AppStoreNotifications", "TestPKI",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport",
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "CivilTimeTests",
+            dependencies: ["CivilTime"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
@@ -144,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "JWSVerifierTests",
             dependencies: [
-                "AppStoreNotifications",
+                "AppStoreNotifications", "TestPKI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
@@ -159,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "IngestTests",
             dependencies: [
-                "Ingest", "AppStoreNotifications", "PGClient", "TestSupport",
+                "Ingest", "AppStoreNotifications", "TestPKI", "PGClient", "TestSupport",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -176,20 +201,20 @@ let package = Package(
             name: "AnalysisStoreTests",
             dependencies: [
                 "AnalysisStore", "Analysis", "Ingest", "Reports", "AppStoreNotifications", "PGClient", "Store",
-                "TestSupport",
+                "TestPKI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["churn", "PGClient", "Store", "AppStoreNotifications", "TestSupport"],
+            dependencies: ["churn", "PGClient", "Store", "AppStoreNotifications", "TestPKI", "TestSupport"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "SimulatorTests",
             dependencies: [
-                "Simulator", "AppStoreNotifications", "Analysis", "CZlib",
+                "Simulator", "AppStoreNotifications", "TestPKI", "Analysis", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
@@ -199,7 +224,7 @@ let package = Package(
             name: "QueryTests",
             dependencies: [
                 "churn", "AnalysisStore", "Analysis", "Ingest", "Reports", "AppStoreNotifications", "PGClient", "Store",
-                "TestSupport",
+                "TestPKI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

@@ -6,7 +6,7 @@ import PackageDescription
 //
 // The modules under test use `package` access and the root package vends no library, so another package cannot
 // import them. Sources/ here holds links to the root package's module folders (and HotPathBenchmarks/Ingest/ to the
-// two files of the row encoder), compiled as this package's own targets: the benchmarks run the same code as
+// files of the row encoder), compiled as this package's own targets: the benchmarks run the same code as
 // `churn`, with no copy to keep in step. Target names match the root package's, which is why this package does not
 // also depend on `.package(path: "../")` (target names must be unique in a package graph).
 
@@ -27,7 +27,11 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq"),
-        .target(name: "PGClient", dependencies: ["CLibPQ"], path: "Sources/PGClient", swiftSettings: upcomingFeatures),
+        .target(name: "CivilTime", path: "Sources/CivilTime", swiftSettings: upcomingFeatures),
+        .target(
+            name: "PGClient", dependencies: ["CLibPQ", "CivilTime"], path: "Sources/PGClient",
+            swiftSettings: upcomingFeatures
+        ),
         .target(
             name: "AppStoreNotifications",
             dependencies: [
@@ -39,7 +43,7 @@ let package = Package(
             resources: [.embedInCode("Resources/AppleRootCA-G3.der")],
             swiftSettings: upcomingFeatures
         ),
-        .target(name: "Analysis", path: "Sources/Analysis", swiftSettings: upcomingFeatures),
+        .target(name: "Analysis", dependencies: ["CivilTime"], path: "Sources/Analysis", swiftSettings: upcomingFeatures),
         .executableTarget(
             name: "HotPathBenchmarks",
             dependencies: [

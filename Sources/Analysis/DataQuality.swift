@@ -1,7 +1,8 @@
 /// `data_quality.csv`: one count per check.
 ///
-/// Rows: the eleven episode checks in METRICS.md's order, always (zeros included, so the file's shape is
-/// stable), then `rejected_<reason>` for each quarantine reason the caller passes, by reason (UTF-8 byte order).
+/// Rows: the eleven checks of ``DataQualityCounts`` in METRICS.md's order, always (zeros included, so the file's
+/// shape is stable), then `rejected_<reason>` for each quarantine reason the caller passes, by reason (UTF-8 byte
+/// order).
 package enum DataQuality {
     package static let fileName = "data_quality.csv"
     package static let columns = ["check", "count"]

@@ -4,9 +4,11 @@
 package struct Episode: Hashable, Sendable {
     /// How an episode ended; `open` when it had not ended by the as-of time.
     package enum Outcome: String, Hashable, Sendable, CaseIterable {
-        /// A `DID_RENEW` closed it: the App Store collected the payment.
+        /// A `DID_RENEW` closed it (the App Store collected the payment), or a new paid purchase did (see
+        /// ``RecoveredBy``).
         case recovered
-        /// `EXPIRED`/`BILLING_RETRY`: the retry period ended unpaid (involuntary churn).
+        /// `EXPIRED`/`BILLING_RETRY`, or no closing notification within the retry window (``endInferred``): the
+        /// retry period ended unpaid (involuntary churn).
         case expired
         /// `DID_CHANGE_RENEWAL_STATUS`/`AUTO_RENEW_DISABLED` or `EXPIRED`/`VOLUNTARY`: a voluntary exit during retry.
         case cancelled
@@ -42,7 +44,8 @@ package struct Episode: Hashable, Sendable {
     /// `t0`: the opening transaction's `expiresDate`, else the opening notification's `signedDate`.
     package var start: Int64
     package var hasGrace: Bool
-    /// The first `gracePeriodExpiresDate` seen in the episode; nil when unknown or without grace.
+    /// The grace period's end: the first `gracePeriodExpiresDate` that dates this episode's period, or `start` plus
+    /// the usual grace length (``graceEndInferred``); nil when unknown or without grace.
     package var graceEnd: Int64?
     /// When the episode closed; nil while `open`.
     package var end: Int64?

@@ -8,7 +8,8 @@
 package struct EpisodeQuestion: Hashable, Sendable {
     /// What is asked.
     package enum Kind: String, Hashable, Sendable, CaseIterable {
-        /// Outcomes and `recovery_rate` (`recovery_by_cohort.csv`'s columns through `recovery_rate`).
+        /// Outcomes, `recovery_rate`, and the mature recovery rate with its interval (`recovery_by_cohort.csv`'s
+        /// columns after the cohort and the product).
         case recoveryRate = "recovery-rate"
         /// `at_risk`, `recovered` and `cif_recovery` for days 1…60 (`recovery_curve.csv`).
         case recoveryCurve = "recovery-curve"
@@ -38,7 +39,7 @@ package struct EpisodeQuestion: Hashable, Sendable {
     package var kind: Kind
     /// Group by these attributes, in this order; empty for one answer over all episodes.
     package var grouping: [EpisodeGrouping]
-    /// The message schedule `message-bands` models exposure with.
+    /// The message schedule: `message-bands` models exposure with it, `retry-days` marks its message days.
     package var schedule: MessageSchedule
     /// For `episodes`: at most this many rows.
     package var limit: Int?

@@ -206,7 +206,7 @@ package enum NotificationDecoder {
     }
 
     /// Decodes one page of the Get Notification History response. The items' `signedPayload`s stay tokens: decode
-    /// each with ``decodeSignedPayload(_:)``.
+    /// each with ``decodeSignedPayload(_:decoding:)``.
     /// - Throws: ``NotificationDecodingError``.
     package static func decodeHistoryPage(
         from json: Data

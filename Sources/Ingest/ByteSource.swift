@@ -1,4 +1,3 @@
-import CZlib
 import Crypto
 import Foundation
 
@@ -83,6 +82,12 @@ final class ByteSource {
         }
     }
 
+    /// Reads the rest of the input without inflating it, so that ``sha256Hex()`` names all of its bytes.
+    /// - Throws: ``IngestError/readFailed(path:reason:)`` with the system's reason.
+    func skipToEnd() throws {
+        while try !readRaw().isEmpty {}
+    }
+
     /// Appends the next chunk of decoded bytes to `output`.
     /// - Returns: false at the end of the input.
     func read(into output: inout [UInt8]) throws -> Bool {
@@ -112,75 +117,5 @@ final class ByteSource {
         if raw.isEmpty { return false }
         output.append(contentsOf: raw)
         return true
-    }
-}
-
-/// Streaming gzip decompression with zlib. Concatenated gzip members (as `cat a.gz b.gz` makes) are read in turn.
-final class Inflater {
-    private var stream = z_stream()
-    private var input: [UInt8] = []
-    private var inputOffset = 0
-    private var output = [UInt8](repeating: 0, count: 1 << 18)
-    private let source: String
-    private var memberEnded = false
-
-    init(source: String) throws {
-        self.source = source
-        guard czlib_inflate_init_gzip(&stream) == Z_OK else {
-            throw IngestError.readFailed(path: source, reason: "cannot initialise gzip decompression")
-        }
-    }
-
-    deinit {
-        inflateEnd(&stream)
-    }
-
-    var needsInput: Bool { inputOffset >= input.count }
-
-    func supply(_ bytes: ArraySlice<UInt8>) {
-        input = Array(bytes)
-        inputOffset = 0
-    }
-
-    /// Inflates what input there is into `destination`.
-    /// - Returns: whether any bytes were produced.
-    func inflate(into destination: inout [UInt8]) throws -> Bool {
-        guard !needsInput else { return false }
-        if memberEnded {
-            // Another gzip member follows the one that ended.
-            inflateReset(&stream)
-            memberEnded = false
-        }
-        let (status, produced, consumed) = input.withUnsafeMutableBufferPointer { inputBuffer in
-            output.withUnsafeMutableBufferPointer { outputBuffer in
-                stream.next_in = inputBuffer.baseAddress.map { $0 + inputOffset }
-                stream.avail_in = UInt32(inputBuffer.count - inputOffset)
-                stream.next_out = outputBuffer.baseAddress
-                stream.avail_out = UInt32(outputBuffer.count)
-                let status = CZlib.inflate(&stream, Z_NO_FLUSH)
-                let produced = outputBuffer.count - Int(stream.avail_out)
-                let consumed = inputBuffer.count - inputOffset - Int(stream.avail_in)
-                return (status, produced, consumed)
-            }
-        }
-        inputOffset += consumed
-        switch status {
-        case Z_OK, Z_BUF_ERROR:
-            break
-        case Z_STREAM_END:
-            memberEnded = true
-        default:
-            let message = stream.msg.map { String(cString: $0) } ?? "code \(status)"
-            throw IngestError.corruptCompression(path: source, reason: message)
-        }
-        destination.append(contentsOf: output[0..<produced])
-        return produced > 0
-    }
-
-    /// Checks that the stream did not stop in the middle of a gzip member.
-    func finish() throws {
-        if !memberEnded && stream.total_in > 0 {
-            throw IngestError.corruptCompression(path: source, reason: "the gzip stream is truncated")
-        }
     }
 }

@@ -424,7 +424,7 @@ package final class Loader {
         return rejections
     }
 
-    /// The `source_line` column of an encoded row (third field from the end).
+    /// The `source_line` column of an encoded row (the second field from the end).
     private static func sourceLine(ofRow row: ArraySlice<UInt8>) -> Int {
         let fields = row.split(separator: 0x09, omittingEmptySubsequences: false)
         guard fields.count >= 3 else { return 0 }

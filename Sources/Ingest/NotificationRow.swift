@@ -18,8 +18,8 @@ struct NotificationRow: Sendable {
 
     /// Encodes one decoded notification as a COPY text row.
     ///
-    /// - Throws: ``Rejection/Reason`` with a detail when a value cannot be stored (a bad UUID, a date outside
-    ///   years 1–9999, a NUL character).
+    /// - Throws: ``RowRejection`` with its reason and a detail when a value cannot be stored (a bad UUID, a date
+    ///   outside years 1–9999, a NUL character).
     static func encode(
         _ decoded: DecodedNotification,
         verified: Bool,
@@ -112,33 +112,3 @@ struct NotificationRow: Sendable {
         row.appendVerbatim(text)
     }
 }
-
-/// A row that cannot be stored, with its reason.
-struct RowRejection: Error {
-    var reason: Rejection.Reason
-    var detail: String
-
-    init(_ reason: Rejection.Reason, _ detail: String) {
-        self.reason = reason
-        self.detail = detail
-    }
-}
-
-/// Checks the canonical UUID text form (8-4-4-4-12 hexadecimal digits).
-enum UUIDText {
-    static func isValid(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard utf8.count == 36 else { return false }
-        for (index, byte) in utf8.enumerated() {
-            switch index {
-            case 8, 13, 18, 23:
-                if byte != UInt8(ascii: "-") { return false }
-            default:
-                let isHex = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
-                if !isHex { return false }
-            }
-        }
-        return true
-    }
-}
-

@@ -2,32 +2,6 @@ import AppStoreNotifications
 import Foundation
 import PGClient
 
-/// What one record became: COPY rows for the notifications it held, and rejections for what was refused.
-struct DecodedRecord: Sendable {
-    var rows = CopyText(reservingCapacity: 4096)
-    var rowCount = 0
-    var rejections: [Rejection] = []
-}
-
-/// What the loader checks on every notification besides its format.
-package struct AcceptancePolicy: Sendable {
-    /// Verifies signatures; nil loads without verification (`--no-verify`).
-    package var verifier: JWSVerifier?
-    /// Also verify the nested transaction and renewal tokens (`--verify-nested`).
-    package var verifiesNestedTokens: Bool
-    /// Accept only this bundle id (`--bundle-id`).
-    package var bundleID: String?
-    /// Accept only this environment (`--environment`).
-    package var environment: String?
-
-    package init(verifier: JWSVerifier?, verifiesNestedTokens: Bool = false, bundleID: String? = nil, environment: String? = nil) {
-        self.verifier = verifier
-        self.verifiesNestedTokens = verifiesNestedTokens
-        self.bundleID = bundleID
-        self.environment = environment
-    }
-}
-
 /// Turns raw records into COPY rows or rejections. Pure and thread-safe: records are decoded on several threads.
 struct RecordDecoder: Sendable {
     var policy: AcceptancePolicy
@@ -271,22 +245,4 @@ struct RecordDecoder: Sendable {
 private struct ExportEnvelope: Decodable {
     var signedPayload: String?
     var notificationHistory: [NotificationHistoryResponseItem]?
-}
-
-extension Rejection.Reason {
-    init(_ reason: NotificationDecodingError.Reason) {
-        switch reason {
-        case .notJWS: self = .notJWS
-        case .badBase64: self = .badBase64
-        case .badHeader: self = .badHeader
-        case .badJSON: self = .badJSON
-        case .wrongType: self = .wrongType
-        case .badValue: self = .badValue
-        case .missingField: self = .missingField
-        }
-    }
-
-    init(_ reason: JWSVerificationError.Reason) {
-        self = Rejection.Reason(rawValue: reason.rawValue) ?? .badSignature
-    }
 }

@@ -1,15 +1,3 @@
-/// One unit of input: a line of a JSON Lines or JWS-per-line export, or a whole JSON document.
-struct RawRecord: Sendable {
-    /// 1-based line number where the record starts.
-    var line: Int
-    /// The record's bytes, without the line ending.
-    var bytes: [UInt8]
-    /// Set when the record was cut short or could not be read whole; it is quarantined with this reason.
-    var problem: Rejection.Reason?
-    /// The full length of the record in the input, even when ``bytes`` holds only a prefix.
-    var length: Int
-}
-
 /// Splits an export into records, streaming, with memory bounded by the largest record allowed.
 ///
 /// - JSON Lines (`{"signedPayload": …}` or a Get Notification History page per line) and bare JWS lines: one
@@ -46,7 +34,9 @@ struct RecordReader {
     }
 
     /// Reads more input into the buffer, compacting consumed bytes first.
-    /// - Returns: false at the end of input (or after a read failure, which is reported as a record).
+    /// - Returns: false at the end of input, also after compressed data that is corrupt or ends early (that failure
+    ///   becomes the last record, `truncated_input`).
+    /// - Throws: ``IngestError`` for any other read failure.
     private mutating func fill() throws -> Bool {
         if ended { return false }
         if position > 0 {
@@ -206,38 +196,4 @@ struct RecordReader {
         return RawRecord(line: lineNumber, bytes: kept, problem: .recordTooLarge, length: length)
     }
 
-}
-
-/// Tracks JSON nesting depth outside strings, to tell whether a line closes the value it opens.
-struct JSONDepthScanner {
-    private var depth = 0
-    private var inString = false
-    private var escaped = false
-    private var started = false
-
-    var isComplete: Bool { started && depth == 0 && !inString }
-    var isInString: Bool { inString }
-    /// More closing than opening brackets: not a JSON value.
-    var isBroken: Bool { depth < 0 }
-
-    mutating func consume(_ byte: UInt8) {
-        if inString {
-            if escaped {
-                escaped = false
-            } else if byte == 0x5C {
-                escaped = true
-            } else if byte == 0x22 {
-                inString = false
-            }
-            return
-        }
-        switch byte {
-        case 0x22: inString = true
-        case 0x7B, 0x5B:
-            depth += 1
-            started = true
-        case 0x7D, 0x5D: depth -= 1
-        default: break
-        }
-    }
 }

@@ -31,7 +31,7 @@ package struct Rejection: Sendable {
         case nulByte = "nul_byte"
         /// The line is longer than the largest record allowed.
         case recordTooLarge = "record_too_large"
-        /// The input ended inside compressed data.
+        /// Compressed data that ends early or is corrupt; the records before it are loaded.
         case truncatedInput = "truncated_input"
         /// PostgreSQL refused the row (the detail holds its message).
         case rejectedByDatabase = "rejected_by_database"
@@ -69,7 +69,7 @@ package struct Rejection: Sendable {
         self.rawLength = rawLength ?? raw.count
     }
 
-    /// Where, for messages: `file:line` or `file:line item 3`.
+    /// Where, for messages: `file:line`, or `file:line (notificationHistory[3])` for an item of a history page.
     package func location(in file: String) -> String {
         var text = "\(file):\(line)"
         if let item { text += " (notificationHistory[\(item)])" }

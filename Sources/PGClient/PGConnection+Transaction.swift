@@ -4,16 +4,7 @@ extension PGConnection {
     /// A failing ROLLBACK (for example because the connection is gone) never hides `body`'s error.
     @discardableResult
     package func withTransaction<Result>(_ body: () throws -> Result) throws -> Result {
-        try execute("BEGIN")
-        let value: Result
-        do {
-            value = try body()
-        } catch {
-            if isHealthy { _ = try? execute("ROLLBACK") }
-            throw error
-        }
-        try execute("COMMIT")
-        return value
+        try bracket(begin: "BEGIN", commit: "COMMIT", rollback: "ROLLBACK", body)
     }
 
     /// Runs an async `body` inside BEGIN … COMMIT, rolling back and rethrowing as the synchronous form does.
@@ -38,17 +29,32 @@ extension PGConnection {
 
     /// Runs `body` inside a savepoint of the open transaction; on a thrown error it rolls back to the savepoint,
     /// so the transaction goes on, and rethrows.
+    /// - Important: `name` is SQL text: pass a constant.
     @discardableResult
     package func withSavepoint<Result>(_ name: String = "churn_savepoint", _ body: () throws -> Result) throws -> Result {
-        try execute("SAVEPOINT \(name)")
+        try bracket(
+            begin: "SAVEPOINT \(name)", commit: "RELEASE SAVEPOINT \(name)", rollback: "ROLLBACK TO SAVEPOINT \(name)",
+            body
+        )
+    }
+
+    /// Runs `begin`, then `body`, then `commit`; when `body` throws, runs `rollback` if the connection still works,
+    /// ignores its failure, and rethrows `body`'s error.
+    private func bracket<Result>(
+        begin: String,
+        commit: String,
+        rollback: String,
+        _ body: () throws -> Result
+    ) throws -> Result {
+        try execute(begin)
         let value: Result
         do {
             value = try body()
         } catch {
-            if isHealthy { _ = try? execute("ROLLBACK TO SAVEPOINT \(name)") }
+            if isHealthy { _ = try? execute(rollback) }
             throw error
         }
-        try execute("RELEASE SAVEPOINT \(name)")
+        try execute(commit)
         return value
     }
 }

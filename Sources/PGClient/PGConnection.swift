@@ -8,8 +8,8 @@ import Darwin
 
 /// One connection to PostgreSQL through libpq.
 ///
-/// Not `Sendable`: one thread uses a connection at a time. The `PGconn` is finished exactly once, in `deinit`,
-/// also when connecting failed.
+/// Not `Sendable`: one thread uses a connection at a time. The `PGconn` is finished exactly once: in `deinit`, or in
+/// `init` when connecting failed (then there is no connection to deinitialize).
 package final class PGConnection {
     let pointer: OpaquePointer
 

@@ -58,30 +58,3 @@ struct PGResult: ~Copyable {
         return PGRows(columns: columns, rows: rows, affectedRows: affectedRows)
     }
 }
-
-/// The rows of a query, copied into Swift values. `nil` is SQL NULL; every value is in PostgreSQL's text format.
-package struct PGRows: Sendable {
-    package var columns: [String]
-    package var rows: [[String?]]
-    /// Rows a command inserted, updated or deleted (from the command tag).
-    package var affectedRows: Int
-
-    package init(columns: [String], rows: [[String?]], affectedRows: Int) {
-        self.columns = columns
-        self.rows = rows
-        self.affectedRows = affectedRows
-    }
-
-    /// The first row's first value, for single-value queries.
-    package var scalar: String? {
-        rows.first?.first ?? nil
-    }
-}
-
-extension String {
-    func trimmingTrailingNewlines() -> String {
-        var text = Substring(self)
-        while let last = text.last, last == "\n" || last == "\r" { text = text.dropLast() }
-        return String(text)
-    }
-}

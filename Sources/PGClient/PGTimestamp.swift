@@ -1,17 +1,14 @@
+import CivilTime
+
 /// Unix milliseconds as PostgreSQL `timestamptz` text in UTC, without Foundation date formatting.
 package enum PGTimestamp {
     /// `YYYY-MM-DD HH:MM:SS.mmm+00`, or nil outside years 1–9999.
     package static func text(milliseconds: Int64) -> [UInt8]? {
         // 0001-01-01 and 10000-01-01 in Unix milliseconds.
         guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else { return nil }
-        let millisecondsPerDay: Int64 = 86_400_000
-        var days = milliseconds / millisecondsPerDay
-        var remainder = milliseconds % millisecondsPerDay
-        if remainder < 0 {
-            remainder += millisecondsPerDay
-            days -= 1
-        }
-        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        let (days, remainder) = CivilDate.split(unixMilliseconds: milliseconds)
+        let date = CivilDate(daysSinceEpoch: days)
+        let (year, month, day) = (Int64(date.year), Int64(date.month), Int64(date.day))
         let hour = remainder / 3_600_000
         let minute = remainder / 60_000 % 60
         let second = remainder / 1000 % 60
@@ -34,19 +31,5 @@ package enum PGTimestamp {
         bytes.append(0x2E); digits(millisecond, 3)
         bytes.append(contentsOf: [0x2B, 0x30, 0x30])
         return bytes
-    }
-
-    /// Year, month, day of a day count since 1970-01-01 (proleptic Gregorian; H. Hinnant's algorithm).
-    package static func civilDate(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
-        let z = daysSinceEpoch + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
     }
 }

@@ -1,6 +1,6 @@
 import AppStoreNotifications
 import Foundation
-import SwiftASN1
+import TestPKI
 import X509
 
 /// Signs payloads as ES256 compact JWS the way Apple does (`{"alg":"ES256","x5c":[leaf, intermediate, root]}`,
@@ -21,17 +21,10 @@ package struct DeterministicJWSSigner: Sendable {
     ///   - chain: leaf, intermediate and root, in that order.
     /// - Throws: when a certificate or the header cannot be serialized.
     package init(key: DeterministicSigningKey, chain: [Certificate]) throws {
-        let x5c = try chain.map { certificate in
-            var serializer = DER.Serializer()
-            try serializer.serialize(certificate)
-            return Data(serializer.serializedBytes).base64EncodedString()
-        }
+        let x5c = try JWSSigner.x5c(for: chain)
         self.key = key
         self.x5c = x5c
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let header = try encoder.encode(JWSHeader(alg: "ES256", x5c: x5c))
-        self.headerPrefix = Array((Base64URL.encode(header) + ".").utf8)
+        self.headerPrefix = Array((try JWSSigner.encodedHeader(x5c: x5c) + ".").utf8)
     }
 
     /// Creates a deterministic signer for a `TestCertificateAuthority`'s leaf.
@@ -49,10 +42,10 @@ package struct DeterministicJWSSigner: Sendable {
     package func sign(_ payload: Data) throws -> String {
         var token = headerPrefix
         token.reserveCapacity(headerPrefix.count + payload.count * 4 / 3 + 90)
-        token += payload.withUnsafeBytes { Base64URLEncoder.encode($0) }
+        token += payload.withUnsafeBytes { Base64URL.encodedUTF8($0) }
         let signature = try key.rawSignature(for: token)
         token.append(UInt8(ascii: "."))
-        token += Base64URLEncoder.encode(signature)
+        token += signature.withUnsafeBytes { Base64URL.encodedUTF8($0) }
         return String(decoding: token, as: UTF8.self)
     }
 }

@@ -244,7 +244,7 @@ package struct ExportSimulation: Sendable {
             }
         }
         if output.isCompressed {
-            bytes = try GzipMember.compress(bytes)
+            bytes = try GzipMember.compress(bytes, for: output.exportPath)
         }
         return Block(export: bytes, truth: truth, summary: summary)
     }

@@ -5,16 +5,21 @@ import CZlib
 /// Concatenated members form a valid gzip file (RFC 1952, §2.2) that `gunzip`, `zcat` and `churn load` read as
 /// one stream, so blocks can be compressed on several threads and written in order. zlib writes no file name and a
 /// zero modification time, so the output depends on the input alone.
-enum GzipMember {
+package enum GzipMember {
     /// zlib's level 1…9: 1 is fastest, 6 is zlib's default balance.
-    static let defaultLevel: Int32 = 6
+    package static let defaultLevel: Int32 = 6
 
     /// The gzip member holding `bytes`.
-    /// - Throws: ``SimulationError/output(path:reason:)`` when zlib fails (out of memory).
-    static func compress(_ bytes: [UInt8], level: Int32 = defaultLevel) throws -> [UInt8] {
+    /// - Parameters:
+    ///   - level: zlib's compression level.
+    ///   - path: the file the member is for, named in errors.
+    /// - Throws: ``SimulationError/output(path:reason:)`` naming `path` and zlib's reason when zlib fails (out of
+    ///   memory, or a level outside 0…9).
+    package static func compress(_ bytes: [UInt8], level: Int32 = defaultLevel, for path: String) throws -> [UInt8] {
         var stream = z_stream()
-        guard czlib_deflate_init_gzip(&stream, level) == Z_OK else {
-            throw SimulationError.output(path: "gzip", reason: "zlib could not start compressing")
+        let started = czlib_deflate_init_gzip(&stream, level)
+        guard started == Z_OK else {
+            throw SimulationError.output(path: path, reason: "zlib could not start compressing: \(reason(started))")
         }
         defer { deflateEnd(&stream) }
         // deflateBound is for zlib wrapping; a gzip header and trailer take 12 more bytes.
@@ -31,9 +36,15 @@ enum GzipMember {
             }
         }
         guard status == Z_STREAM_END else {
-            throw SimulationError.output(path: "gzip", reason: "zlib stopped with status \(status)")
+            let detail = stream.msg.map { String(cString: $0) } ?? reason(status)
+            throw SimulationError.output(path: path, reason: "zlib stopped compressing: \(detail)")
         }
         output.removeSubrange(Int(stream.total_out)...)
         return output
+    }
+
+    /// zlib's words for a status code, with the code.
+    private static func reason(_ status: Int32) -> String {
+        "\(zError(status).map { String(cString: $0) } ?? "unknown error") (status \(status))"
     }
 }

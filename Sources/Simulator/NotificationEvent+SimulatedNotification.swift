@@ -19,41 +19,4 @@ extension NotificationEvent {
             renewalInfo: notification.renewalInfo
         )
     }
-
-    /// The outer fields as given, the rest from the transaction and the renewal info, enumerations as raw wire
-    /// values.
-    init(
-        notificationUUID: String,
-        notificationType: String,
-        subtype: String?,
-        signedDate: Int64,
-        environment: String?,
-        bundleId: String?,
-        transaction: JWSTransactionDecodedPayload?,
-        renewalInfo: JWSRenewalInfoDecodedPayload?
-    ) {
-        self.init(
-            notificationUUID: notificationUUID,
-            notificationType: notificationType,
-            subtype: subtype,
-            signedDate: signedDate,
-            environment: environment,
-            bundleId: bundleId,
-            originalTransactionId: transaction?.originalTransactionId,
-            transactionId: transaction?.transactionId,
-            productId: transaction?.productId,
-            storefront: transaction?.storefront,
-            purchaseDate: transaction?.purchaseDate,
-            expiresDate: transaction?.expiresDate,
-            price: transaction?.price,
-            currency: transaction?.currency,
-            inAppOwnershipType: transaction?.inAppOwnershipType?.rawValue,
-            offerType: transaction?.offerType?.rawValue,
-            offerDiscountType: transaction?.offerDiscountType?.rawValue,
-            gracePeriodExpiresDate: renewalInfo?.gracePeriodExpiresDate,
-            renewalPrice: renewalInfo?.renewalPrice,
-            renewalCurrency: renewalInfo?.currency,
-            transactionReason: transaction?.transactionReason?.rawValue
-        )
-    }
 }

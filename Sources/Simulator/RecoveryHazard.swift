@@ -7,7 +7,7 @@ import Foundation
 /// level comes from ``SimulationOptions/recoveryRate`` (see ``RetryModel``), so only the shape matters here.
 ///
 /// The default is the simulator's own assumption, not a measured pace: w(d) = 0.1 + 0.9 · e^(−(d−1)/6), a
-/// smooth decline from 1 on day 1 to a floor of 0.1 (day 7: 0.43, day 14: 0.21, day 30: 0.11). Early retries
+/// smooth decline from 1 on day 1 to a floor of 0.1 (day 7: 0.43, day 14: 0.20, day 30: 0.11). Early retries
 /// collect most of what retry will collect; a small chance of recovery remains to the end.
 ///
 /// ## File format

@@ -2,6 +2,7 @@ import AppStoreNotifications
 import Crypto
 import Foundation
 import SwiftASN1
+import TestPKI
 import X509
 
 /// A three-level test PKI shaped like Apple's App Store signing chain, made entirely from a seed: the same seed gives
@@ -63,8 +64,4 @@ package struct SeededCertificateAuthority: Sendable {
         bytes[0] = bytes[0] & 0x7F | 0x40
         return Certificate.SerialNumber(bytes: bytes)
     }
-
-    /// Apple's WWDR intermediate marker.
-    /// Apple's receipt-signing leaf marker.
-    /// Apple's marker extensions hold an ASN.1 NULL.
 }

@@ -56,7 +56,7 @@ package struct SimulatedSubscriber: Sendable {
             ordered += records
         }
 
-        // Resends: each line may come again after 0 to 3 further lines.
+        // Resends: each line may come again after 1 to 4 further lines (fewer at the end of the subscriber's lines).
         var lines: [ExportRecord] = []
         lines.reserveCapacity(ordered.count + 4)
         var pending: [(after: Int, record: ExportRecord)] = []
@@ -112,7 +112,7 @@ package struct SimulatedSubscriber: Sendable {
         return try signer.sign(encoder.encode(payload))
     }
 
-    /// Delivery attempts: mostly one success a second after signing; some production notifications fail first
+    /// Delivery attempts: mostly one success 0.2 to 2 seconds after signing; some production notifications fail first
     /// and are retried after 1, 12, 24, 48 and 72 hours (five retries at most); Sandbox tries once.
     static func sendAttempts(
         for notification: SimulatedNotification,

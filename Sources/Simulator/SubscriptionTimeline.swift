@@ -214,13 +214,7 @@ struct SubscriptionTimeline {
             runEpisode(periodEnd: periodEnd, afterTrial: isTrial, recoveryMultiplier: rates.recovery)
         } else {
             let purchase = periodEnd - life.int64(in: 0...(30 * Self.minute))
-            sequence += 1
-            transaction = makeTransaction(
-                purchase: purchase,
-                expires: product.period.end(startingAt: periodEnd),
-                reason: .renewal,
-                isTrial: false
-            )
+            startPaidPeriod(purchase: purchase, expires: product.period.end(startingAt: periodEnd), reason: .renewal)
             emit(.didRenew, nil, at: purchase, status: .active, renewal: RenewalState(isInBillingRetry: retryFlag))
         }
     }
@@ -441,13 +435,7 @@ struct SubscriptionTimeline {
         while expires < time + Self.day {
             expires = product.period.end(startingAt: expires)
         }
-        sequence += 1
-        transaction = makeTransaction(
-            purchase: time,
-            expires: expires,
-            reason: .renewal,
-            isTrial: false
-        )
+        startPaidPeriod(purchase: time, expires: expires, reason: .renewal)
         emit(
             .didRenew, .billingRecovery, at: time, status: .active,
             renewal: RenewalState(isInBillingRetry: false, gracePeriodExpires: datedGraceEnd),
@@ -462,13 +450,7 @@ struct SubscriptionTimeline {
         let position = Catalog.products.firstIndex(of: product) ?? Catalog.products.count - 1
         let upgrades = position + 1 < Catalog.products.count && life.chance(0.5)
         if upgrades { product = Catalog.products[position + 1] }
-        sequence += 1
-        transaction = makeTransaction(
-            purchase: time,
-            expires: product.period.end(startingAt: time),
-            reason: .purchase,
-            isTrial: false
-        )
+        startPaidPeriod(purchase: time, expires: product.period.end(startingAt: time), reason: .purchase)
         emit(
             upgrades ? .didChangeRenewalPref : .subscribed, upgrades ? .upgrade : .resubscribe, at: time,
             status: .active, renewal: RenewalState(isInBillingRetry: false),
@@ -506,13 +488,7 @@ struct SubscriptionTimeline {
         let time = clock + life.int64(in: (3 * Self.day)...(90 * Self.day))
         // recentSubscriptionStartDate ignores lapses shorter than 60 days.
         if time - (transaction.expiresDate ?? clock) >= Self.retryPeriod { recentStart = time }
-        sequence += 1
-        transaction = makeTransaction(
-            purchase: time,
-            expires: product.period.end(startingAt: time),
-            reason: .purchase,
-            isTrial: false
-        )
+        startPaidPeriod(purchase: time, expires: product.period.end(startingAt: time), reason: .purchase)
         emit(.subscribed, .resubscribe, at: time, status: .active, renewal: RenewalState(isInBillingRetry: retryFlag))
     }
 
@@ -525,6 +501,13 @@ struct SubscriptionTimeline {
     private var retryFlag: Bool? { hasBeenInRetry ? false : nil }
 
     // MARK: Notifications
+
+    /// A paid transaction after the first purchase (a renewal, a recovery, a purchase again): it gets the next
+    /// purchase number and becomes the latest transaction.
+    private mutating func startPaidPeriod(purchase: Int64, expires: Int64, reason: TransactionReason) {
+        sequence += 1
+        transaction = makeTransaction(purchase: purchase, expires: expires, reason: reason, isTrial: false)
+    }
 
     /// The purchaser's fields of a new transaction; ``emit`` fills in the account and the signed date.
     private func makeTransaction(

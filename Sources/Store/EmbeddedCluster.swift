@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import PGClient
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -100,7 +99,8 @@ package struct EmbeddedCluster: Sendable {
         }
     }
 
-    /// Stops the server (fast shutdown: running sessions are ended, committed work is kept).
+    /// Stops the server: a fast shutdown (running sessions are ended, committed work is kept), or with `immediate`
+    /// an immediate one (no checkpoint: the next start replays the write-ahead log).
     /// - Returns: whether a running server was stopped.
     @discardableResult
     package func stop(immediate: Bool = false) throws -> Bool {
@@ -188,11 +188,11 @@ package struct EmbeddedCluster: Sendable {
         let path = home.appendingPathComponent(".lock").path
         let descriptor = open(path, O_CREAT | O_RDWR, 0o644)
         guard descriptor >= 0 else {
-            throw EmbeddedClusterError.notPermitted("cannot open \(path): \(String(cString: strerror(errno)))")
+            throw EmbeddedClusterError.systemCallFailed("cannot open \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         guard flock(descriptor, LOCK_EX) == 0 else {
-            throw EmbeddedClusterError.notPermitted("cannot lock \(path): \(String(cString: strerror(errno)))")
+            throw EmbeddedClusterError.systemCallFailed("cannot lock \(path): \(String(cString: strerror(errno)))")
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
@@ -203,183 +203,5 @@ package struct EmbeddedCluster: Sendable {
             return try ProcessOutput.run(ServerUser.runuser, ["-u", ServerUser.name, "--", executable.path] + arguments)
         }
         return try ProcessOutput.run(executable, arguments)
-    }
-}
-
-/// Why the embedded cluster could not be created, started or stopped.
-package enum EmbeddedClusterError: Error, CustomStringConvertible, Sendable {
-    case serverNotInstalled(String)
-    case notPermitted(String)
-    case commandFailed(String, String, hint: String?)
-
-    package var description: String {
-        switch self {
-        case .serverNotInstalled(let detail):
-            return "PostgreSQL server programs not found (\(detail)). Install them with "
-                + "`apt-get install postgresql` (or run `make setup`), or point the tool at a server with "
-                + "--database-url / DATABASE_URL."
-        case .notPermitted(let detail):
-            return detail
-        case .commandFailed(let command, let output, let hint):
-            var text = "\(command) failed: \(output.trimmingCharacters(in: .whitespacesAndNewlines))"
-            if let hint { text += " (\(hint))" }
-            return text
-        }
-    }
-}
-
-/// The server programs of the installed PostgreSQL.
-struct PostgresBinaries {
-    var initdb: URL
-    var pgCtl: URL
-
-    /// `$CHURN_PG_BIN`, else the newest `/usr/lib/postgresql/<major>/bin`, else `initdb` on the PATH.
-    static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PostgresBinaries {
-        var candidates: [URL] = []
-        if let directory = environment["CHURN_PG_BIN"], !directory.isEmpty {
-            candidates.append(URL(fileURLWithPath: directory, isDirectory: true))
-        }
-        let root = "/usr/lib/postgresql"
-        if let versions = try? FileManager.default.contentsOfDirectory(atPath: root) {
-            for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {
-                candidates.append(URL(fileURLWithPath: "\(root)/\(version)/bin", isDirectory: true))
-            }
-        }
-        for directory in (environment["PATH"] ?? "").split(separator: ":") {
-            candidates.append(URL(fileURLWithPath: String(directory), isDirectory: true))
-        }
-        for directory in candidates {
-            let initdb = directory.appendingPathComponent("initdb")
-            let pgCtl = directory.appendingPathComponent("pg_ctl")
-            if FileManager.default.isExecutableFile(atPath: initdb.path),
-                FileManager.default.isExecutableFile(atPath: pgCtl.path)
-            {
-                return PostgresBinaries(initdb: initdb, pgCtl: pgCtl)
-            }
-        }
-        throw EmbeddedClusterError.serverNotInstalled("no initdb and pg_ctl in \(root)/*/bin, $CHURN_PG_BIN or PATH")
-    }
-}
-
-/// The operating-system user the server runs as when the tool runs as root.
-enum ServerUser {
-    static let name = "postgres"
-    static let runuser = URL(fileURLWithPath: "/usr/sbin/runuser")
-
-    static var isRoot: Bool { geteuid() == 0 }
-
-    static func ids() throws -> (uid_t, gid_t) {
-        guard let entry = getpwnam(name) else {
-            throw EmbeddedClusterError.notPermitted(
-                "running as root, but there is no `\(name)` user to run PostgreSQL as (PostgreSQL refuses root). "
-                    + "Install the postgresql package, which creates it, or run as an ordinary user."
-            )
-        }
-        return (entry.pointee.pw_uid, entry.pointee.pw_gid)
-    }
-
-    static func chown(_ url: URL, recursive: Bool = true) throws {
-        let (uid, gid) = try ids()
-        var paths = [url.path]
-        if recursive, let enumerator = FileManager.default.enumerator(atPath: url.path) {
-            while let relative = enumerator.nextObject() as? String {
-                paths.append(url.appendingPathComponent(relative).path)
-            }
-        }
-        for path in paths where Glibc.chown(path, uid, gid) != 0 {
-            throw EmbeddedClusterError.notPermitted("cannot give \(path) to the \(name) user: \(String(cString: strerror(errno)))")
-        }
-    }
-
-    /// The server user must be able to reach the cluster's home through every parent directory.
-    static func checkCanReach(_ directory: URL) throws {
-        let result = try ProcessOutput.run(runuser, ["-u", name, "--", "test", "-x", directory.path])
-        guard result.status == 0 else {
-            throw EmbeddedClusterError.notPermitted(
-                "the \(name) user cannot reach \(directory.path) (a parent directory is private). "
-                    + "Set CHURN_HOME to a directory it can reach, e.g. CHURN_HOME=/var/lib/churn, "
-                    + "or use --database-url."
-            )
-        }
-    }
-}
-
-/// Held while a pipe is made and a child spawned (see ``ProcessOutput/run(_:_:)``).
-private let spawnLock = Mutex(())
-
-/// A finished child process: exit status and combined output.
-///
-/// Uses `posix_spawn` and `waitpid` directly: simple, and safe to call from any thread.
-struct ProcessOutput {
-    var status: Int32
-    var output: String
-
-    static func run(_ executable: URL, _ arguments: [String]) throws -> ProcessOutput {
-        // The pipe is close-on-exec, and pipes are made and children spawned under one lock, so a child spawned
-        // by another thread (the postmaster, which lives on) never holds this pipe open.
-        let (readEnd, pid) = try spawnLock.withLock { _ in try spawn(executable, arguments) }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                output.append(contentsOf: buffer[0..<count])
-            } else if count == 0 || errno != EINTR {
-                break
-            }
-        }
-        close(readEnd)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS, written out: the C macros are not imported into Swift.
-        let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return ProcessOutput(status: exitStatus, output: String(decoding: output, as: UTF8.self))
-    }
-
-    /// Spawns `executable` with its standard output and error on a new pipe.
-    /// - Returns: the pipe's read end and the child's pid.
-    private static func spawn(_ executable: URL, _ arguments: [String]) throws -> (Int32, pid_t) {
-        var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else {
-            throw EmbeddedClusterError.notPermitted("cannot create a pipe: \(String(cString: strerror(errno)))")
-        }
-        _ = fcntl(pipe[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pipe[1], F_SETFD, FD_CLOEXEC)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], 2)
-        posix_spawn_file_actions_addclose(&actions, pipe[0])
-        posix_spawn_file_actions_addclose(&actions, pipe[1])
-
-        let argv = [executable.path] + arguments
-        var pid: pid_t = 0
-        let spawnResult: Int32 = withSpawnArguments(argv) { arguments in
-            posix_spawn(&pid, executable.path, &actions, nil, arguments, environ)
-        }
-        close(pipe[1])
-        guard spawnResult == 0 else {
-            close(pipe[0])
-            throw EmbeddedClusterError.notPermitted(
-                "cannot run \(executable.path): \(String(cString: strerror(spawnResult)))"
-            )
-        }
-        return (pipe[0], pid)
-    }
-
-    private static func withSpawnArguments<Result>(
-        _ arguments: [String],
-        _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result
-    ) -> Result {
-        let pointers = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: arguments.count + 1)
-        defer {
-            for index in 0..<arguments.count { free(pointers[index]) }
-            pointers.deallocate()
-        }
-        for (index, argument) in arguments.enumerated() { pointers[index] = strdup(argument) }
-        pointers[arguments.count] = nil
-        return body(UnsafePointer(pointers))
     }
 }

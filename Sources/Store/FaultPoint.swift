@@ -1,16 +1,23 @@
+#if CHURN_FAULTS
 import Foundation
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
+#endif
 
 /// Named points in the job where the crash tests kill the process, to prove a kill anywhere loses nothing.
 ///
-/// Inert unless `CHURN_FAULT=<point>[:<n>]` is set: then the process sends itself SIGKILL the n-th time (default the
-/// first) it reaches that point. Points: `load.batch-copied`, `load.file-merged`, `load.file-committed`,
-/// `analyze.episodes-copied`, `nightly.before-report`.
+/// Fault injection exists only in builds that define `CHURN_FAULTS`, which the package sets for debug builds (the
+/// ones the tests run). There, a point is inert unless `CHURN_FAULT=<point>[:<n>]` is set: then the process sends
+/// itself SIGKILL the n-th time (default the first) it reaches that point. Points: `load.batch-copied`,
+/// `load.file-merged`, `load.file-committed`, `analyze.episodes-copied`, `nightly.before-report`.
+///
+/// In release builds, which users run, ``reach(_:)`` is an empty function: no environment variable can kill them.
+/// (The calls stay: Swift 6.3 does not inline a `package` function into another module, even an `@inlinable` one.)
 package enum FaultPoint {
+    #if CHURN_FAULTS
     private static let target: (name: String, count: Int)? = {
         guard let value = ProcessInfo.processInfo.environment["CHURN_FAULT"], !value.isEmpty else { return nil }
         let parts = value.split(separator: ":", maxSplits: 1)
@@ -29,4 +36,8 @@ package enum FaultPoint {
             kill(getpid(), SIGKILL)
         }
     }
+    #else
+    /// Does nothing: this build has no fault points.
+    package static func reach(_ name: String) {}
+    #endif
 }

@@ -32,7 +32,10 @@ struct Churn: AsyncParsableCommand {
               75  another run holds the lock (try again later)
             """,
         version: "0.1.0",
-        subcommands: [Nightly.self, Load.self, Analyze.self, Report.self, Query.self, Simulate.self, Migrate.self, Database.self]
+        subcommands: [
+            NightlyCommand.self, LoadCommand.self, AnalyzeCommand.self, ReportCommand.self, QueryCommand.self,
+            SimulateCommand.self, MigrateCommand.self, DatabaseCommand.self,
+        ]
     )
 
     /// Runs the command and turns run-level failures into a clear message and a documented exit code.
@@ -64,17 +67,4 @@ struct Churn: AsyncParsableCommand {
         FileHandle.standardError.write(Data("churn: error: \(message)\n".utf8))
         Foundation.exit(code.rawValue)
     }
-}
-
-/// The exit codes `churn` uses, documented in `--help` and the README.
-enum ExitStatus: Int32 {
-    case success = 0
-    case failure = 1
-    case tooManyRejects = 2
-    case usage = 64
-    case inputUnreadable = 66
-    case databaseUnreachable = 69
-    case lockBusy = 75
-
-    var exitCode: ExitCode { ExitCode(rawValue) }
 }

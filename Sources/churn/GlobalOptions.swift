@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import PGClient
 import Store
-import Synchronization
 
 /// Options every subcommand takes.
 struct GlobalOptions: ParsableArguments {
@@ -39,38 +38,5 @@ struct GlobalOptions: ParsableArguments {
         let connection = try target.connect(logger: logger)
         try Migrator(logger: logger).migrate(connection)
         return connection
-    }
-}
-
-/// `--log-level` values.
-enum LogLevel: String, ExpressibleByArgument, CaseIterable {
-    case trace, debug, info, notice, warning, error, critical
-
-    var level: Logger.Level {
-        Logger.Level(rawValue: rawValue) ?? .notice
-    }
-}
-
-/// `--log-format` values.
-enum LogFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json
-}
-
-/// Bootstraps swift-log exactly once per process.
-enum LoggingBootstrap {
-    private static let done = Mutex(false)
-
-    static func run(format: LogFormat) {
-        // Bootstraps under the lock, so no caller logs before the first one has set up logging.
-        done.withLock { done in
-            guard !done else { return }
-            done = true
-            switch format {
-            case .text:
-                LoggingSystem.bootstrap { label in StreamLogHandler.standardError(label: label) }
-            case .json:
-                LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
-            }
-        }
     }
 }

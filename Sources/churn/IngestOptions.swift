@@ -44,8 +44,10 @@ struct IngestOptions: ParsableArguments {
         if maxRecordBytes < 1024 { throw ValidationError("--max-record-bytes must be at least 1024.") }
         if quarantineRawBytes < 0 { throw ValidationError("--quarantine-raw-bytes must be 0 or more.") }
         if workers < 1 { throw ValidationError("--workers must be at least 1.") }
-        for path in trustRoots where !FileManager.default.isReadableFile(atPath: path) {
-            throw ValidationError("cannot read trust root \(path).")
+        for path in trustRoots {
+            if let problem = FileAccess.problem(reading: path) {
+                throw ValidationError("cannot read trust root \(path): \(problem).")
+            }
         }
     }
 
@@ -73,7 +75,8 @@ struct IngestOptions: ParsableArguments {
         var roots: [Certificate] = []
         for path in trustRoots {
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw ValidationError("cannot read trust root \(path).")
+                let problem = FileAccess.problem(reading: path) ?? "it cannot be read as a file"
+                throw ValidationError("cannot read trust root \(path): \(problem).")
             }
             roots += try JWSVerifier.trustRoots(parsing: Array(data), from: path)
         }

@@ -13,8 +13,8 @@ struct ScheduleOption: ParsableArguments {
     var schedule: String?
 
     func validate() throws {
-        if let schedule, !FileManager.default.isReadableFile(atPath: schedule) {
-            throw ValidationError("cannot read schedule file \(schedule).")
+        if let schedule, let problem = FileAccess.problem(reading: schedule) {
+            throw ValidationError("cannot read schedule file \(schedule): \(problem).")
         }
     }
 

@@ -7,6 +7,7 @@ import Logging
 import PGClient
 import Reports
 import Testing
+import TestPKI
 import TestSupport
 
 /// The incremental rebuild must equal a full one, and rebuild only what new loads touched.

@@ -7,6 +7,7 @@ import Logging
 import PGClient
 import Store
 import Testing
+import TestPKI
 import TestSupport
 
 /// The stored episodes follow the v2 rules exactly as episodes built afresh do (METRICS.md, v2), through full and

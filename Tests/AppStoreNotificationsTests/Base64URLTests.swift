@@ -29,4 +29,18 @@ import Testing
         let bytes = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 131) })
         #expect(Base64URL.decode(Base64URL.encode(bytes).utf8) == bytes)
     }
+
+    /// Foundation's base64 with the URL alphabet and without padding is the reference.
+    @Test func encodesAsFoundationWithTheURLAlphabet() {
+        for length in 0..<200 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ length) }
+            let expected = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == expected)
+            #expect(Base64URL.encode(Data(bytes)) == expected)
+            #expect(bytes.withUnsafeBytes { Base64URL.encodedUTF8($0) } == Array(expected.utf8))
+        }
+    }
 }

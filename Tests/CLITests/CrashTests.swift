@@ -3,6 +3,7 @@ import Foundation
 import PGClient
 import Store
 import Testing
+import TestPKI
 import TestSupport
 
 #if canImport(Glibc)

@@ -18,7 +18,33 @@ import TestSupport
         #expect(try ChurnCommand.run(["load", "--no-such-flag"]).status == 64)
         let missing = try ChurnCommand.run(["load", "/nonexistent/export.jsonl"])
         #expect(missing.status == 64)
-        #expect(missing.stderr.contains("/nonexistent/export.jsonl"))
+        #expect(missing.stderr.contains("cannot read /nonexistent/export.jsonl: No such file or directory."))
+    }
+
+    @Test func unusableFilesAreNamedWithTheSystemsReason() throws {
+        let cases: [(arguments: [String], message: String)] = [
+            (
+                ["simulate", "--out", "/nonexistent/dir/export.jsonl"],
+                "cannot write to /nonexistent/dir: No such file or directory."
+            ),
+            (
+                ["simulate", "--recovery-hazard", "/nonexistent/hazard.txt"],
+                "cannot read /nonexistent/hazard.txt: No such file or directory."
+            ),
+            (
+                ["load", "--trust-root", "/nonexistent/root.der", "/dev/null"],
+                "cannot read trust root /nonexistent/root.der: No such file or directory."
+            ),
+            (
+                ["report", "--schedule", "/nonexistent/schedule.txt"],
+                "cannot read schedule file /nonexistent/schedule.txt: No such file or directory."
+            ),
+        ]
+        for (arguments, message) in cases {
+            let result = try ChurnCommand.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+        }
     }
 
     @Test func rejectsAboveTheThresholdGive2AndTheGoodRowsStay() throws {

@@ -106,6 +106,20 @@ import TestSupport
         #expect(try connection.execute("SELECT count(*) FROM billing_episodes").scalar == "2")
     }
 
+    @Test func aLatestThatCannotBeReplacedIsNamedWithTheSystemsReason() throws {
+        let workspace = try Workspace()
+        let latest = workspace.reports.appendingPathComponent("latest")
+        try FileManager.default.createDirectory(at: latest, withIntermediateDirectories: true)
+        try Data("kept\n".utf8).write(to: latest.appendingPathComponent("notes.txt"))
+        let result = try workspace.nightly()
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("replacing the latest report link: \(latest.path): Is a directory"),
+            "\(result.stderr)"
+        )
+        #expect(FileManager.default.fileExists(atPath: latest.appendingPathComponent("notes.txt").path))
+    }
+
     @Test func jsonLogsAreOneObjectPerLine() throws {
         let workspace = try Workspace()
         let result = try workspace.nightly(["--log-format", "json", "--log-level", "info"])

@@ -4,6 +4,7 @@ import Ingest
 import Logging
 import PGClient
 import Testing
+import TestPKI
 import TestSupport
 import X509
 

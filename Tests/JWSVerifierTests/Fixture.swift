@@ -2,6 +2,7 @@ import AppStoreNotifications
 import Crypto
 import Foundation
 import Testing
+import TestPKI
 import X509
 
 /// Files under `Fixtures/` (see `Fixtures/README.md`), and small builders for tokens the fixtures do not hold.

@@ -2,6 +2,7 @@ import AppStoreNotifications
 import Crypto
 import Foundation
 import Testing
+import TestPKI
 import X509
 
 @Suite struct JWSSignerTests {

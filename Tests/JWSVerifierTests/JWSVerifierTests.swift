@@ -2,6 +2,7 @@ import AppStoreNotifications
 import Crypto
 import Foundation
 import Testing
+import TestPKI
 
 @Suite struct JWSVerifierTests {
     @Test(arguments: ["testNotification", "transactionInfo", "renewalInfo"])

@@ -1,6 +1,7 @@
 import AppStoreNotifications
 import Foundation
 import Testing
+import TestPKI
 
 @Suite struct TrustRootLoadingTests {
     @Test func derAndPEMOfTheSameRootAgree() throws {

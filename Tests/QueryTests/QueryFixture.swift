@@ -5,6 +5,7 @@ import Foundation
 import Ingest
 import Logging
 import PGClient
+import TestPKI
 import TestSupport
 
 /// A small signed export, loaded and analyzed once into a schema of its own, and the report computed on it.

@@ -6,6 +6,7 @@ import Ingest
 import Logging
 import PGClient
 import Testing
+import TestPKI
 import TestSupport
 
 /// The v2 columns of the views (004_metrics_v2.sql) over MetricsV2Story: the view's episodes are the report's

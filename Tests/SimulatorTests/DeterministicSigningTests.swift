@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import Simulator
 import Testing
+import TestPKI
 import X509
 
 @Suite struct DeterministicSigningTests {

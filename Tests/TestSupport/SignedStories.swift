@@ -1,5 +1,6 @@
 import AppStoreNotifications
 import Foundation
+import TestPKI
 
 /// Export lines (`{"signedPayload": …}`) of subscriptions' billing stories, told in days after day 0 and signed by
 /// a fresh test certificate authority (load them with `root.root` as the trust root).

@@ -5,16 +5,18 @@ import X509
 ///
 /// A path must be exactly leaf → intermediate → trust root; the leaf must carry Apple's receipt-signing marker and the
 /// intermediate Apple's WWDR marker. Only presence counts: Apple's libraries do not read the values either.
-struct AppleChainPolicy: VerifierPolicy, Sendable {
+///
+/// `package` for its two markers, which a test PKI must put on its certificates.
+package struct AppleChainPolicy: VerifierPolicy, Sendable {
     /// 1.2.840.113635.100.6.11.1, Apple's Mac App Store and iTunes Store receipt-signing marker, on the leaf.
-    static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 11, 1]
+    package static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 11, 1]
     /// 1.2.840.113635.100.6.2.1, Apple's WWDR intermediate marker.
-    static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 1]
+    package static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 1]
 
     /// Apple marks neither extension critical; if a certificate did, presence is all this policy enforces.
-    let verifyingCriticalExtensions: [ASN1ObjectIdentifier] = [Self.leafMarker, Self.intermediateMarker]
+    package let verifyingCriticalExtensions: [ASN1ObjectIdentifier] = [Self.leafMarker, Self.intermediateMarker]
 
-    func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) -> PolicyEvaluationResult {
+    package func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) -> PolicyEvaluationResult {
         guard chain.count == 3 else {
             return .failsToMeetPolicy(
                 reason:

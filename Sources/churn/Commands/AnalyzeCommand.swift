@@ -6,8 +6,9 @@ import Store
 
 extension Churn {
     /// `churn analyze`: rebuild the stored billing-retry episodes for what new loads touched.
-    struct Analyze: ParsableCommand {
+    struct AnalyzeCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "analyze",
             abstract: "Rebuild the billing_episodes table for the subscriptions that new loads touched.",
             discussion: """
                 Only subscriptions with notifications from files not analyzed yet are

@@ -4,7 +4,7 @@ import Store
 
 extension Churn {
     /// `churn db start|stop|status|url`: manage the embedded PostgreSQL cluster.
-    struct Database: ParsableCommand {
+    struct DatabaseCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "db",
             abstract: "Manage the embedded PostgreSQL cluster (under $CHURN_HOME, default ./.churn).",

@@ -5,8 +5,9 @@ import Logging
 
 extension Churn {
     /// `churn load FILE…`: verify and store notifications from export files.
-    struct Load: AsyncParsableCommand {
+    struct LoadCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "load",
             abstract: "Verify and store notifications from export files.",
             discussion: """
                 Reads, in any mix, optionally gzip-compressed (detected from the content):
@@ -43,8 +44,10 @@ extension Churn {
 
         func validate() throws {
             if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read once.") }
-            for file in files where file != "-" && !FileManager.default.isReadableFile(atPath: file) {
-                throw ValidationError("cannot read \(file): no such file, or not readable.")
+            for file in files where file != "-" {
+                if let problem = FileAccess.problem(reading: file) {
+                    throw ValidationError("cannot read \(file): \(problem).")
+                }
             }
         }
 

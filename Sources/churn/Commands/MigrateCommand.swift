@@ -3,8 +3,9 @@ import Store
 
 extension Churn {
     /// `churn migrate`: bring the database schema up to date.
-    struct Migrate: ParsableCommand {
+    struct MigrateCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "migrate",
             abstract: "Create or update the database schema (load and the other commands do this themselves)."
         )
 

@@ -10,8 +10,9 @@ import Store
 
 extension Churn {
     /// `churn nightly`: the one command for cron.
-    struct Nightly: AsyncParsableCommand {
+    struct NightlyCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "nightly",
             abstract: "The one command for cron: load new exports, rebuild what changed, write the report.",
             discussion: """
                 Takes export files and directories (a directory's files whose names
@@ -82,18 +83,15 @@ extension Churn {
             try Loader.markAbandonedRuns(connection: writer)
 
             // Skip what was loaded before, by content.
+            let sourceFiles = SourceFiles(connection: writer)
             var newFiles: [String] = []
             var skipped = 0
             for file in files {
-                let digest = try ExportFiles.sha256(of: file)
-                let known = try writer.execute(
-                    """
-                    SELECT 1 FROM source_files f JOIN load_runs r ON r.id = f.load_run_id
-                    WHERE f.sha256 = $1 LIMIT 1
-                    """,
-                    [digest]
-                ).rows.isEmpty == false
-                if known { skipped += 1 } else { newFiles.append(file) }
+                if try sourceFiles.hasLoaded(sha256: ExportFiles.sha256(ofFile: file)) {
+                    skipped += 1
+                } else {
+                    newFiles.append(file)
+                }
             }
             logger.info(
                 "nightly run", metadata: ["files.new": "\(newFiles.count)", "files.skipped": "\(skipped)"]
@@ -127,7 +125,7 @@ extension Churn {
             let report = try ReportWriting.write(
                 dataset, store: store, environment: environment, root: root, directory: directory
             )
-            try ExportFiles.pointLatest(in: root, at: name)
+            try LatestLink.point(in: root, at: name)
             // A run killed just before this one may still have held its lock at the start; mark it now.
             try Loader.markAbandonedRuns(connection: writer)
             print(

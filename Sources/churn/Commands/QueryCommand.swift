@@ -2,8 +2,9 @@ import ArgumentParser
 
 extension Churn {
     /// `churn query`: the report's questions for the episodes a user picks, from the shell.
-    struct Query: ParsableCommand {
+    struct QueryCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "query",
             abstract: "Ask the report's questions about the episodes you pick: no SQL needed.",
             discussion: """
                 Brings the stored episodes up to date first (like `churn analyze`),
@@ -69,8 +70,8 @@ extension Churn {
                   churn query episodes --repeat-episode --group-by product --limit 20
                 """,
             subcommands: [
-                RecoveryRate.self, RecoveryCurve.self, GraceSaves.self, MessageBands.self, RetryDays.self, Revenue.self,
-                Flows.self, Episodes.self,
+                RecoveryRateCommand.self, RecoveryCurveCommand.self, GraceSavesCommand.self, MessageBandsCommand.self,
+                RetryDaysCommand.self, RevenueCommand.self, FlowsCommand.self, EpisodesCommand.self,
             ]
         )
     }

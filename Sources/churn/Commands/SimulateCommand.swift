@@ -5,8 +5,9 @@ import Simulator
 
 extension Churn {
     /// `churn simulate`: write a signed export of simulated subscribers, with the ground truth of its episodes.
-    struct Simulate: ParsableCommand {
+    struct SimulateCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "simulate",
             abstract: "Write a realistic signed export of simulated subscribers, with its ground truth.",
             discussion: """
                 Simulates the subscribers of an app with weekly, monthly and annual
@@ -223,11 +224,11 @@ extension Churn {
         func validate() throws {
             if workers < 1 { throw ValidationError("--workers must be at least 1.") }
             let directory = URL(fileURLWithPath: out).deletingLastPathComponent().path
-            if !FileManager.default.isWritableFile(atPath: directory) {
-                throw ValidationError("cannot write to \(directory): no such directory, or not writable.")
+            if let problem = FileAccess.problem(writingTo: directory) {
+                throw ValidationError("cannot write to \(directory): \(problem).")
             }
-            if let recoveryHazard, !FileManager.default.isReadableFile(atPath: recoveryHazard) {
-                throw ValidationError("cannot read \(recoveryHazard): no such file, or not readable.")
+            if let recoveryHazard, let problem = FileAccess.problem(reading: recoveryHazard) {
+                throw ValidationError("cannot read \(recoveryHazard): \(problem).")
             }
             do {
                 try makeOptions().validate()

@@ -1,19 +1,22 @@
 import Analysis
 import ArgumentParser
 
-extension Churn.Query {
+extension Churn.QueryCommand {
     /// `churn query episodes`: the selected episodes, one row each.
-    struct Episodes: ParsableCommand {
+    struct EpisodesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "episodes",
             abstract: "The selected episodes, one row each, oldest first.",
             discussion: """
                 Columns: original_transaction_id, sequence, product_id, storefront,
-                cohort_month, start_at, end_at, outcome, duration_days (up to the
-                as-of time while open), grace_days (none without grace), grace_end,
-                saved_in_grace, trial_conversion, offer_type, recovery_amount
-                (currency units) and recovery_currency. With --group-by, the rows are
-                ordered by group first.
+                cohort_month, start_at, end_at, outcome, recovered_by (retry or
+                new_purchase), end_inferred, mature, duration_days (up to the as-of
+                time while open), grace_days (none without grace, unknown when its
+                end is), grace_end, grace_end_inferred, saved_in_grace,
+                trial_conversion, offer_type, recovery_amount and recovery_currency,
+                stake_amount and stake_currency (the price of the failed renewal);
+                amounts in currency units. With --group-by, the rows are ordered by
+                group first.
 
                 Examples:
                   churn query episodes --product com.example.monthly --limit 20

@@ -1,9 +1,9 @@
 import Analysis
 import ArgumentParser
 
-extension Churn.Query {
+extension Churn.QueryCommand {
     /// `churn query flows`: episodes entering and leaving billing retry, week by week.
-    struct Flows: ParsableCommand {
+    struct FlowsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "flows",
             abstract: "Per ISO week: episodes entering retry, leaving it by outcome, and still in retry.",

@@ -1,9 +1,9 @@
 import Analysis
 import ArgumentParser
 
-extension Churn.Query {
+extension Churn.QueryCommand {
     /// `churn query grace-saves`: what the billing grace period saved among the selected episodes.
-    struct GraceSaves: ParsableCommand {
+    struct GraceSavesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "grace-saves",
             abstract: "Episodes with a grace period: saved in grace, recovered after it, save_rate; or --revenue.",

@@ -2,9 +2,9 @@ import Analysis
 import ArgumentParser
 import Foundation
 
-extension Churn.Query {
+extension Churn.QueryCommand {
     /// `churn query message-bands`: recoveries against the billing-issue message schedule.
-    struct MessageBands: ParsableCommand {
+    struct MessageBandsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "message-bands",
             abstract: "Recoveries per band of the billing-issue message schedule, against modelled exposure.",

@@ -108,7 +108,7 @@ struct QueryOptions: ParsableArguments {
     /// Brings the episodes up to date, selects those in scope, answers the question and prints the answer.
     /// - Parameters:
     ///   - kind: what is asked.
-    ///   - schedule: the message schedule, for `message-bands`.
+    ///   - schedule: the message schedule, for `message-bands` and `retry-days`.
     ///   - limit: the most rows, for `episodes`.
     func answer(_ kind: EpisodeQuestion.Kind, schedule: MessageSchedule = .standard, limit: Int? = nil) throws {
         let logger = global.makeLogger()

@@ -1,9 +1,9 @@
 import Analysis
 import ArgumentParser
 
-extension Churn.Query {
+extension Churn.QueryCommand {
     /// `churn query recovery-curve`: the cumulative incidence of recovery by day of the episode.
-    struct RecoveryCurve: ParsableCommand {
+    struct RecoveryCurveCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "recovery-curve",
             abstract: "Recovery by day of the episode, days 1-60: at_risk, recovered, cif_recovery.",

@@ -1,9 +1,9 @@
 import Analysis
 import ArgumentParser
 
-extension Churn.Query {
+extension Churn.QueryCommand {
     /// `churn query recovery-rate`: outcomes and recovery rate of the selected episodes.
-    struct RecoveryRate: ParsableCommand {
+    struct RecoveryRateCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "recovery-rate",
             abstract: "Outcomes, recovery rate of ended episodes, and of mature ones with a 95% interval.",

@@ -1,9 +1,9 @@
 import Analysis
 import ArgumentParser
 
-extension Churn.Query {
+extension Churn.QueryCommand {
     /// `churn query retry-days`: the life table of retry days 1…60.
-    struct RetryDays: ParsableCommand {
+    struct RetryDaysCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "retry-days",
             abstract: "Day by day of retry, 1-60: at risk, recoveries, daily hazard with its 95% interval.",

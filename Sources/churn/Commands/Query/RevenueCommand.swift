@@ -1,9 +1,9 @@
 import Analysis
 import ArgumentParser
 
-extension Churn.Query {
+extension Churn.QueryCommand {
     /// `churn query revenue`: what retry recovered, grace saved, expiry lost and open episodes still hold.
-    struct Revenue: ParsableCommand {
+    struct RevenueCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "revenue",
             abstract: "Recovered, saved-in-grace, lost and at-risk amounts, per currency.",

@@ -1,3 +1,4 @@
+import AppStoreNotifications
 import Crypto
 import Foundation
 import SwiftASN1

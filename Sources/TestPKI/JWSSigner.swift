@@ -1,3 +1,4 @@
+import AppStoreNotifications
 import Crypto
 import Foundation
 import SwiftASN1
@@ -22,12 +23,7 @@ package struct JWSSigner: Sendable {
     ///   - chain: leaf, intermediate and root, in that order.
     /// - Throws: when a certificate cannot be serialized.
     package init(privateKey: P256.Signing.PrivateKey, chain: [Certificate]) throws {
-        let x5c = try chain.map { certificate in
-            var serializer = DER.Serializer()
-            try serializer.serialize(certificate)
-            return Data(serializer.serializedBytes).base64EncodedString()
-        }
-        try self.init(privateKey: privateKey, x5c: x5c)
+        try self.init(privateKey: privateKey, x5c: Self.x5c(for: chain))
     }
 
     /// Creates a signer from PEM text, as Apple's test PKI ships it (`testLeaf.key`, `testLeaf.pem`, …).
@@ -47,10 +43,26 @@ package struct JWSSigner: Sendable {
     package init(privateKey: P256.Signing.PrivateKey, x5c: [String]) throws {
         self.privateKey = privateKey
         self.x5c = x5c
+        self.encodedHeader = try Self.encodedHeader(x5c: x5c)
+    }
+
+    /// The header's `x5c` for `chain`: each certificate as standard base64 of its DER, in the chain's order.
+    /// - Throws: when a certificate cannot be serialized.
+    package static func x5c(for chain: [Certificate]) throws -> [String] {
+        try chain.map { certificate in
+            var serializer = DER.Serializer()
+            try serializer.serialize(certificate)
+            return Data(serializer.serializedBytes).base64EncodedString()
+        }
+    }
+
+    /// `base64url` of the header `{"alg":"ES256","x5c":[…]}` (keys sorted, `/` unescaped) that every token of a
+    /// signer with this `x5c` carries.
+    /// - Throws: when the header cannot be encoded.
+    package static func encodedHeader(x5c: [String]) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let header = try encoder.encode(JWSHeader(alg: "ES256", x5c: x5c))
-        self.encodedHeader = Base64URL.encode(header)
+        return Base64URL.encode(try encoder.encode(JWSHeader(alg: "ES256", x5c: x5c)))
     }
 
     /// Signs `payload` (JSON, for every token Apple makes).

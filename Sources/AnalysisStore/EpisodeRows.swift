@@ -1,0 +1,110 @@
+import Analysis
+import PGClient
+
+/// Encodes builder results as COPY rows for the three episode tables.
+struct EpisodeRows {
+    static let episodeColumns = """
+        environment, original_transaction_id, sequence, product_id, storefront, start_at, has_grace, grace_end, end_at, \
+        outcome, duration, saved_in_grace, recovery_price, recovery_currency, cohort_month, cohort_week, offer_type, \
+        offer_discount_type, trial_conversion, opening_notification_uuid, closing_notification_uuid, recovered_by, \
+        end_inferred, grace_end_inferred, stake_price, stake_currency, bundle_id
+        """
+    static let analysisColumns = """
+        environment, original_transaction_id, outside_environment, family_shared_skipped, \
+        orphan_did_renew_billing_recovery, orphan_expired_billing_retry, orphan_grace_period_expired, \
+        stale_failure_notice, late_failure_notice
+        """
+
+    static let renewalColumns = "environment, original_transaction_id, month, renewals"
+
+    let environment: String
+    private(set) var episodeCount = 0
+    /// Episode and data-quality rows, held until the renewals' COPY is done.
+    let episodes = CopySpool()
+    let analysis = CopySpool()
+    private var row = CopyText()
+
+    init(environment: String) {
+        self.environment = environment
+    }
+
+    /// Encodes one subscription's results: its renewal rows into `renewals`, the rest into the spools.
+    mutating func add(_ result: SubscriptionEpisodes, renewalsTo renewals: inout PGCopyWriter) throws {
+        let subscription = result.subscription ?? ""
+        row.removeAll()
+        for episode in result.episodes {
+            try row.append(environment)
+            try row.append(subscription)
+            row.append(episode.sequence)
+            try row.append(episode.productId)
+            try row.append(episode.storefront)
+            try appendTimestamp(episode.start)
+            row.append(episode.hasGrace)
+            try appendTimestamp(episode.graceEnd)
+            try appendTimestamp(episode.end)
+            try row.append(episode.outcome.rawValue)
+            if let end = episode.end {
+                // Whole days plus the rest, so psql shows "20 days 06:00:00" rather than "486:00:00".
+                let elapsed = Milliseconds.elapsed(from: episode.start, to: end)
+                row.appendVerbatim(Array("\(elapsed / Milliseconds.day) days \(elapsed % Milliseconds.day) milliseconds".utf8))
+            } else {
+                row.appendNull()
+            }
+            row.append(episode.isSavedInGrace)
+            row.append(episode.recoveryPrice)
+            try row.append(episode.recoveryCurrency)
+            try row.append(episode.cohortMonth)
+            try row.append(episode.cohortWeek)
+            row.append(episode.offerType)
+            try row.append(episode.offerDiscountType)
+            row.append(episode.isTrialConversion)
+            try row.append(episode.openingNotificationUUID)
+            try row.append(episode.closingNotificationUUID)
+            try row.append(episode.recoveredBy?.rawValue)
+            row.append(episode.endInferred)
+            row.append(episode.graceEndInferred)
+            row.append(episode.stakePrice)
+            try row.append(episode.stakeCurrency)
+            try row.append(episode.bundleId)
+            row.endRow()
+            episodeCount += 1
+        }
+        try episodes.append(row.bytes)
+
+        let quality = result.dataQuality
+        if quality.outsideEnvironment + quality.familySharedSkipped + quality.orphanDidRenewBillingRecovery
+            + quality.orphanExpiredBillingRetry + quality.orphanGracePeriodExpired + quality.staleFailureNotice
+            + quality.lateFailureNotice > 0
+        {
+            row.removeAll()
+            try row.append(environment)
+            try row.append(subscription)
+            row.append(quality.outsideEnvironment)
+            row.append(quality.familySharedSkipped)
+            row.append(quality.orphanDidRenewBillingRecovery)
+            row.append(quality.orphanExpiredBillingRetry)
+            row.append(quality.orphanGracePeriodExpired)
+            row.append(quality.staleFailureNotice)
+            row.append(quality.lateFailureNotice)
+            row.endRow()
+            try analysis.append(row.bytes)
+        }
+        row.removeAll()
+        for entry in result.renewals.entries where entry.count > 0 {
+            try row.append(environment)
+            try row.append(subscription)
+            try row.append(entry.period.description)
+            row.append(entry.count)
+            row.endRow()
+        }
+        try renewals.write(row.bytes)
+    }
+
+    private mutating func appendTimestamp(_ milliseconds: Int64?) throws {
+        guard let milliseconds else { return row.appendNull() }
+        guard let text = PGTimestamp.text(milliseconds: milliseconds) else {
+            throw PGError(kind: .invalidValue, message: "episode time \(milliseconds) is outside the years 1–9999")
+        }
+        row.appendVerbatim(text)
+    }
+}

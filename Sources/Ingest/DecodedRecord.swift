@@ -1,0 +1,8 @@
+import PGClient
+
+/// What one record became: COPY rows for the notifications it held, and rejections for what was refused.
+struct DecodedRecord: Sendable {
+    var rows = CopyText(reservingCapacity: 4096)
+    var rowCount = 0
+    var rejections: [Rejection] = []
+}

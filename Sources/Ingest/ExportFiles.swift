@@ -1,0 +1,67 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Export files on disk, as `churn nightly` finds them: the files of a directory that a pattern picks, and the
+/// SHA-256 that names a file's content in `source_files`.
+package enum ExportFiles {
+    /// Files given directly, plus the regular, non-hidden files of given directories whose names match one of
+    /// `patterns` (shell patterns, `fnmatch`), each directory's files sorted by name. Paths that do not exist are
+    /// left out.
+    /// - Throws: ``IngestError/cannotOpen(path:reason:)`` or ``IngestError/readFailed(path:reason:)`` naming a
+    ///   directory that cannot be listed, with the system's reason.
+    package static func expand(_ paths: [String], glob patterns: [String]) throws -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            guard isDirectory.boolValue else {
+                files.append(path)
+                continue
+            }
+            for name in try names(inDirectory: path).sorted()
+            where !name.hasPrefix(".") && patterns.contains(where: { fnmatch($0, name, 0) == 0 }) {
+                let full = (path as NSString).appendingPathComponent(name)
+                var childIsDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: full, isDirectory: &childIsDirectory),
+                    !childIsDirectory.boolValue
+                {
+                    files.append(full)
+                }
+            }
+        }
+        return files
+    }
+
+    /// The SHA-256 of a file's bytes as stored (compressed or not), lowercase hex: what a load records in
+    /// `source_files.sha256`. The file is read in 1 MiB chunks and not decompressed.
+    /// - Throws: ``IngestError/cannotOpen(path:reason:)`` (a missing file, a directory, no permission) or
+    ///   ``IngestError/readFailed(path:reason:)``, with the system's reason.
+    package static func sha256(ofFile path: String) throws -> String {
+        let source = try ByteSource(path: path)
+        try source.skipToEnd()
+        return source.sha256Hex()
+    }
+
+    /// The names in a directory, `.` and `..` excepted, in the order the system gives them.
+    private static func names(inDirectory path: String) throws -> [String] {
+        guard let directory = opendir(path) else {
+            throw IngestError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw IngestError.readFailed(path: path, reason: String(cString: strerror(errno))) }
+                return names
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+/// The rows of a query, copied into Swift values. `nil` is SQL NULL; every value is in PostgreSQL's text format.
+package struct PGRows: Sendable {
+    package var columns: [String]
+    package var rows: [[String?]]
+    /// Rows a command inserted, updated or deleted (from the command tag).
+    package var affectedRows: Int
+
+    package init(columns: [String], rows: [[String?]], affectedRows: Int) {
+        self.columns = columns
+        self.rows = rows
+        self.affectedRows = affectedRows
+    }
+
+    /// The first row's first value, for single-value queries.
+    package var scalar: String? {
+        rows.first?.first ?? nil
+    }
+}

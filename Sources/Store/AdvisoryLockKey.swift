@@ -1,0 +1,22 @@
+import PGClient
+
+/// Keys of the session-level advisory locks the tool takes. One namespace, so they never collide.
+///
+/// Advisory locks belong to a database, and a database may hold several churn schemas (one per app, or per
+/// test): ``scoped(_:on:)`` mixes the current schema into a key so each schema has its own locks.
+package enum AdvisoryLockKey {
+    /// `base` mixed with a hash of the connection's current schema.
+    package static func scoped(_ base: Int64, on connection: PGConnection) throws -> Int64 {
+        let hash = try connection.execute("SELECT hashtext(current_schema())").scalar.flatMap { Int64($0) } ?? 0
+        return base ^ (hash << 16)
+    }
+
+    /// Serializes schema migrations.
+    package static let migrate: Int64 = 0x4348_5552_4E00_0001
+    /// Held by `churn nightly` for its whole run.
+    package static let nightly: Int64 = 0x4348_5552_4E00_0002
+    /// Serializes episode rebuilds.
+    package static let analyze: Int64 = 0x4348_5552_4E00_0003
+    /// Serializes the files loads write: held for each file's transaction.
+    package static let loadFile: Int64 = 0x4348_5552_4E00_0004
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Ingest
+
+/// The load summary as people read it.
+enum LoadReport {
+    static func render(_ summary: LoadSummary) -> String {
+        var lines: [String] = []
+        for file in summary.files {
+            var line = "\(file.path): \(file.records) notifications, \(file.loaded) new, \(file.duplicates) already stored, \(file.rejected) rejected"
+            if let run = file.previousRunWithSameContent {
+                line += " (same content as loaded by run \(run): nothing new)"
+            }
+            lines.append(line)
+            for sample in file.sampleRejections.prefix(5) { lines.append("  rejected \(sample)") }
+            if file.rejected > 5 { lines.append("  … \(file.rejected - 5) more in table quarantine") }
+        }
+        let rate = summary.seconds > 0 ? Int(Double(summary.records) / summary.seconds) : 0
+        lines.append(
+            "load run \(summary.loadRunID): \(summary.files.count) file(s), \(summary.records) notifications, "
+                + "\(summary.loaded) new, \(summary.duplicates) already stored, \(summary.rejected) rejected "
+                + String(format: "in %.1f s (%d/s)", summary.seconds, rate)
+        )
+        if !summary.rejectedByReason.isEmpty {
+            let reasons = summary.rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            lines.append("rejected by reason: " + reasons.joined(separator: ", "))
+        }
+        lines.append(summary.verified ? "signatures: verified" : "signatures: NOT VERIFIED (--no-verify)")
+        return lines.joined(separator: "\n")
+    }
+}

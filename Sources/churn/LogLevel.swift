@@ -1,0 +1,11 @@
+import ArgumentParser
+import Logging
+
+/// `--log-level` values.
+enum LogLevel: String, ExpressibleByArgument, CaseIterable {
+    case trace, debug, info, notice, warning, error, critical
+
+    var level: Logger.Level {
+        Logger.Level(rawValue: rawValue) ?? .notice
+    }
+}

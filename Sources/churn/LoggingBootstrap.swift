@@ -1,0 +1,21 @@
+import Logging
+import Synchronization
+
+/// Bootstraps swift-log exactly once per process.
+enum LoggingBootstrap {
+    private static let done = Mutex(false)
+
+    static func run(format: LogFormat) {
+        // Bootstraps under the lock, so no caller logs before the first one has set up logging.
+        done.withLock { done in
+            guard !done else { return }
+            done = true
+            switch format {
+            case .text:
+                LoggingSystem.bootstrap { label in StreamLogHandler.standardError(label: label) }
+            case .json:
+                LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+            }
+        }
+    }
+}
