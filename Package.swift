@@ -39,6 +39,13 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
+        // gzip members (RFC 1952) by zlib: the simulator's compressed exports and the fetched history files.
+        .target(
+            name: "Gzip",
+            dependencies: ["CZlib"],
+            swiftSettings: upcomingFeatures
+        ),
+
         // libpq, wrapped: connections, parameterized statements, COPY, transactions, advisory locks.
         .target(
             name: "PGClient",
@@ -121,7 +128,7 @@ let package = Package(
         .target(
             name: "Simulator",
             dependencies: [
-                "AppStoreNotifications", "TestPKI", "Analysis", "CivilTime", "CZlib",
+                "AppStoreNotifications", "TestPKI", "Analysis", "CivilTime", "Gzip",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -214,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "SimulatorTests",
             dependencies: [
-                "Simulator", "AppStoreNotifications", "TestPKI", "Analysis", "CZlib",
+                "Simulator", "AppStoreNotifications", "TestPKI", "Analysis", "CZlib", "Gzip",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],

@@ -1,4 +1,5 @@
 import Analysis
+import Gzip
 import AppStoreNotifications
 import Dispatch
 import Foundation
@@ -244,7 +245,11 @@ package struct ExportSimulation: Sendable {
             }
         }
         if output.isCompressed {
-            bytes = try GzipMember.compress(bytes, for: output.exportPath)
+            do {
+                bytes = try GzipMember.compress(bytes)
+            } catch {
+                throw SimulationError.output(path: output.exportPath, reason: error.description)
+            }
         }
         return Block(export: bytes, truth: truth, summary: summary)
     }

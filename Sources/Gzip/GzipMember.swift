@@ -3,23 +3,21 @@ import CZlib
 /// Compresses a block of bytes into one complete gzip member (header, deflate data, CRC-32 and size).
 ///
 /// Concatenated members form a valid gzip file (RFC 1952, §2.2) that `gunzip`, `zcat` and `churn load` read as
-/// one stream, so blocks can be compressed on several threads and written in order. zlib writes no file name and a
-/// zero modification time, so the output depends on the input alone.
+/// one stream, so blocks can be compressed on several threads and written in order (the simulator), and a file
+/// appended to one member at a time is a whole gzip file after each member (the history fetch). zlib writes no file
+/// name and a zero modification time, so the output depends on the input alone.
 package enum GzipMember {
     /// zlib's level 1…9: 1 is fastest, 6 is zlib's default balance.
     package static let defaultLevel: Int32 = 6
 
     /// The gzip member holding `bytes`.
-    /// - Parameters:
-    ///   - level: zlib's compression level.
-    ///   - path: the file the member is for, named in errors.
-    /// - Throws: ``SimulationError/output(path:reason:)`` naming `path` and zlib's reason when zlib fails (out of
-    ///   memory, or a level outside 0…9).
-    package static func compress(_ bytes: [UInt8], level: Int32 = defaultLevel, for path: String) throws -> [UInt8] {
+    /// - Parameter level: zlib's compression level.
+    /// - Throws: ``GzipError`` with zlib's reason when zlib fails (out of memory, or a level outside 0…9).
+    package static func compress(_ bytes: [UInt8], level: Int32 = defaultLevel) throws(GzipError) -> [UInt8] {
         var stream = z_stream()
         let started = czlib_deflate_init_gzip(&stream, level)
         guard started == Z_OK else {
-            throw SimulationError.output(path: path, reason: "zlib could not start compressing: \(reason(started))")
+            throw GzipError(reason: "zlib could not start compressing: \(reason(started))")
         }
         defer { deflateEnd(&stream) }
         // deflateBound is for zlib wrapping; a gzip header and trailer take 12 more bytes.
@@ -37,7 +35,7 @@ package enum GzipMember {
         }
         guard status == Z_STREAM_END else {
             let detail = stream.msg.map { String(cString: $0) } ?? reason(status)
-            throw SimulationError.output(path: path, reason: "zlib stopped compressing: \(detail)")
+            throw GzipError(reason: "zlib stopped compressing: \(detail)")
         }
         output.removeSubrange(Int(stream.total_out)...)
         return output
