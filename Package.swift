@@ -18,6 +18,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.10.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.1.0"),
+        // The App Store Server API client (Get Notification History), as Apple's own server library uses it; its
+        // SwiftNIO also serves the tests' mock of the API.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
     ],
     targets: [
         // System libraries: libpq for PostgreSQL, zlib for .gz exports.
@@ -62,6 +66,20 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             resources: [.embedInCode("Resources/AppleRootCA-G3.der")],
+            swiftSettings: upcomingFeatures
+        ),
+
+        // The App Store Server API: ES256 tokens, Get Notification History, retries that honour Retry-After.
+        .target(
+            name: "AppStoreServerAPI",
+            dependencies: [
+                "AppStoreNotifications",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: upcomingFeatures
         ),
 
@@ -153,6 +171,10 @@ let package = Package(
             dependencies: [
                 "PGClient", "Store", "Analysis", "AppStoreNotifications", "TestPKI",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/TestSupport",
             swiftSettings: upcomingFeatures
@@ -181,6 +203,15 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ],
             resources: [.copy("Fixtures")],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "AppStoreServerAPITests",
+            dependencies: [
+                "AppStoreServerAPI", "AppStoreNotifications", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

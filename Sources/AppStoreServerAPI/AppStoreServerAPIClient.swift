@@ -1,0 +1,276 @@
+import AppStoreNotifications
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// Calls the App Store Server API's Get Notification History, with a fresh token whenever the last one is about to
+/// expire and with retries within a ``RetryPolicy``.
+///
+/// Redirects are refused (a redirect would carry the token to another host), and plain `http` is refused except to
+/// the loopback interface, where the tests' mock server listens. Nothing logged carries the token or the key.
+package final class AppStoreServerAPIClient: Sendable {
+    /// The path of Get Notification History.
+    package static let historyPath = "/inApps/v1/notifications/history"
+
+    /// Apple's base URL of an environment: `https://api.storekit.apple.com` for Production,
+    /// `https://api.storekit-sandbox.apple.com` for Sandbox; nil for the environments without a server.
+    package static func baseURL(for environment: Environment) -> String? {
+        switch environment {
+        case .production: "https://api.storekit.apple.com"
+        case .sandbox: "https://api.storekit-sandbox.apple.com"
+        case .xcode, .localTesting: nil
+        }
+    }
+
+    /// Checks a base URL and takes off a trailing `/`.
+    /// - Throws: ``AppStoreServerAPIError/invalidConfiguration(_:)`` for anything but `https://host[:port][/path]`,
+    ///   or `http://` to `127.0.0.1`, `::1` or `localhost`.
+    package static func checkedBaseURL(_ text: String) throws -> String {
+        var url = text
+        while url.hasSuffix("/") { url.removeLast() }
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            let host = components.host, !host.isEmpty, components.query == nil, components.fragment == nil,
+            components.user == nil, components.password == nil
+        else {
+            throw AppStoreServerAPIError.invalidConfiguration(
+                "the base URL \(text) is not of the form https://host[:port][/path]"
+            )
+        }
+        switch scheme {
+        case "https":
+            return url
+        case "http" where ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host.lowercased()):
+            return url
+        default:
+            throw AppStoreServerAPIError.invalidConfiguration(
+                "the base URL \(text) must use https (plain http only to 127.0.0.1 or localhost): the token would travel in clear"
+            )
+        }
+    }
+
+    private let http: HTTPClient
+    private let baseURL: String
+    private let tokens: Mutex<TokenIssuer>
+    private let retry: RetryPolicy
+    private let requestTimeout: Duration
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private let sleep: @Sendable (Duration) async throws -> Void
+
+    private init(
+        http: HTTPClient,
+        baseURL: String,
+        tokens: TokenIssuer,
+        retry: RetryPolicy,
+        requestTimeout: Duration,
+        logger: Logger,
+        now: @escaping @Sendable () -> Date,
+        sleep: @escaping @Sendable (Duration) async throws -> Void
+    ) {
+        self.http = http
+        self.baseURL = baseURL
+        self.tokens = Mutex(tokens)
+        self.retry = retry
+        self.requestTimeout = requestTimeout
+        self.logger = logger
+        self.now = now
+        self.sleep = sleep
+    }
+
+    /// Runs `body` with a client whose connections close when it returns or throws.
+    /// - Parameters:
+    ///   - baseURL: Apple's (``baseURL(for:)``) or another one that ``checkedBaseURL(_:)`` accepts.
+    ///   - tokens: signs the requests.
+    ///   - retry: how often and how long a request is tried.
+    ///   - requestTimeout: the longest one try may take, connecting and reading the whole answer.
+    ///   - now: the clock tokens are issued by (for tests).
+    ///   - sleep: how the client waits between tries (for tests).
+    /// - Throws: ``AppStoreServerAPIError``, or what `body` throws.
+    package static func withClient<Result>(
+        baseURL: String,
+        tokens: TokenIssuer,
+        retry: RetryPolicy,
+        requestTimeout: Duration = .seconds(60),
+        logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        _ body: (AppStoreServerAPIClient) async throws -> Result
+    ) async throws -> Result {
+        let checked = try checkedBaseURL(baseURL)
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(15), read: .seconds(60))
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let client = AppStoreServerAPIClient(
+            http: http, baseURL: checked, tokens: tokens, retry: retry, requestTimeout: requestTimeout, logger: logger,
+            now: now, sleep: sleep
+        )
+        let result: Result
+        do {
+            result = try await body(client)
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+        return result
+    }
+
+    /// One page of Get Notification History, tried again on 429, 5xx, a malformed page or a network failure, within
+    /// the retry policy.
+    /// - Parameters:
+    ///   - request: the range and filters; the same for every page of a range.
+    ///   - paginationToken: the previous page's token; nil for the first page.
+    ///   - onMalformed: gets each malformed page before it is requested again, to keep it.
+    /// - Throws: ``AppStoreServerAPIError`` (`authenticationFailed` at once, `rejected` for other 4xx, `unavailable`
+    ///   past the retry bounds), or what `onMalformed` throws.
+    package func notificationHistoryPage(
+        _ request: NotificationHistoryRequest,
+        paginationToken: String?,
+        onMalformed: (MalformedPage) throws -> Void = { _ in }
+    ) async throws -> NotificationHistoryPage {
+        let body = try JSONEncoder().encode(request)
+        var url = baseURL + Self.historyPath
+        if let paginationToken {
+            url += "?paginationToken=" + Self.percentEncoded(paginationToken)
+        }
+        let started = ContinuousClock.now
+        var waited = Duration.zero
+        var attempt = 0
+        while true {
+            attempt += 1
+            let problem: String
+            var retryAfter: Duration?
+            do {
+                let (status, headers, responseBody) = try await exchange(url: url, body: body)
+                switch status {
+                case 200:
+                    switch Self.decodePage(responseBody) {
+                    case .page(let response):
+                        logger.debug(
+                            "history page received",
+                            metadata: [
+                                "history.notifications": "\(response.notificationHistory?.count ?? 0)",
+                                "history.hasMore": "\(response.hasMore == true)", "history.attempts": "\(attempt)",
+                            ]
+                        )
+                        return NotificationHistoryPage(
+                            body: responseBody, response: response, requestedToken: paginationToken, attempts: attempt
+                        )
+                    case .malformed(let reason):
+                        try onMalformed(
+                            MalformedPage(
+                                body: responseBody, reason: reason, requestedToken: paginationToken, attempt: attempt
+                            )
+                        )
+                        problem = "a malformed page (\(reason))"
+                    }
+                case 401, 403:
+                    throw AppStoreServerAPIError.authenticationFailed(
+                        status: status, payload: Self.errorPayload(responseBody)
+                    )
+                case 429, 500...599:
+                    problem =
+                        "HTTP \(status)" + (Self.errorPayload(responseBody)?.errorCode.map { ", error \($0)" } ?? "")
+                    retryAfter = headers.first(name: "Retry-After").flatMap { RetryPolicy.retryAfter($0, now: now()) }
+                default:
+                    throw AppStoreServerAPIError.rejected(status: status, payload: Self.errorPayload(responseBody))
+                }
+            } catch let error as AppStoreServerAPIError {
+                throw error
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                problem = "no answer (\(error))"
+            }
+            let elapsed = Int((ContinuousClock.now - started).components.seconds)
+            guard attempt < retry.maxAttempts else {
+                throw AppStoreServerAPIError.unavailable(attempts: attempt, seconds: elapsed, last: problem)
+            }
+            let delay = retry.delay(afterAttempt: attempt, retryAfter: retryAfter)
+            guard waited + delay <= retry.maxWaiting else {
+                throw AppStoreServerAPIError.unavailable(
+                    attempts: attempt, seconds: elapsed,
+                    last: "\(problem); waiting \(Self.seconds(delay)) s more would pass the retry bound of "
+                        + "\(Self.seconds(retry.maxWaiting)) s"
+                )
+            }
+            logger.info(
+                "retrying a history request",
+                metadata: [
+                    "history.attempt": "\(attempt)", "history.problem": "\(problem)",
+                    "history.retryIn": "\(Self.seconds(delay))s",
+                ]
+            )
+            try await sleep(delay)
+            waited += delay
+        }
+    }
+
+    /// One POST: the status, headers and whole body of the answer.
+    private func exchange(url: String, body: Data) async throws -> (Int, HTTPHeaders, [UInt8]) {
+        let token = try tokens.withLock { try $0.token(at: now()) }
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token.compact)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "churn")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        logger.trace(
+            "history request",
+            metadata: [
+                "history.keyID": "\(token.keyID)",
+                "history.tokenExpires": "\(Int64(token.expiresAt.timeIntervalSince1970))",
+            ]
+        )
+        let timeout = TimeAmount.nanoseconds(
+            requestTimeout.components.seconds * 1_000_000_000 + requestTimeout.components.attoseconds / 1_000_000_000
+        )
+        let response = try await http.execute(request, timeout: timeout, logger: logger)
+        var buffer = try await response.body.collect(upTo: 64 << 20)
+        let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
+        return (Int(response.status.code), response.headers, bytes)
+    }
+
+    /// A 200 answer's body: a usable page, or why it is not one.
+    private enum DecodedPage {
+        case page(NotificationHistoryResponse)
+        case malformed(String)
+    }
+
+    private static func decodePage(_ body: [UInt8]) -> DecodedPage {
+        let response: NotificationHistoryResponse
+        do {
+            response = try NotificationDecoder.decodeHistoryPage(from: Data(body))
+        } catch {
+            return .malformed(error.description)
+        }
+        guard response.notificationHistory != nil else { return .malformed("no notificationHistory") }
+        guard let hasMore = response.hasMore else { return .malformed("no hasMore") }
+        if hasMore && (response.paginationToken ?? "").isEmpty {
+            return .malformed("hasMore is true but there is no paginationToken")
+        }
+        return .page(response)
+    }
+
+    private static func errorPayload(_ body: [UInt8]) -> ErrorPayload? {
+        try? JSONDecoder().decode(ErrorPayload.self, from: Data(body))
+    }
+
+    /// A query value with everything but unreserved characters percent-encoded.
+    private static func percentEncoded(_ value: String) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let value = Double(seconds) + Double(attoseconds) / 1e18
+        return value == value.rounded() ? String(Int64(value)) : String(format: "%.1f", value)
+    }
+}

@@ -1,0 +1,188 @@
+import AppStoreNotifications
+import AppStoreServerAPI
+import Foundation
+import Logging
+import Synchronization
+import TestSupport
+import Testing
+
+/// The client against the mock API on the loopback interface: every request's token is checked by the mock.
+@Suite struct NotificationHistoryClientTests {
+    let key = APIKeyFixture()
+    let history: HistoryFixture
+
+    init() throws {
+        history = try HistoryFixture(days: 3, perDay: 7)
+    }
+
+    var request: NotificationHistoryRequest {
+        NotificationHistoryRequest(startDate: history.day(0), endDate: history.day(3))
+    }
+
+    /// Records the waits instead of waiting.
+    final class Sleeps: Sendable {
+        private let delays = Mutex<[Duration]>([])
+        var recorded: [Duration] { delays.withLock { $0 } }
+        var sleep: @Sendable (Duration) async throws -> Void {
+            { delay in self.delays.withLock { $0.append(delay) } }
+        }
+    }
+
+    func withClient<Result>(
+        _ server: MockAppStoreServer,
+        key: APIKeyFixture? = nil,
+        retry: RetryPolicy? = nil,
+        sleeps: Sleeps = Sleeps(),
+        _ body: (AppStoreServerAPIClient) async throws -> Result
+    ) async throws -> Result {
+        let key = key ?? self.key
+        let credentials = APICredentials(
+            privateKey: key.privateKey, keyID: key.keyID, issuerID: key.issuerID, bundleID: key.bundleID
+        )
+        return try await AppStoreServerAPIClient.withClient(
+            baseURL: server.baseURL, tokens: try TokenIssuer(credentials: credentials),
+            retry: try retry ?? RetryPolicy(),
+            logger: Logger.test, sleep: sleeps.sleep, body
+        )
+    }
+
+    /// Every page of the range, and the malformed answers met on the way.
+    func allPages(_ client: AppStoreServerAPIClient) async throws -> (
+        pages: [NotificationHistoryPage], malformed: [MalformedPage]
+    ) {
+        var pager = NotificationHistoryPager(client: client, request: request)
+        var pages: [NotificationHistoryPage] = []
+        var malformed: [MalformedPage] = []
+        while let page = try await pager.next(onMalformed: { malformed.append($0) }) {
+            pages.append(page)
+        }
+        return (pages, malformed)
+    }
+
+    func uuids(_ pages: [NotificationHistoryPage]) throws -> [String] {
+        try pages.flatMap { page in
+            try (page.response.notificationHistory ?? []).map { item in
+                let token = try #require(item.signedPayload)
+                return try #require(try NotificationDecoder.decodeSignedPayload(token).payload.notificationUUID)
+            }
+        }
+    }
+
+    @Test func followsThePaginationTokensToTheLastPageWithAValidTokenOnEveryRequest() async throws {
+        try await MockAppStoreServer.with(key.mock(history.notifications, pageSize: 5)) { server in
+            let (pages, malformed) = try await withClient(server) { try await allPages($0) }
+            #expect(pages.count == 5)
+            #expect(malformed.isEmpty)
+            #expect(try uuids(pages) == history.notifications.map(\.uuid))
+            #expect(pages.dropLast().allSatisfy { $0.hasMore && $0.nextToken != nil })
+            #expect(pages.last?.hasMore == false)
+            let requests = server.requests
+            #expect(requests.count == 5)
+            #expect(requests.allSatisfy { $0.authenticationProblem == nil && $0.status == 200 })
+            #expect(requests.map(\.paginationToken) == [nil] + pages.dropLast().map(\.nextToken))
+        }
+    }
+
+    @Test func retriesA429AfterItsRetryAfterAndA500AfterTheBackoff() async throws {
+        let faults: [MockAppStoreServer.Fault] = [
+            .tooManyRequests(request: 2, retryAfter: "7"), .serverError(request: 4),
+        ]
+        try await MockAppStoreServer.with(key.mock(history.notifications, pageSize: 5, faults: faults)) { server in
+            let sleeps = Sleeps()
+            let (pages, _) = try await withClient(server, sleeps: sleeps) { try await allPages($0) }
+            #expect(try uuids(pages) == history.notifications.map(\.uuid))
+            #expect(sleeps.recorded == [.seconds(7), .seconds(1)])
+            #expect(server.requests.map(\.status) == [200, 429, 200, 500, 200, 200, 200])
+            #expect(pages.map(\.attempts) == [1, 2, 2, 1, 1])
+        }
+    }
+
+    @Test func aMalformedPageIsHandedOverThenRequestedAgain() async throws {
+        try await MockAppStoreServer.with(key.mock(history.notifications, faults: [.malformedPage(request: 3)])) {
+            server in
+            let (pages, malformed) = try await withClient(server) { try await allPages($0) }
+            #expect(try uuids(pages) == history.notifications.map(\.uuid))
+            try #require(malformed.count == 1)
+            #expect(malformed[0].attempt == 1)
+            #expect(malformed[0].requestedToken == server.requests[2].paginationToken)
+            #expect(malformed[0].requestedToken != nil)
+            #expect(server.requests[3].paginationToken == malformed[0].requestedToken)
+            #expect(!malformed[0].body.isEmpty)
+        }
+    }
+
+    @Test func aWrongKeyStopsAtOnceWith401AndNamesTheLikelyCauses() async throws {
+        try await MockAppStoreServer.with(key.mock(history.notifications)) { server in
+            let stranger = APIKeyFixture(keyID: key.keyID, issuerID: key.issuerID, bundleID: key.bundleID)
+            let error = try await #require(throws: AppStoreServerAPIError.self) {
+                try await withClient(server, key: stranger) { try await allPages($0) }
+            }
+            #expect(error == .authenticationFailed(status: 401, payload: nil))
+            #expect(error.description.contains("key id"))
+            #expect(error.description.contains("In-App Purchase"))
+            #expect(server.requests.count == 1)
+            #expect(server.requests[0].authenticationProblem == "bad signature")
+        }
+    }
+
+    @Test func givesUpAfterMaxAttempts() async throws {
+        try await MockAppStoreServer.with(key.mock(history.notifications, faults: [.alwaysUnavailable])) { server in
+            let sleeps = Sleeps()
+            let error = try await #require(throws: AppStoreServerAPIError.self) {
+                try await withClient(server, retry: try RetryPolicy(maxAttempts: 3), sleeps: sleeps) {
+                    try await allPages($0)
+                }
+            }
+            guard case .unavailable(let attempts, _, let last) = error else {
+                Issue.record("expected unavailable, got \(error)")
+                return
+            }
+            #expect(attempts == 3)
+            #expect(last.contains("HTTP 503"))
+            #expect(server.requests.count == 3)
+            #expect(sleeps.recorded == [.seconds(1), .seconds(2)])
+        }
+    }
+
+    @Test func aRetryAfterBeyondTheBoundStopsWithoutWaiting() async throws {
+        let faults: [MockAppStoreServer.Fault] = [.tooManyRequests(request: 1, retryAfter: "3600")]
+        try await MockAppStoreServer.with(key.mock(history.notifications, faults: faults)) { server in
+            let sleeps = Sleeps()
+            let error = try await #require(throws: AppStoreServerAPIError.self) {
+                try await withClient(server, retry: try RetryPolicy(maxWaiting: .seconds(300)), sleeps: sleeps) {
+                    try await allPages($0)
+                }
+            }
+            guard case .unavailable(1, _, let last) = error else {
+                Issue.record("expected unavailable after 1 attempt, got \(error)")
+                return
+            }
+            #expect(last.contains("3600 s"))
+            #expect(sleeps.recorded.isEmpty)
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    @Test func anotherRefusalIsNotRetriedAndSaysWhatAppleSaid() async throws {
+        try await MockAppStoreServer.with(key.mock(history.notifications)) { server in
+            let backwards = NotificationHistoryRequest(startDate: history.day(3), endDate: history.day(0))
+            let error = try await #require(throws: AppStoreServerAPIError.self) {
+                try await withClient(server) { client in
+                    try await client.notificationHistoryPage(backwards, paginationToken: nil)
+                }
+            }
+            #expect(error.errorCode == 4_000_013)
+            #expect(error.description.contains("the start date is after the end date"))
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    @Test(arguments: [
+        ("https://api.storekit.apple.com", true), ("https://proxy.example.com:8443/apple/", true),
+        ("http://127.0.0.1:8080", true), ("http://localhost:1", true), ("http://proxy.example.com", false),
+        ("ftp://api.storekit.apple.com", false), ("https://user:secret@example.com", false), ("not a url", false),
+    ])
+    func acceptsHTTPSAndPlainHTTPOnlyOnLoopback(_ url: String, _ accepted: Bool) {
+        #expect(((try? AppStoreServerAPIClient.checkedBaseURL(url)) != nil) == accepted)
+    }
+}

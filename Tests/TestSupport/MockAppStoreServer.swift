@@ -1,0 +1,322 @@
+import AppStoreNotifications
+import Crypto
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// A local stand-in for the App Store Server API's Get Notification History, on 127.0.0.1 and a port of its own,
+/// for the tests of `churn fetch` and `churn gaps`.
+///
+/// Like Apple, it checks every request's token (ES256 signature against the test key's public key, header `alg`,
+/// `kid` and `typ`, claims `iss`, `aud`, `bid`, `iat` and `exp` at most an hour apart and not expired) and answers
+/// 401 to a bad one; serves the notifications signed in `[startDate, endDate)` (and of the filters) in pages of
+/// ``Configuration/pageSize``, oldest first, each with a token for the next; and refuses a token issued for another
+/// request body. ``Fault``s script 429 with `Retry-After`, 500, a malformed page or an expired token at given requests.
+///
+/// Its handlers run on SwiftNIO's event loop threads, not on Swift's cooperative pool, so a test may block a
+/// cooperative thread waiting for a `churn` process while the mock answers that process.
+package final class MockAppStoreServer: Sendable {
+    /// What the server knows and how it misbehaves.
+    package struct Configuration: Sendable {
+        package var keyID: String
+        package var issuerID: String
+        package var bundleID: String
+        /// The public half of the key that must sign the tokens.
+        package var publicKey: P256.Signing.PublicKey
+        package var notifications: [HistoryFixture.Notification]
+        package var pageSize = 5
+        package var faults: [Fault] = []
+
+        package init(
+            keyID: String, issuerID: String, bundleID: String, publicKey: P256.Signing.PublicKey,
+            notifications: [HistoryFixture.Notification], pageSize: Int = 5, faults: [Fault] = []
+        ) {
+            self.keyID = keyID
+            self.issuerID = issuerID
+            self.bundleID = bundleID
+            self.publicKey = publicKey
+            self.notifications = notifications
+            self.pageSize = pageSize
+            self.faults = faults
+        }
+    }
+
+    /// A scripted misbehaviour, by the number of the request it answers (from 1, counting every request).
+    package enum Fault: Sendable, Equatable {
+        /// 429 with this `Retry-After` value.
+        case tooManyRequests(request: Int, retryAfter: String)
+        /// 500 with an error body.
+        case serverError(request: Int)
+        /// 200 with the page cut in half.
+        case malformedPage(request: Int)
+        /// 503 to every request.
+        case alwaysUnavailable
+        /// 503 to this request and every later one.
+        case unavailableFrom(request: Int)
+    }
+
+    /// One request as the server saw it, and its answer.
+    package struct Request: Sendable {
+        /// The `Authorization` header as sent.
+        package var authorization: String?
+        /// The pagination token asked for.
+        package var paginationToken: String?
+        /// The notifications served (empty unless the status is 200 and the page whole).
+        package var served: [String]
+        package var status: Int
+        /// Why the token was refused, if it was.
+        package var authenticationProblem: String?
+        package var body: [String: String]
+    }
+
+    private struct State {
+        var requests: [Request] = []
+        /// Token → (offset of the page it asks for, the request body it belongs to).
+        var tokens: [String: (offset: Int, fingerprint: String)] = [:]
+        var expiredTokens: Set<String> = []
+        var tokenCounter = 0
+        var faults: [Fault]
+    }
+
+    private let configuration: Configuration
+    private let state: Mutex<State>
+    private let channel: Mutex<(any Channel)?> = Mutex(nil)
+    /// The port it listens on.
+    private let portNumber = Mutex(0)
+
+    private init(configuration: Configuration) {
+        self.configuration = configuration
+        self.state = Mutex(State(faults: configuration.faults))
+    }
+
+    /// Runs `body` with a server listening, and stops it afterwards.
+    package static func with<Result>(
+        _ configuration: Configuration,
+        _ body: (MockAppStoreServer) async throws -> Result
+    ) async throws -> Result {
+        let server = MockAppStoreServer(configuration: configuration)
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(Handler(server: server))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        server.channel.withLock { $0 = channel }
+        server.portNumber.withLock { $0 = channel.localAddress?.port ?? 0 }
+        do {
+            let result = try await body(server)
+            try? await channel.close().get()
+            return result
+        } catch {
+            try? await channel.close().get()
+            throw error
+        }
+    }
+
+    /// `http://127.0.0.1:<port>`, for `--base-url`.
+    package var baseURL: String { "http://127.0.0.1:\(portNumber.withLock { $0 })" }
+
+    /// Every request so far, in order.
+    package var requests: [Request] { state.withLock { $0.requests } }
+
+    /// Replaces the scripted faults (request numbers still count from the server's first request).
+    package func setFaults(_ faults: [Fault]) {
+        state.withLock { $0.faults = faults }
+    }
+
+    /// Makes every token handed out so far expired (Apple's 4000017).
+    package func expireTokens() {
+        state.withLock { state in state.expiredTokens.formUnion(state.tokens.keys) }
+    }
+
+    // MARK: - Answers
+
+    fileprivate struct Answer {
+        var status: HTTPResponseStatus
+        var headers: [(String, String)] = []
+        var body: [UInt8] = []
+    }
+
+    fileprivate func answer(method: HTTPMethod, uri: String, headers: HTTPHeaders, body: [UInt8]) -> Answer {
+        state.withLock { state in
+            let number = state.requests.count + 1
+            var record = Request(
+                authorization: headers.first(name: "Authorization"), paginationToken: nil, served: [], status: 0,
+                authenticationProblem: nil, body: [:]
+            )
+            let answer = respond(
+                number: number, method: method, uri: uri, headers: headers, body: body, state: &state, record: &record)
+            record.status = Int(answer.status.code)
+            state.requests.append(record)
+            return answer
+        }
+    }
+
+    private func respond(
+        number: Int, method: HTTPMethod, uri: String, headers: HTTPHeaders, body: [UInt8], state: inout State,
+        record: inout Request
+    ) -> Answer {
+        let components = URLComponents(string: uri)
+        let token = components?.queryItems?.first { $0.name == "paginationToken" }?.value
+        record.paginationToken = token
+        guard method == .POST, components?.path == "/inApps/v1/notifications/history" else {
+            return Answer(status: .notFound)
+        }
+        if let problem = authenticationProblem(headers.first(name: "Authorization")) {
+            record.authenticationProblem = problem
+            return Answer(status: .unauthorized, body: Array("Unauthenticated".utf8))
+        }
+        for fault in state.faults {
+            switch fault {
+            case .alwaysUnavailable:
+                return Self.error(.serviceUnavailable, code: 5_000_000, "An unknown error occurred.")
+            case .unavailableFrom(let first) where number >= first:
+                return Self.error(.serviceUnavailable, code: 5_000_000, "An unknown error occurred.")
+            case .tooManyRequests(number, let retryAfter):
+                var answer = Self.error(.tooManyRequests, code: 4_290_000, "Rate limit exceeded.")
+                answer.headers.append(("Retry-After", retryAfter))
+                return answer
+            case .serverError(number):
+                return Self.error(.internalServerError, code: 5_000_000, "An unknown error occurred.")
+            default:
+                break
+            }
+        }
+        guard let json = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+            let startDate = (json["startDate"] as? NSNumber)?.int64Value,
+            let endDate = (json["endDate"] as? NSNumber)?.int64Value
+        else {
+            return Self.error(.badRequest, code: 4_000_015, "Invalid request start date.")
+        }
+        record.body = json.mapValues { "\($0)" }
+        guard startDate < endDate else {
+            return Self.error(.badRequest, code: 4_000_013, "Invalid date range.")
+        }
+        let type = json["notificationType"] as? String
+        let onlyFailures = (json["onlyFailures"] as? NSNumber)?.boolValue ?? false
+        let fingerprint = "\(startDate)-\(endDate)-\(type ?? "")-\(onlyFailures)"
+        var offset = 0
+        if let token {
+            if state.expiredTokens.contains(token) {
+                return Self.error(.badRequest, code: 4_000_017, "Pagination token expired.")
+            }
+            guard let known = state.tokens[token], known.fingerprint == fingerprint else {
+                return Self.error(.badRequest, code: 4_000_014, "Invalid pagination token.")
+            }
+            offset = known.offset
+        }
+        let matching = configuration.notifications
+            .filter { $0.signedDate >= startDate && $0.signedDate < endDate }
+            .filter { type == nil || $0.type == type }
+            .filter { !onlyFailures || $0.isFailure }
+            .sorted { ($0.signedDate, $0.uuid) < ($1.signedDate, $1.uuid) }
+        let page = Array(matching.dropFirst(offset).prefix(configuration.pageSize))
+        let hasMore = offset + page.count < matching.count
+        var response: [String: Any] = [
+            "hasMore": hasMore,
+            "notificationHistory": page.map { notification in
+                [
+                    "signedPayload": notification.signedPayload,
+                    "sendAttempts": [
+                        [
+                            "attemptDate": notification.signedDate + 1_000,
+                            "sendAttemptResult": notification.isFailure ? "NO_RESPONSE" : "SUCCESS",
+                        ]
+                    ],
+                ] as [String: Any]
+            },
+        ]
+        if hasMore {
+            state.tokenCounter += 1
+            let next = "token-\(state.tokenCounter)-\(UUID().uuidString.prefix(8))"
+            state.tokens[next] = (offset + page.count, fingerprint)
+            response["paginationToken"] = next
+        }
+        let bytes = Array((try? JSONSerialization.data(withJSONObject: response, options: [.sortedKeys])) ?? Data())
+        if state.faults.contains(.malformedPage(request: number)) {
+            return Answer(
+                status: .ok, headers: [("Content-Type", "application/json")], body: Array(bytes.prefix(bytes.count / 2))
+            )
+        }
+        record.served = page.map(\.uuid)
+        return Answer(status: .ok, headers: [("Content-Type", "application/json")], body: bytes)
+    }
+
+    private static func error(_ status: HTTPResponseStatus, code: Int, _ message: String) -> Answer {
+        Answer(
+            status: status, headers: [("Content-Type", "application/json")],
+            body: Array("{\"errorCode\":\(code),\"errorMessage\":\"\(message)\"}".utf8)
+        )
+    }
+
+    /// Why the `Authorization` header is not a token Apple would accept; nil when it is.
+    private func authenticationProblem(_ header: String?) -> String? {
+        guard let header, header.hasPrefix("Bearer ") else { return "no bearer token" }
+        let parts = header.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let headerJSON = Base64URL.decode(parts[0].utf8),
+            let claimsJSON = Base64URL.decode(parts[1].utf8), let signature = Base64URL.decode(parts[2].utf8),
+            let jwtHeader = try? JSONSerialization.jsonObject(with: headerJSON) as? [String: Any],
+            let claims = try? JSONSerialization.jsonObject(with: claimsJSON) as? [String: Any]
+        else { return "not a JWT" }
+        guard jwtHeader["alg"] as? String == "ES256" else { return "alg is not ES256" }
+        guard jwtHeader["kid"] as? String == configuration.keyID else { return "wrong kid" }
+        guard jwtHeader["typ"] as? String == "JWT" else { return "typ is not JWT" }
+        guard claims["iss"] as? String == configuration.issuerID else { return "wrong iss" }
+        guard claims["aud"] as? String == "appstoreconnect-v1" else { return "wrong aud" }
+        guard claims["bid"] as? String == configuration.bundleID else { return "wrong bid" }
+        guard let issuedAt = (claims["iat"] as? NSNumber)?.int64Value,
+            let expiresAt = (claims["exp"] as? NSNumber)?.int64Value
+        else { return "iat or exp missing" }
+        let now = Int64(Date().timeIntervalSince1970)
+        guard issuedAt <= now + 60 else { return "iat in the future" }
+        guard expiresAt > now else { return "expired" }
+        guard expiresAt - issuedAt <= 3600 else { return "valid for more than an hour" }
+        guard let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
+            configuration.publicKey.isValidSignature(ecdsa, for: Data((parts[0] + "." + parts[1]).utf8))
+        else { return "bad signature" }
+        return nil
+    }
+
+    /// Reads a request and writes the server's answer, on the connection's event loop.
+    private final class Handler: ChannelInboundHandler {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        private let server: MockAppStoreServer
+        private var head: HTTPRequestHead?
+        private var body: [UInt8] = []
+
+        init(server: MockAppStoreServer) {
+            self.server = server
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                self.head = head
+                body = []
+            case .body(var buffer):
+                body += buffer.readBytes(length: buffer.readableBytes) ?? []
+            case .end:
+                guard let head else { return }
+                let answer = server.answer(method: head.method, uri: head.uri, headers: head.headers, body: body)
+                var headers = HTTPHeaders(answer.headers)
+                headers.add(name: "Content-Length", value: String(answer.body.count))
+                context.write(
+                    wrapOutboundOut(
+                        .head(HTTPResponseHead(version: head.version, status: answer.status, headers: headers))),
+                    promise: nil
+                )
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answer.body)))), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                if !head.isKeepAlive { context.close(promise: nil) }
+                self.head = nil
+            }
+        }
+    }
+}
