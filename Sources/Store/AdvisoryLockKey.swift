@@ -19,4 +19,6 @@ package enum AdvisoryLockKey {
     package static let analyze: Int64 = 0x4348_5552_4E00_0003
     /// Serializes the files loads write: held for each file's transaction.
     package static let loadFile: Int64 = 0x4348_5552_4E00_0004
+    /// Held by a history fetch (`churn fetch`, `churn nightly --fetch`) for its whole run.
+    package static let fetch: Int64 = 0x4348_5552_4E00_0005
 }
