@@ -107,11 +107,12 @@ let package = Package(
             swiftSettings: upcomingFeatures + [.define("CHURN_FAULTS", .when(configuration: .debug))]
         ),
 
-        // Export files to PostgreSQL: readers, decoding, verification, COPY, merge, quarantine.
+        // Export files to PostgreSQL: readers, decoding, verification, COPY, merge, quarantine; and the history fetched
+        // from the App Store Server API into export files, resumable (fetch_checkpoints), and its gaps.
         .target(
             name: "Ingest",
             dependencies: [
-                "AppStoreNotifications", "PGClient", "Store", "CZlib",
+                "AppStoreNotifications", "AppStoreServerAPI", "PGClient", "Store", "CivilTime", "CZlib", "Gzip",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -222,7 +223,7 @@ let package = Package(
         .testTarget(
             name: "IngestTests",
             dependencies: [
-                "Ingest", "AppStoreNotifications", "TestPKI", "PGClient", "TestSupport",
+                "Ingest", "AppStoreNotifications", "AppStoreServerAPI", "Gzip", "TestPKI", "PGClient", "TestSupport",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
             ],
