@@ -159,7 +159,8 @@ let package = Package(
         .executableTarget(
             name: "churn",
             dependencies: [
-                "Ingest", "Store", "PGClient", "AppStoreNotifications", "Analysis", "AnalysisStore", "Reports", "Simulator",
+                "Ingest", "Store", "PGClient", "AppStoreNotifications", "AppStoreServerAPI", "Analysis", "AnalysisStore",
+                "Reports", "Simulator", "CivilTime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
@@ -247,7 +248,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["churn", "PGClient", "Store", "AppStoreNotifications", "TestPKI", "TestSupport"],
+            dependencies: [
+                "churn", "PGClient", "Store", "AppStoreNotifications", "TestPKI", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

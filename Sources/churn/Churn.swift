@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import ArgumentParser
 import Foundation
 import Ingest
@@ -12,8 +13,12 @@ struct Churn: AsyncParsableCommand {
         abstract: "Load App Store Server Notifications into PostgreSQL and report on involuntary churn.",
         discussion: """
             Typical use:
-              churn nightly /srv/exports      load new exports, rebuild episodes, write reports/latest
+              churn nightly /srv/exports      load new exports, rebuild, write the report
+              churn nightly --fetch /srv/exports
+                                              the same, fetching Apple's history first
               churn load export.jsonl.gz      verify and store one export
+              churn fetch --out /srv/exports  Apple's history since the last fetch
+              churn gaps --from 2026-05-01    what Apple has and the database lacks
               churn report --as-of 2026-10-31 the report as of another time
               churn query recovery-rate --group-by cohort-month
               psql "$(churn db url)"          ask your own questions in SQL
@@ -28,13 +33,15 @@ struct Churn: AsyncParsableCommand {
               2   completed, but more inputs were rejected than --max-rejects allows
               64  bad usage (unknown option, missing argument)
               66  an input file cannot be opened
-              69  the database is unreachable
+              69  the database is unreachable, or the App Store Server API
+                  after its retries (try again later: a fetch resumes)
               75  another run holds the lock (try again later)
+              77  the App Store Server API refused the credentials (401/403)
             """,
         version: "0.1.0",
         subcommands: [
-            NightlyCommand.self, LoadCommand.self, AnalyzeCommand.self, ReportCommand.self, QueryCommand.self,
-            SimulateCommand.self, MigrateCommand.self, DatabaseCommand.self,
+            NightlyCommand.self, LoadCommand.self, FetchCommand.self, GapsCommand.self, AnalyzeCommand.self,
+            ReportCommand.self, QueryCommand.self, SimulateCommand.self, MigrateCommand.self, DatabaseCommand.self,
         ]
     )
 
@@ -48,9 +55,15 @@ struct Churn: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as PGError where error.isUnreachable {
-            fail("\(error)", code: .databaseUnreachable)
+            fail("\(error)", code: .unavailable)
         } catch let error as EmbeddedClusterError {
-            fail("the embedded database is unavailable: \(error)", code: .databaseUnreachable)
+            fail("the embedded database is unavailable: \(error)", code: .unavailable)
+        } catch let error as AppStoreServerAPIError {
+            switch error {
+            case .authenticationFailed: fail("\(error)", code: .credentialsRefused)
+            case .unavailable: fail("\(error); the next fetch resumes where this one stopped", code: .unavailable)
+            default: fail("\(error)", code: .failure)
+            }
         } catch let error as IngestError {
             if case .cannotOpen = error {
                 fail("\(error)", code: .inputUnreadable)

@@ -1,5 +1,6 @@
 import Analysis
 import AnalysisStore
+import AppStoreServerAPI
 import ArgumentParser
 import Foundation
 import Ingest
@@ -23,25 +24,60 @@ extension Churn {
                 <reports-root>/latest at it; summary.md shows what changed since the
                 previous report.
 
+                With --fetch it first fetches the notification history from the App
+                Store Server API since the last successful fetch (or, the first time,
+                the whole history Apple keeps) into --out DIR (default: the first
+                directory given), exactly as `churn fetch` does, and loads DIR with
+                the rest. The credentials come from the environment (CHURN_KEY_FILE or
+                CHURN_KEY, CHURN_KEY_ID, CHURN_ISSUER_ID, CHURN_BUNDLE_ID) or from the
+                options of `churn fetch`. A fetch that fails still lets the run load
+                and report what is on disk; the run then exits with the fetch's code,
+                and the next run resumes the fetch where it stopped.
+
                 Two runs never overlap: the second waits up to --lock-timeout
                 seconds, then exits with 75. Logs go to stderr (--log-format json for
                 one JSON object per line); the progress bar shows only on a terminal.
 
                 Exit codes: 0 success, 1 failure, 2 more rejects than --max-rejects
                 (the report is still written), 64 bad usage, 66 unreadable input,
-                69 database unreachable, 75 another run holds the lock.
+                69 database unreachable (or, with --fetch, the App Store Server API
+                after its retries), 75 another run holds the lock, 77 the App Store
+                Server API refused the credentials.
 
                 crontab:
                   15 3 * * *  CHURN_HOME=/var/lib/churn churn nightly \\
                       --reports-root /var/lib/churn/reports /srv/exports
+
+                with the history fetched from Apple (crontab variables; the key file
+                mode 600, readable by the cron user only):
+                  CHURN_HOME=/var/lib/churn
+                  CHURN_KEY_FILE=/etc/churn/AuthKey_2X9R4HXF34.p8
+                  CHURN_KEY_ID=2X9R4HXF34
+                  CHURN_ISSUER_ID=57246542-96fe-1a63-e053-0824d011072a
+                  CHURN_BUNDLE_ID=com.example.app
+                  15 3 * * *  churn nightly --fetch \\
+                      --reports-root /var/lib/churn/reports /var/lib/churn/exports
                 """
         )
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var ingest: IngestOptions
 
+        @OptionGroup(title: "Fetching from Apple") var api: APIOptions
+
         @Argument(help: ArgumentHelp("Export files or directories of exports.", valueName: "path"))
-        var paths: [String]
+        var paths: [String] = []
+
+        @Flag(help: "First fetch the notification history since the last fetch from the App Store Server API.")
+        var fetch = false
+
+        @Option(
+            help: ArgumentHelp(
+                "With --fetch: the directory the history files go to (default: the first directory given).",
+                valueName: "dir"
+            )
+        )
+        var out: String?
 
         @Option(
             help: ArgumentHelp(
@@ -65,12 +101,30 @@ extension Churn {
             for path in paths where !FileManager.default.fileExists(atPath: path) {
                 throw ValidationError("\(path): no such file or directory.")
             }
+            if fetch {
+                try FetchCommand.validate(environment: environment)
+                if fetchDirectory == nil {
+                    throw ValidationError("--fetch needs a directory for the history: --out DIR, or a directory path.")
+                }
+            } else {
+                if paths.isEmpty { throw ValidationError("name the export files or directories to load.") }
+                if out != nil { throw ValidationError("--out is for --fetch.") }
+            }
+        }
+
+        /// Where `--fetch` writes: `--out`, else the first directory among the paths.
+        private var fetchDirectory: String? {
+            if let out { return out }
+            return paths.first { path in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            }
         }
 
         func run() async throws {
             let logger = global.makeLogger()
             let options = try ingest.loadOptions(environment: nil)
-            let files = try ExportFiles.expand(paths, glob: glob)
+            let fetching = try fetch ? fetchPlan() : nil
             let writer = try global.connectMigrated(logger: logger)
             let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.nightly, on: writer)
             guard try writer.advisoryLock(lock, timeout: lockTimeout) else {
@@ -81,6 +135,27 @@ extension Churn {
             }
             defer { _ = try? writer.advisoryUnlock(lock) }
             try Loader.markAbandonedRuns(connection: writer)
+
+            // The history first; a failed fetch leaves what is on disk to load and report.
+            var fetchError: (any Error)?
+            var loadPaths = paths
+            if let fetching {
+                do {
+                    let ranges = try await fetching.run(
+                        connection: writer, logger: logger, now: Int64(Date().timeIntervalSince1970 * 1000)
+                    )
+                    print(HistoryFetching.render(ranges))
+                } catch {
+                    Console.warn("the fetch failed: \(error). Loading and reporting what is on disk.")
+                    fetchError = error
+                }
+                loadPaths.append(fetching.directory)
+            }
+            // A directory named twice (the fetch's, given as a path too) loads once.
+            var seen: Set<String> = []
+            let files = try ExportFiles.expand(loadPaths, glob: glob).filter {
+                seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted
+            }
 
             // Skip what was loaded before, by content.
             let sourceFiles = SourceFiles(connection: writer)
@@ -115,6 +190,7 @@ extension Churn {
             let store = StoredDataset(connection: writer)
             guard let asOf = try store.latestSignedDate() else {
                 print("nothing loaded yet: no report written")
+                if let fetchError { throw fetchError }
                 return
             }
             let dataset = try store.stored(environment: environment, asOf: asOf)
@@ -135,8 +211,24 @@ extension Churn {
             )
             if rejected > ingest.maxRejects {
                 Console.warn("\(rejected) inputs rejected, more than --max-rejects \(ingest.maxRejects) (see table quarantine).")
-                throw ExitStatus.tooManyRejects.exitCode
             }
+            if let fetchError { throw fetchError }
+            if rejected > ingest.maxRejects { throw ExitStatus.tooManyRejects.exitCode }
+        }
+
+        /// The fetch `--fetch` asks for: since the last successful one, into ``fetchDirectory``.
+        /// - Throws: `ValidationError` for missing or unreadable credentials.
+        private func fetchPlan() throws -> HistoryFetching {
+            let credentials = try api.credentials(bundleID: ingest.bundleID)
+            guard let directory = fetchDirectory else {
+                throw ValidationError("--fetch needs a directory for the history: --out DIR, or a directory path.")
+            }
+            return HistoryFetching(
+                credentials: credentials, baseURL: try api.resolvedBaseURL(environment: environment),
+                retry: try api.retryPolicy(),
+                scope: HistoryScope(environment: environment, bundleID: credentials.bundleID),
+                range: nil, directory: directory, pagesPerFile: 500, lockTimeout: lockTimeout
+            )
         }
     }
 }

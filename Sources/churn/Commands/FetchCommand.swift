@@ -1,0 +1,131 @@
+import AppStoreServerAPI
+import ArgumentParser
+import Foundation
+import Ingest
+
+extension Churn {
+    /// `churn fetch`: the notification history from the App Store Server API, into export files.
+    struct FetchCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "fetch",
+            abstract: "Fetch the notification history from the App Store Server API into export files.",
+            discussion: """
+                Calls Get Notification History with a token signed by your In-App
+                Purchase key and writes each page as it comes into --out DIR, as gzip
+                JSON Lines of history pages: history-<from>-<to>-<id>-<part>.jsonl.gz,
+                500 pages (up to 10,000 notifications) per file. `churn nightly DIR`
+                (or `churn load DIR/history-*.jsonl.gz`) then verifies and stores
+                them; the files stay as evidence. A file is written under a hidden
+                .partial name and renamed when complete, so no load reads one half
+                written.
+
+                Range: --from and --to (a day, a date-time or Unix milliseconds;
+                --to's day is included). Without them: since the last successful
+                fetch (less an hour of overlap; the load stores each notification
+                once), or the whole history Apple keeps (180 days in Production, 30
+                in Sandbox) the first time.
+
+                Resumable: after each page is durably on disk the table
+                fetch_checkpoints records it with the next page's token. A fetch
+                stopped in any way resumes there when run again the same way (with
+                no range, or the same --from and --to): no page kept is requested
+                again. 429 and 5xx answers, malformed pages and network failures are
+                tried again (--max-attempts, --max-retry-wait), honouring
+                Retry-After; malformed pages are kept in DIR/quarantine/.
+
+                Credentials (each also from the environment; the key never on the
+                command line): --key-file or CHURN_KEY_FILE (the .p8 file; or its
+                text in CHURN_KEY), --key-id or CHURN_KEY_ID, --issuer-id or
+                CHURN_ISSUER_ID, --bundle-id or CHURN_BUNDLE_ID. The key and the
+                tokens are never printed or logged. A key file readable by other
+                users gets a warning.
+
+                Exit codes: 0 success, 1 failure, 64 bad usage, 69 the API (or the
+                database) unreachable after the retries: run again later, it
+                resumes; 75 another fetch holds the lock, 77 the API refused the
+                credentials (wrong key id, issuer id or bundle id, or a key
+                without In-App Purchase access).
+
+                Examples:
+                  export CHURN_KEY_FILE=/etc/churn/AuthKey_2X9R4HXF34.p8
+                  export CHURN_KEY_ID=2X9R4HXF34 CHURN_BUNDLE_ID=com.example.app
+                  export CHURN_ISSUER_ID=57246542-96fe-1a63-e053-0824d011072a
+                  churn fetch --out /srv/exports          # since the last fetch
+                  churn nightly /srv/exports              # load, analyze, report
+                  churn fetch --out /srv/exports --from 2026-05-03 --to 2026-05-04
+                  churn fetch --out /srv/failures --only-failures \\
+                      --type DID_FAIL_TO_RENEW
+                  churn fetch --environment Sandbox --out /tmp/sandbox
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var api: APIOptions
+        @OptionGroup var range: HistoryRangeOptions
+
+        @Option(
+            help: ArgumentHelp("The exports directory the history files go to (created if missing).", valueName: "dir"))
+        var out: String
+
+        @Option(help: ArgumentHelp("Apple's environment: Production or Sandbox.", valueName: "name"))
+        var environment: String = "Production"
+
+        @Option(help: ArgumentHelp("The app's bundle id (default: CHURN_BUNDLE_ID).", valueName: "id"))
+        var bundleID: String?
+
+        @Option(
+            name: .customLong("type"),
+            help: ArgumentHelp("Only notifications of this type, e.g. DID_FAIL_TO_RENEW.", valueName: "type")
+        )
+        var notificationType: String?
+
+        @Option(help: ArgumentHelp("Only notifications of this subtype (needs --type).", valueName: "subtype"))
+        var subtype: String?
+
+        @Flag(help: "Only notifications that never reached your server (still being retried, or given up).")
+        var onlyFailures = false
+
+        @Option(help: ArgumentHelp("Pages per history file.", valueName: "n"))
+        var pagesPerFile: Int = 500
+
+        @Option(help: ArgumentHelp("Seconds to wait for another fetch to finish.", valueName: "seconds"))
+        var lockTimeout: Double = 60
+
+        func validate() throws {
+            try Self.validate(environment: environment)
+            if subtype != nil && notificationType == nil { throw ValidationError("--subtype needs --type.") }
+            if pagesPerFile < 1 { throw ValidationError("--pages-per-file must be at least 1.") }
+            if lockTimeout < 0 { throw ValidationError("--lock-timeout must be 0 or more.") }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw ValidationError("--out \(out) is a file, not a directory.")
+            }
+        }
+
+        static func validate(environment: String) throws {
+            guard ["Production", "Sandbox"].contains(environment) else {
+                throw ValidationError("--environment must be Production or Sandbox, not \(environment).")
+            }
+        }
+
+        func run() async throws {
+            let logger = global.makeLogger()
+            let credentials = try api.credentials(bundleID: bundleID)
+            let scope = HistoryScope(
+                environment: environment, bundleID: credentials.bundleID, notificationType: notificationType,
+                notificationSubtype: subtype, onlyFailures: onlyFailures
+            )
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let fetching = HistoryFetching(
+                credentials: credentials, baseURL: try api.resolvedBaseURL(environment: environment),
+                retry: try api.retryPolicy(),
+                scope: scope,
+                range: try range.range(now: now, retention: scope.retentionMilliseconds, environment: environment),
+                directory: out, pagesPerFile: pagesPerFile, lockTimeout: lockTimeout
+            )
+            let connection = try global.connectMigrated(logger: logger)
+            let ranges = try await fetching.run(connection: connection, logger: logger, now: now)
+            print(HistoryFetching.render(ranges))
+        }
+    }
+}
