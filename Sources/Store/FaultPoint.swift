@@ -12,7 +12,9 @@ import Glibc
 /// Fault injection exists only in builds that define `CHURN_FAULTS`, which the package sets for debug builds (the
 /// ones the tests run). There, a point is inert unless `CHURN_FAULT=<point>[:<n>]` is set: then the process sends
 /// itself SIGKILL the n-th time (default the first) it reaches that point. Points: `load.batch-copied`,
-/// `load.file-merged`, `load.file-committed`, `analyze.episodes-copied`, `nightly.before-report`.
+/// `load.file-merged`, `load.file-committed`, `analyze.episodes-copied`, `nightly.before-report`,
+/// `fetch.page-written` (a history page is durably in its file, its checkpoint not yet committed) and
+/// `fetch.page-committed` (the page's checkpoint is committed).
 ///
 /// In release builds, which users run, ``reach(_:)`` is an empty function: no environment variable can kill them.
 /// (The calls stay: Swift 6.3 does not inline a `package` function into another module, even an `@inlinable` one.)

@@ -146,7 +146,8 @@ extension Churn {
                     )
                     print(HistoryFetching.render(ranges))
                 } catch {
-                    Console.warn("the fetch failed: \(error). Loading and reporting what is on disk.")
+                    let reason = error is ExitCode ? "another fetch holds the lock" : "\(error)"
+                    Console.warn("the fetch failed: \(reason). Loading and reporting what is on disk.")
                     fetchError = error
                 }
                 loadPaths.append(fetching.directory)
