@@ -12,7 +12,7 @@ command -v gzip >/dev/null 2>&1 || missing+=(gzip)
 command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
 
 if ! command -v swift >/dev/null 2>&1; then
-    echo "setup: no Swift toolchain on the PATH; install Swift 6 (https://www.swift.org/install/) first." >&2
+    echo "setup: no Swift toolchain on the PATH; install Swift 6.2 or later (https://www.swift.org/install/) first." >&2
     exit 1
 fi
 
