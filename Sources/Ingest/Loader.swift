@@ -67,8 +67,10 @@ package final class Loader {
                 logger.info(
                     "file loaded",
                     metadata: [
-                        "file.path": "\(path)", "file.records": "\(file.records)", "file.loaded": "\(file.loaded)",
-                        "file.duplicates": "\(file.duplicates)", "file.rejected": "\(file.rejected)",
+                        "file.path": "\(path)", "file.records": .stringConvertible(file.records),
+                        "file.loaded": .stringConvertible(file.loaded),
+                        "file.duplicates": .stringConvertible(file.duplicates),
+                        "file.rejected": .stringConvertible(file.rejected),
                     ]
                 )
             }

@@ -1,4 +1,5 @@
 import AnalysisStore
+import AppStoreNotifications
 import ArgumentParser
 import Foundation
 import Logging
@@ -22,7 +23,7 @@ extension Churn {
         @OptionGroup var global: GlobalOptions
 
         @Option(help: ArgumentHelp("Environment whose episodes to build (Production, Sandbox).", valueName: "name"))
-        var environment: String = "Production"
+        var environment: Environment = .production
 
         @Flag(help: "Rebuild every subscription, not just the touched ones.")
         var full = false
@@ -32,12 +33,12 @@ extension Churn {
             let writer = try global.connectMigrated(logger: logger)
             let reader = try global.target.connect(logger: logger)
             let summary = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
-                .analyze(environment: environment, full: full)
+                .analyze(environment: environment.rawValue, full: full)
             if summary.filesAnalyzed == 0 {
-                print("\(environment): episodes are current (no new files since the last analysis)")
+                print("\(environment.rawValue): episodes are current (no new files since the last analysis)")
             } else {
                 print(
-                    "\(environment): \(summary.filesAnalyzed) new file(s); rebuilt \(summary.subscriptionsRebuilt) subscription(s) "
+                    "\(environment.rawValue): \(summary.filesAnalyzed) new file(s); rebuilt \(summary.subscriptionsRebuilt) subscription(s) "
                         + "from \(summary.notificationsRead) notifications into \(summary.episodesWritten) episode(s) "
                         + String(format: "in %.1f s", summary.seconds)
                 )

@@ -1,5 +1,6 @@
 import Analysis
 import AnalysisStore
+import AppStoreNotifications
 import ArgumentParser
 import Foundation
 import Ingest
@@ -55,29 +56,34 @@ extension Churn {
         var reportsRoot: String = "reports"
 
         @Option(help: ArgumentHelp("Environment to analyze and report (Production, Sandbox).", valueName: "name"))
-        var environment: String = "Production"
+        var environment: Environment = .production
 
-        @Option(help: ArgumentHelp("Seconds to wait for another nightly run to finish.", valueName: "seconds"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Seconds to wait for another nightly run to finish.", valueName: "seconds")
+        )
         var lockTimeout: Double = 60
 
         func validate() throws {
             if lockTimeout < 0 { throw ValidationError("--lock-timeout must be 0 or more.") }
-            for path in paths where !FileManager.default.fileExists(atPath: path) {
-                throw ValidationError("\(path): no such file or directory.")
-            }
         }
 
         func run() async throws {
             let logger = global.makeLogger()
+            for path in paths {
+                if let problem = FileAccess.problem(reading: path) {
+                    throw CommandFailure.unreadableInput("cannot read \(path): \(problem).")
+                }
+            }
             let options = try ingest.loadOptions(environment: nil)
             let files = try ExportFiles.expand(paths, glob: glob)
             let writer = try global.connectMigrated(logger: logger)
             let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.nightly, on: writer)
             guard try writer.advisoryLock(lock, timeout: lockTimeout) else {
-                FileHandle.standardError.write(
-                    Data("churn: another nightly run holds the lock (waited \(Int(lockTimeout)) s); try again later\n".utf8)
+                throw CommandFailure(
+                    status: .lockBusy,
+                    message: "another nightly run holds the lock (waited \(Int(lockTimeout)) s); try again later"
                 )
-                throw ExitStatus.lockBusy.exitCode
             }
             defer { _ = try? writer.advisoryUnlock(lock) }
             try Loader.markAbandonedRuns(connection: writer)
@@ -94,7 +100,7 @@ extension Churn {
                 }
             }
             logger.info(
-                "nightly run", metadata: ["files.new": "\(newFiles.count)", "files.skipped": "\(skipped)"]
+                "nightly run", metadata: ["files.new": .stringConvertible(newFiles.count), "files.skipped": .stringConvertible(skipped)]
             )
             var rejected = 0
             if !newFiles.isEmpty {
@@ -111,19 +117,19 @@ extension Churn {
 
             let reader = try global.target.connect(logger: logger)
             let analysis = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
-                .analyze(environment: environment)
+                .analyze(environment: environment.rawValue)
             let store = StoredDataset(connection: writer)
             guard let asOf = try store.latestSignedDate() else {
                 print("nothing loaded yet: no report written")
                 return
             }
-            let dataset = try store.stored(environment: environment, asOf: asOf)
+            let dataset = try store.stored(environment: environment.rawValue, asOf: asOf)
             let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
             let name = Reports.Report.directoryName(asOf: asOf)
             let directory = root.appendingPathComponent(name, isDirectory: true)
             FaultPoint.reach("nightly.before-report")
             let report = try ReportWriting.write(
-                dataset, store: store, environment: environment, root: root, directory: directory
+                dataset, store: store, environment: environment.rawValue, root: root, directory: directory
             )
             try LatestLink.point(in: root, at: name)
             // A run killed just before this one may still have held its lock at the start; mark it now.

@@ -1,5 +1,6 @@
 import Analysis
 import AnalysisStore
+import AppStoreNotifications
 import ArgumentParser
 import Foundation
 import Logging
@@ -43,7 +44,7 @@ extension Churn {
         var reportsRoot: String = "reports"
 
         @Option(help: ArgumentHelp("Environment to report on (Production, Sandbox).", valueName: "name"))
-        var environment: String = "Production"
+        var environment: Environment = .production
 
         @Option(help: ArgumentHelp("Cohorts by calendar month or ISO week: month, week.", valueName: "period"))
         var granularity: CalendarPeriod.Granularity = .month
@@ -51,9 +52,7 @@ extension Churn {
         @OptionGroup var schedule: ScheduleOption
 
         func validate() throws {
-            if let asOf, AsOfTime.parse(asOf) == nil {
-                throw ValidationError("--as-of \(asOf): expected YYYY-MM-DD, an ISO 8601 date-time, or Unix milliseconds.")
-            }
+            if let asOf { _ = try AsOfTime.parse(asOf) }
         }
 
         func run() throws {
@@ -61,26 +60,26 @@ extension Churn {
             let messageSchedule = try schedule.load()
             let writer = try global.connectMigrated(logger: logger)
             let reader = try global.target.connect(logger: logger)
-            try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment)
+            try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment.rawValue)
             let store = StoredDataset(connection: writer)
             guard let latest = try store.latestSignedDate() else {
                 throw ValidationError("nothing is loaded yet: run `churn load FILE…` first.")
             }
-            let asOfTime = asOf.flatMap(AsOfTime.parse) ?? latest
+            let asOfTime = try asOf.map { try AsOfTime.parse($0) } ?? latest
             let dataset = asOfTime >= latest
-                ? try store.stored(environment: environment, asOf: asOfTime)
-                : try store.build(environment: environment, asOf: asOfTime, reader: reader)
+                ? try store.stored(environment: environment.rawValue, asOf: asOfTime)
+                : try store.build(environment: environment.rawValue, asOf: asOfTime, reader: reader)
             let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
             let directory = out.map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? root.appendingPathComponent(Reports.Report.directoryName(asOf: asOfTime), isDirectory: true)
             let report = try ReportWriting.write(
-                dataset, store: store, environment: environment, root: root, directory: directory,
+                dataset, store: store, environment: environment.rawValue, root: root, directory: directory,
                 granularity: granularity, schedule: messageSchedule
             )
             let outcomes = report.outcomes
             print("wrote \(directory.path)/ (\(Reports.Report.fileNames.count) files)")
             print(
-                "\(environment) as of \(UTCTime.timestamp(asOfTime)): \(outcomes.episodes) episodes, "
+                "\(environment.rawValue) as of \(UTCTime.timestamp(asOfTime)): \(outcomes.episodes) episodes, "
                     + "\(outcomes.recovered) recovered, \(outcomes.expired) expired, \(outcomes.cancelled) cancelled, "
                     + "\(outcomes.other) other, \(outcomes.open) open"
             )

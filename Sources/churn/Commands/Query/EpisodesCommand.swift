@@ -27,11 +27,11 @@ extension Churn.QueryCommand {
 
         @OptionGroup var options: QueryOptions
 
-        @Option(help: ArgumentHelp("Show at most this many episodes.", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Show at most this many episodes.", valueName: "n"))
         var limit: Int?
 
         func validate() throws {
-            if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more.") }
+            if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more, not \(limit).") }
         }
 
         func run() throws {
