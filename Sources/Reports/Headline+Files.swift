@@ -44,7 +44,7 @@ extension Headline {
         } catch {
             throw ReportsError(
                 operation: readingOperation, path: url.path,
-                reason: "cannot read the file (\(error.localizedDescription))")
+                reason: "cannot read the file (\(ReportsError.systemReason(error)))")
         }
         return try PreviousHeadline.decode(data, path: url.path)
     }

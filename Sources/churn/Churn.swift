@@ -76,6 +76,9 @@ struct Churn: AsyncParsableCommand {
             }
         case let error as PGError:
             failure = CommandFailure(status: .failure, message: "\(error)")
+        case let error as ValidationError:
+            // Thrown by a command's run(), after parsing: ArgumentParser would add the root command's usage.
+            failure = .usage(error.message)
         default:
             // ArgumentParser's own errors: help and --version (status 0), usage errors, and ExitCode.
             let code = exitCode(for: error)

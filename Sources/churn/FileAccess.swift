@@ -27,4 +27,19 @@ enum FileAccess {
     static func problem(writingTo directory: String) -> String? {
         access(directory, W_OK) == 0 ? nil : String(cString: strerror(errno))
     }
+
+    /// Why `directory` cannot be created and written to: the reason of its nearest existing part (itself or a
+    /// parent), which must be a directory the user may write to; nil when `mkdir -p` and a write would work.
+    static func problem(creatingIn directory: String) -> String? {
+        var candidate = URL(fileURLWithPath: directory.isEmpty ? "." : directory).standardizedFileURL
+        while true {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory) {
+                guard isDirectory.boolValue else { return "\(candidate.path) is a file, not a directory" }
+                return problem(writingTo: candidate.path)
+            }
+            if candidate.path == "/" { return nil }
+            candidate = candidate.deletingLastPathComponent()
+        }
+    }
 }

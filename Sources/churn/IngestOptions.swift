@@ -97,7 +97,11 @@ struct IngestOptions: ParsableArguments {
                 let problem = FileAccess.problem(reading: path) ?? "it cannot be read as a file"
                 throw ValidationError("cannot read trust root \(path): \(problem).")
             }
-            roots += try JWSVerifier.trustRoots(parsing: Array(data), from: path)
+            do {
+                roots += try JWSVerifier.trustRoots(parsing: Array(data), from: path)
+            } catch {
+                throw ValidationError("\(error.detail).")
+            }
         }
         return JWSVerifier(trustRoots: roots)
     }

@@ -34,14 +34,15 @@ extension Churn {
             let reader = try global.target.connect(logger: logger)
             let summary = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
                 .analyze(environment: environment.rawValue, full: full)
-            if summary.filesAnalyzed == 0 {
+            let counts =
+                "\(summary.subscriptionsRebuilt) subscription(s) from \(summary.notificationsRead) notifications "
+                + "into \(summary.episodesWritten) episode(s) " + String(format: "in %.1f s", summary.seconds)
+            if full {
+                print("\(environment.rawValue): rebuilt every subscription of \(summary.filesAnalyzed) file(s): \(counts)")
+            } else if summary.filesAnalyzed == 0 {
                 print("\(environment.rawValue): episodes are current (no new files since the last analysis)")
             } else {
-                print(
-                    "\(environment.rawValue): \(summary.filesAnalyzed) new file(s); rebuilt \(summary.subscriptionsRebuilt) subscription(s) "
-                        + "from \(summary.notificationsRead) notifications into \(summary.episodesWritten) episode(s) "
-                        + String(format: "in %.1f s", summary.seconds)
-                )
+                print("\(environment.rawValue): \(summary.filesAnalyzed) new file(s); rebuilt \(counts)")
             }
         }
     }

@@ -65,7 +65,10 @@ extension Churn {
         var lockTimeout: Double = 60
 
         func validate() throws {
-            if lockTimeout < 0 { throw ValidationError("--lock-timeout must be 0 or more.") }
+            if lockTimeout < 0 { throw ValidationError("--lock-timeout must be 0 or more, not \(lockTimeout).") }
+            if let problem = FileAccess.problem(creatingIn: reportsRoot) {
+                throw ValidationError("--reports-root \(reportsRoot): \(problem).")
+            }
         }
 
         func run() async throws {

@@ -53,6 +53,11 @@ extension Churn {
 
         func validate() throws {
             if let asOf { _ = try AsOfTime.parse(asOf) }
+            for (option, path) in [("--reports-root", reportsRoot), ("--out", out)] {
+                if let path, let problem = FileAccess.problem(creatingIn: path) {
+                    throw ValidationError("\(option) \(path): \(problem).")
+                }
+            }
         }
 
         func run() throws {
@@ -63,7 +68,7 @@ extension Churn {
             try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment.rawValue)
             let store = StoredDataset(connection: writer)
             guard let latest = try store.latestSignedDate() else {
-                throw ValidationError("nothing is loaded yet: run `churn load FILE…` first.")
+                throw CommandFailure(status: .failure, message: "nothing is loaded yet: run `churn load FILE…` first.")
             }
             let asOfTime = try asOf.map { try AsOfTime.parse($0) } ?? latest
             let dataset = asOfTime >= latest

@@ -283,8 +283,8 @@ extension Churn {
         func validate() throws {
             if let workers, workers < 1 { throw ValidationError("--workers must be at least 1, not \(workers).") }
             let directory = URL(fileURLWithPath: out).deletingLastPathComponent().path
-            if let problem = FileAccess.problem(writingTo: directory) {
-                throw ValidationError("cannot write to \(directory): \(problem).")
+            if let problem = FileAccess.problem(creatingIn: directory) {
+                throw ValidationError("--out \(out): cannot write to \(directory): \(problem).")
             }
             if let recoveryHazard, let problem = FileAccess.problem(reading: recoveryHazard) {
                 throw ValidationError("cannot read \(recoveryHazard): \(problem).")
@@ -298,6 +298,10 @@ extension Churn {
 
         func run() throws {
             let simulation = try ExportSimulation(options: makeOptions())
+            // The export's directory, with its parents, as `mkdir -p` would make them.
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: out).deletingLastPathComponent(), withIntermediateDirectories: true
+            )
             let output = ExportSimulation.Output(
                 exportPath: out,
                 format: ExportFormat(rawValue: format) ?? .jsonLines,

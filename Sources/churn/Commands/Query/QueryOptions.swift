@@ -129,7 +129,7 @@ struct QueryOptions: ParsableArguments {
         let query = EpisodeQuery(environment: environment.rawValue, filter: filter)
         guard let dataset = try query.dataset(asOf: asOf.map { try AsOfTime.parse($0) }, connection: writer, reader: reader)
         else {
-            throw ValidationError("nothing is loaded yet: run `churn load FILE…` first.")
+            throw CommandFailure(status: .failure, message: "nothing is loaded yet: run `churn load FILE…` first.")
         }
         let question = EpisodeQuestion(kind, grouping: grouping, schedule: schedule, limit: limit)
         let table = question.table(episodes: dataset.episodes, asOf: dataset.asOf)
