@@ -25,15 +25,24 @@ extension Churn {
                 previous report.
 
                 Two runs never overlap: the second waits up to --lock-timeout
-                seconds, then exits with 75. Logs go to stderr (--log-format json for
-                one JSON object per line); the progress bar shows only on a terminal.
+                seconds, then exits with 75. Nothing is printed on stdout unless
+                you ask (--verbose) or inputs were rejected, so cron mails only
+                when something needs a look; logs go to stderr (--log-format json
+                for one JSON object per line); the progress bar shows only on a
+                terminal.
+
+                A missing export goes unnoticed unless you ask: with --expect-new,
+                a run that finds no new file still rebuilds and reports, then
+                says so on stderr and exits with 5, which cron mails and
+                monitoring can alert on.
 
                 Exit codes: 0 success, 1 failure, 2 more rejects than --max-rejects
-                (the report is still written), 64 bad usage, 66 unreadable input,
-                69 database unreachable, 75 another run holds the lock.
+                (the report is still written), 5 no new file with --expect-new,
+                64 bad usage, 66 unreadable input, 69 database unreachable,
+                75 another run holds the lock, 77 credentials refused.
 
                 crontab:
-                  15 3 * * *  CHURN_HOME=/var/lib/churn churn nightly \\
+                  15 3 * * *  CHURN_HOME=/var/lib/churn churn nightly --expect-new \\
                       --reports-root /var/lib/churn/reports /srv/exports
                 """
         )
@@ -57,6 +66,12 @@ extension Churn {
 
         @Option(help: ArgumentHelp("Environment to analyze and report (Production, Sandbox).", valueName: "name"))
         var environment: Environment = .production
+
+        @Flag(help: "Exit with status 5 when no new export file arrived since the last run.")
+        var expectNew = false
+
+        @Flag(help: "Print what the run did on stdout (by default only rejected inputs are shown).")
+        var verbose = false
 
         @Option(
             parsing: .unconditional,
@@ -103,7 +118,8 @@ extension Churn {
                 }
             }
             logger.info(
-                "nightly run", metadata: ["files.new": .stringConvertible(newFiles.count), "files.skipped": .stringConvertible(skipped)]
+                "nightly run",
+                metadata: ["files.new": .stringConvertible(newFiles.count), "files.skipped": .stringConvertible(skipped)]
             )
             var rejected = 0
             if !newFiles.isEmpty {
@@ -113,9 +129,9 @@ extension Churn {
                 }
                 progress.finish()
                 rejected = summary.rejected
-                print(LoadReport.render(summary))
+                say(LoadReport.render(summary), attention: summary.rejected > 0)
             } else {
-                print("no new export files (\(skipped) already loaded)")
+                say("no new export files (\(skipped) already loaded)")
             }
 
             let reader = try global.target.connect(logger: logger)
@@ -123,7 +139,8 @@ extension Churn {
                 .analyze(environment: environment.rawValue)
             let store = StoredDataset(connection: writer)
             guard let asOf = try store.latestSignedDate() else {
-                print("nothing loaded yet: no report written")
+                say("nothing loaded yet: no report written")
+                try refuseWithoutNewFiles(newFiles, skipped: skipped)
                 return
             }
             let dataset = try store.stored(environment: environment.rawValue, asOf: asOf)
@@ -137,7 +154,7 @@ extension Churn {
             try LatestLink.point(in: root, at: name)
             // A run killed just before this one may still have held its lock at the start; mark it now.
             try Loader.markAbandonedRuns(connection: writer)
-            print(
+            say(
                 "rebuilt \(analysis.subscriptionsRebuilt) subscription(s); wrote \(directory.path)/ "
                     + "(\(report.outcomes.episodes) episodes, \(report.outcomes.recovered) recovered, "
                     + "\(report.outcomes.expired) expired); \(root.appendingPathComponent("latest").path) -> \(name)"
@@ -146,6 +163,22 @@ extension Churn {
                 Console.warn("\(rejected) inputs rejected, more than --max-rejects \(ingest.maxRejects) (see table quarantine).")
                 throw ExitStatus.tooManyRejects.exitCode
             }
+            try refuseWithoutNewFiles(newFiles, skipped: skipped)
+        }
+
+        /// Prints a line of what the run did: with --verbose, or when it needs a look.
+        private func say(_ text: String, attention: Bool = false) {
+            if verbose || attention { print(text) }
+        }
+
+        /// With --expect-new, a run that loaded no new file fails with status 5.
+        private func refuseWithoutNewFiles(_ newFiles: [String], skipped: Int) throws {
+            guard expectNew, newFiles.isEmpty else { return }
+            throw CommandFailure(
+                status: .noNewExports,
+                message: "no new export file arrived (--expect-new): \(skipped) file(s) under "
+                    + paths.joined(separator: ", ") + " were all loaded before"
+            )
         }
     }
 }
