@@ -19,10 +19,10 @@ if [ ! -f "$export_dir/export.jsonl" ]; then
 fi
 
 echo "== churn nightly: load and verify, rebuild episodes, write the report"
-"$churn" nightly --trust-root "$export_dir/export.root.der" "$export_dir"
+"$churn" nightly --verbose --trust-root "$export_dir/export.root.der" "$export_dir"
 echo
 echo "== churn nightly again: nothing new is loaded, the report is identical"
-"$churn" nightly --trust-root "$export_dir/export.root.der" "$export_dir"
+"$churn" nightly --verbose --trust-root "$export_dir/export.root.der" "$export_dir"
 echo
 echo "== stored"
 psql "$("$churn" db url)" -c "SELECT count(*) AS notifications, count(DISTINCT original_transaction_id) AS subscriptions FROM notifications" \
