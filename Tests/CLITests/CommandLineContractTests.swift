@@ -226,4 +226,28 @@ import TestSupport
         #expect(rejected.status == 0)
         #expect(rejected.stdout.contains("day2.jsonl:1: not_json"), "\(rejected.stdout)")
     }
+
+    @Test func everyHelpFitsEightyColumnsAndSaysEachDefaultOnce() throws {
+        let commands: [[String]] = [
+            [], ["nightly"], ["load"], ["analyze"], ["report"], ["query"], ["query", "episodes"],
+            ["query", "recovery-rate"], ["query", "message-bands"], ["simulate"], ["migrate"], ["db"], ["db", "start"],
+            ["db", "stop"], ["db", "status"], ["db", "url"],
+        ]
+        for command in commands {
+            let help = try ChurnCommand.run(command + ["--help"])
+            #expect(help.status == 0, "\(command)")
+            for line in help.stdout.split(separator: "\n") {
+                #expect(line.count <= 80, "\(command): \(line)")
+            }
+            let text = help.stdout.replacingOccurrences(of: "\n", with: " ")
+                .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+            #expect(text.firstRange(of: /\(default: [^)]*\)\.? \(default:/) == nil, "\(command): \(text)")
+            #expect(!text.contains("trace, debug, info, notice, warning, error, critical. (values"))
+        }
+        let root = try ChurnCommand.run(["--help"]).stdout
+        for code in ["3   db status", "4   db status", "5   nightly --expect-new", "77  the database refused"] {
+            #expect(root.contains(code), "\(code)")
+        }
+        #expect(try ChurnCommand.run(["simulate", "--help"]).stdout.contains("ten storefronts (USA, GBR, DEU"))
+    }
 }

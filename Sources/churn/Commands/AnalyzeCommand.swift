@@ -11,6 +11,7 @@ extension Churn {
         static let configuration = CommandConfiguration(
             commandName: "analyze",
             abstract: "Rebuild the billing_episodes table for the subscriptions that new loads touched.",
+            usage: "churn analyze [<options>]",
             discussion: """
                 Only subscriptions with notifications from files not analyzed yet are
                 rebuilt (each from its whole history), so the nightly cost follows the

@@ -9,8 +9,10 @@ extension Churn {
             commandName: "db",
             abstract: "Manage the embedded PostgreSQL cluster (under $CHURN_HOME, default ./.churn).",
             discussion: """
-                The embedded cluster is used when no --database-url, DATABASE_URL or PG* variable is set. It listens
-                only on a Unix socket in $CHURN_HOME/run. When run as root, the server runs as the postgres user.
+                The embedded cluster is used when no --database-url, DATABASE_URL or
+                PG* variable is set. It listens only on a Unix socket in
+                $CHURN_HOME/run. When run as root, the server runs as the postgres
+                user.
 
                 Connect with psql:  psql "$(churn db url)"
                 """,
@@ -18,7 +20,9 @@ extension Churn {
         )
 
         struct Start: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Create (if needed) and start the embedded cluster.")
+            static let configuration = CommandConfiguration(
+                abstract: "Create (if needed) and start the embedded cluster.", usage: "churn db start [<options>]"
+            )
             @OptionGroup var global: GlobalOptions
 
             func run() throws {

@@ -55,7 +55,7 @@ extension Churn {
 
         @Option(
             help: ArgumentHelp(
-                "Which files of a directory to load (shell pattern; repeatable). Default: *.json *.jsonl *.jws, each also .gz.",
+                "Which files of a directory to load (shell pattern; repeatable).",
                 valueName: "pattern"
             )
         )

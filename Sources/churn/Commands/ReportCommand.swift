@@ -13,6 +13,7 @@ extension Churn {
         static let configuration = CommandConfiguration(
             commandName: "report",
             abstract: "Write the involuntary-churn report: CSV tables, summary.md and two charts.",
+            usage: "churn report [<options>]",
             discussion: """
                 Brings the stored episodes up to date first (like `churn analyze`),
                 then writes reports/<as-of date>/ (or --out DIR): every CSV file that
@@ -40,7 +41,7 @@ extension Churn {
         @Option(help: ArgumentHelp("Directory to write (default: reports/<as-of date>).", valueName: "dir"))
         var out: String?
 
-        @Option(help: ArgumentHelp("Directory holding dated reports (default: reports).", valueName: "dir"))
+        @Option(help: ArgumentHelp("Directory holding dated reports.", valueName: "dir"))
         var reportsRoot: String = "reports"
 
         @Option(help: ArgumentHelp("Environment to report on (Production, Sandbox).", valueName: "name"))

@@ -11,8 +11,8 @@ extension Churn {
             abstract: "Write a realistic signed export of simulated subscribers, with its ground truth.",
             discussion: """
                 Simulates the subscribers of an app with weekly, monthly and annual
-                subscriptions sold in ten storefronts (USD, EUR, GBP, JPY, CAD, AUD,
-                BRL): free trials, renewals, billing failures with or without a grace
+                subscriptions sold in ten storefronts (USA, GBR, DEU, FRA, ITA, ESP,
+                JPN, CAN, AUS, BRA; seven currencies): free trials, renewals, billing failures with or without a grace
                 period, recoveries, cancels during billing retry, expiry after 60 days
                 of retry, new purchases during retry, refunds, withdrawn products,
                 resubscriptions, family sharing, Sandbox and TEST traffic, resent
