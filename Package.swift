@@ -200,8 +200,8 @@ let package = Package(
         .testTarget(
             name: "AnalysisStoreTests",
             dependencies: [
-                "AnalysisStore", "Analysis", "Ingest", "Reports", "AppStoreNotifications", "PGClient", "Store",
-                "TestPKI", "TestSupport",
+                "AnalysisStore", "Analysis", "Ingest", "Reports", "AppStoreNotifications", "PGClient", "Simulator",
+                "Store", "TestPKI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

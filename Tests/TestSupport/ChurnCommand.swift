@@ -8,7 +8,10 @@ import Glibc
 package struct ChurnCommand {
     /// What a run of the command did.
     package struct Result: Sendable {
+        /// The exit status, or the number of the signal that ended the process.
         package var status: Int32
+        /// The signal that ended the process; nil when it exited.
+        package var signal: Int32?
         package var stdout: String
         package var stderr: String
     }
@@ -56,6 +59,7 @@ package struct ChurnCommand {
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus,
+            signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
             stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
         )

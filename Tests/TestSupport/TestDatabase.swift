@@ -40,12 +40,16 @@ package enum TestDatabase {
     }
 
     /// Creates a fresh, empty schema and returns how to reach it.
-    package static func makeSchema(_ label: String = "t") throws -> Schema {
+    /// - Parameter settings: server settings for every session of the schema's URL (names and values from the
+    ///   test's code: they are not quoted).
+    package static func makeSchema(_ label: String = "t", settings: [String: String] = [:]) throws -> Schema {
         let base = try baseURL()
         let name = "\(label.lowercased().filter { $0.isLetter || $0.isNumber })_\(UUID().uuidString.prefix(8).lowercased())"
         let connection = try PGConnection(url: base)
         try connection.execute("CREATE SCHEMA \(try connection.quoteIdentifier(name))")
-        return Schema(name: name, url: "\(base) options='-c search_path=\(name)'")
+        let options = (["search_path": name].merging(settings) { $1 }).sorted { $0.key < $1.key }
+            .map { "-c \($0.key)=\($0.value)" }.joined(separator: " ")
+        return Schema(name: name, url: "\(base) options='\(options)'")
     }
 
     private static func startServer() -> Result<String, TestDatabaseError> {
