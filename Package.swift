@@ -93,7 +93,7 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
-        // Episodes and metrics: pure functions over values, no I/O.
+        // Episodes and metrics: pure functions from values to values, no I/O and no formatting.
         .target(
             name: "Analysis",
             dependencies: ["CivilTime"],
@@ -110,10 +110,11 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
-        // Report files: the CSVs of METRICS.md, summary.md for people, the recovery-curve chart.
+        // Report output: the tables of METRICS.md's files and of `churn query` laid out from Analysis's figures, CSV,
+        // summary.md for people, the charts.
         .target(
             name: "Reports",
-            dependencies: ["Analysis"],
+            dependencies: ["Analysis", "CivilTime"],
             swiftSettings: upcomingFeatures
         ),
 
@@ -121,7 +122,7 @@ let package = Package(
         .target(
             name: "Simulator",
             dependencies: [
-                "AppStoreNotifications", "TestPKI", "Analysis", "CivilTime", "CZlib",
+                "AppStoreNotifications", "TestPKI", "Analysis", "Reports", "CivilTime", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

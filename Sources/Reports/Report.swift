@@ -144,19 +144,19 @@ package struct Report: Sendable {
         self.options = options
         let asOf = dataset.asOf
         let episodes = dataset.episodes
-        tables = ChurnReport.tables(
+        let figures = ChurnReport(
             dataset, rejections: options.rejections,
             options: ChurnReport.Options(granularity: options.granularity, schedule: options.schedule))
-        let curve = RecoveryCurve.points(episodes: episodes, asOf: asOf)
+        tables = figures.tables
+        let curve = figures.recoveryCurve
         self.curve = curve
         curveMarks = Self.curveMarkDays.map { day in
             Headline.CurveMark(day: day, cifRecovery: curve.first { $0.day == day }?.cifRecovery ?? 0)
         }
-        retryDays = RetryDays.lifeTable(episodes: episodes, asOf: asOf, schedule: options.schedule)
-        let bands = MessageBands.figures(episodes: episodes, asOf: asOf, schedule: options.schedule)
-        self.bands = bands
-        pooledRatio = bands.contains { $0.dayComparison != nil } ? MessageBands.pooled(bands) : nil
-        weeks = Flows.weeks(episodes: episodes, asOf: asOf)
+        retryDays = figures.retryDays
+        bands = figures.messageBands
+        pooledRatio = MessageBands.pooled(figures.messageBands)
+        weeks = figures.flows
 
         var all = EpisodeGroup()
         var byCohort: [CalendarPeriod: EpisodeGroup] = [:]
@@ -186,22 +186,16 @@ package struct Report: Sendable {
         self.withoutGrace = withoutGrace
         graceLengths = Self.markedLengths(lengths)
         cohorts = byCohort.keys.sorted().map { Cohort(period: $0, figures: byCohort[$0] ?? EpisodeGroup()) }
-        let byteOrder: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        products = byProduct.keys.sorted(by: byteOrder).map { product in
+        products = byProduct.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { product in
             Product(productId: product, figures: byProduct[product] ?? EpisodeGroup())
         }
-        let amounts = Revenue.amounts(episodes: episodes)
-        let saved = GraceRevenue.revenue(episodes: episodes)
-        money = amounts.keys.sorted(by: byteOrder).map { currency in
+        let savedInGrace = Dictionary(uniqueKeysWithValues: figures.graceRevenue.map { ($0.currency, $0.saved) })
+        money = figures.revenue.map { row in
             Headline.Money(
-                currency: currency, amounts: amounts[currency] ?? Revenue.Amounts(),
-                savedInGraceEpisodes: saved[currency]?.episodes ?? 0)
+                currency: row.currency, amounts: row.amounts,
+                savedInGraceEpisodes: savedInGrace[row.currency]?.episodes ?? 0)
         }
-        let checks =
-            dataset.dataQuality.checks.map { Headline.Check(check: $0.check, count: $0.count) }
-            + options.rejections.keys.sorted(by: byteOrder).map { reason in
-                Headline.Check(check: "rejected_" + reason, count: options.rejections[reason] ?? 0)
-            }
+        let checks = figures.dataQuality.map { Headline.Check(check: $0.check, count: $0.count) }
         headline = Headline(
             asOf: asOf,
             environment: options.environment,

@@ -2,6 +2,7 @@ import Analysis
 import AppStoreNotifications
 import Dispatch
 import Foundation
+import Reports
 import Synchronization
 
 /// Writes a signed export of simulated subscribers, the ground truth of its episodes, and the root certificate

@@ -1,4 +1,5 @@
 import Analysis
+import Reports
 import Testing
 
 /// `--from`/`--to` values and the grace length `--group-by grace-length` uses.

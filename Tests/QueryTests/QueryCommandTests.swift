@@ -1,5 +1,6 @@
 import Analysis
 import Foundation
+import Reports
 import TestSupport
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
             ]
         )
         #expect(result.status == 0, "\(result.stderr)")
-        let report = ChurnReport.tables(fixture.stored)[0]
+        let report = ChurnReport(fixture.stored).tables[0]
         let cohortRows = report.rows.filter { $0[1] == .text(ReportTable.total) }
             .map { ([$0[0]] + $0.dropFirst(2)).map(\.formatted).joined(separator: ",") }
         let header = (["cohort"] + report.columns.dropFirst(2)).joined(separator: ",")
@@ -27,7 +28,7 @@ import Testing
         let result = try ChurnCommand.run(
             ["query", question, "--format", "csv", "--database-url", fixture.schema.url])
         #expect(result.status == 0, "\(result.stderr)")
-        let report = ChurnReport.tables(fixture.stored)[table]
+        let report = ChurnReport(fixture.stored).tables[table]
         #expect(!report.rows.isEmpty)
         #expect(result.stdout == CSVWriter.render(report))
     }

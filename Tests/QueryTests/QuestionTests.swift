@@ -76,7 +76,7 @@ import Testing
         )
         #expect(dataset.asOf == fixture.asOf)
         #expect(dataset.episodes == fixture.stored.episodes)
-        let report = ChurnReport.tables(fixture.stored, options: ChurnReport.Options(granularity: testCase.granularity))
+        let report = ChurnReport(fixture.stored, options: ChurnReport.Options(granularity: testCase.granularity)).tables
         let expected = testCase.expected(report)
         let answer = testCase.question.table(episodes: dataset.episodes, asOf: dataset.asOf)
         #expect(answer.columns == expected.columns)
@@ -142,15 +142,11 @@ import Testing
         #expect(curves.rows.count == 3 * 60)
         #expect(
             Array(curves.rows.suffix(60).map { Array($0.dropFirst()) })
-                == RecoveryCurve.table(
-                    episodes: episodes, asOf: fixture.asOf
-                ).rows)
+                == RecoveryCurve.table(RecoveryCurve.points(episodes: episodes, asOf: fixture.asOf)).rows)
         let monthly = episodes.filter { $0.productId == QueryFixture.monthly }
         #expect(
             Array(curves.rows.prefix(60).map { Array($0.dropFirst()) })
-                == RecoveryCurve.table(
-                    episodes: monthly, asOf: fixture.asOf
-                ).rows)
+                == RecoveryCurve.table(RecoveryCurve.points(episodes: monthly, asOf: fixture.asOf)).rows)
     }
 
     @Test(arguments: formats)

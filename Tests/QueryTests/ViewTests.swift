@@ -1,6 +1,7 @@
 import Analysis
 import Foundation
 import PGClient
+import Reports
 import Store
 import TestSupport
 import Testing
@@ -33,7 +34,7 @@ import Testing
         )
         // Row for row the report's file, in every column the two share, numbers as the CSV writes them (from the
         // same doubles). (The report may have columns the view has not, or the reverse.)
-        let report = CSVTable(CSVWriter.render(ChurnReport.tables(fixture.stored)[0]))
+        let report = CSVTable(CSVWriter.render(ChurnReport(fixture.stored).tables[0]))
         let view = try connection.execute(
             "SELECT cohort_month AS cohort, * FROM recovery_by_cohort WHERE environment = $1", ["Production"]
         )

@@ -1,8 +1,9 @@
 import Analysis
-import Testing
+import Reports
 import TestSupport
+import Testing
 
-@Suite struct RecoveryByCohortTests {
+@Suite struct RecoveryByCohortTableTests {
     /// March: monthly recovered + expired, annual open + cancelled. April: monthly other + recovered, and an
     /// open episode without a product.
     let episodes = [
@@ -20,7 +21,7 @@ import TestSupport
     let asOf = T.may1 + T.day
 
     @Test func countsAndRatesWithTotals() {
-        let table = RecoveryByCohort.table(episodes: episodes.shuffled(), asOf: asOf)
+        let table = RecoveryByCohort.table(RecoveryByCohort.rows(episodes: episodes.shuffled(), asOf: asOf))
         #expect(table.name == "recovery_by_cohort.csv")
         #expect(
             table.columns == [
@@ -65,14 +66,14 @@ import TestSupport
             episode("young", start: asOf - 61 * T.day + 1, .recovered, after: 3 * T.day),
         ]
         #expect(episodes.map { $0.isMature(asOf: asOf) } == [true, false])
-        let total = lines(RecoveryByCohort.table(episodes: episodes, asOf: asOf)).last
+        let total = lines(RecoveryByCohort.table(RecoveryByCohort.rows(episodes: episodes, asOf: asOf))).last
         #expect(total == "(all),(all),2,2,0,0,0,0,1.000000,1,1,1.000000,0.206549,1.000000")
     }
 
     @Test func cohortsByISOWeek() {
         // 2024-03-01…03 (Fri–Sun) are week 09, 2024-03-04 is week 10; 2024-04-01 (Mon) is week 14,
         // 2024-04-10/11 week 15.
-        let table = RecoveryByCohort.table(episodes: episodes, asOf: asOf, granularity: .week)
+        let table = RecoveryByCohort.table(RecoveryByCohort.rows(episodes: episodes, asOf: asOf, granularity: .week))
         #expect(
             table.rows.map { $0[0].formatted + "," + $0[1].formatted + "," + $0[2].formatted } == [
                 "2024-W09,annual,1", "2024-W09,monthly,2", "2024-W09,(all),3",
@@ -84,6 +85,9 @@ import TestSupport
     }
 
     @Test func noEpisodesLeavesOnlyTheTotalWithAnEmptyRate() {
-        #expect(lines(RecoveryByCohort.table(episodes: [], asOf: asOf)) == ["(all),(all),0,0,0,0,0,0,,0,0,,,"])
+        #expect(
+            lines(RecoveryByCohort.table(RecoveryByCohort.rows(episodes: [], asOf: asOf))) == [
+                "(all),(all),0,0,0,0,0,0,,0,0,,,"
+            ])
     }
 }

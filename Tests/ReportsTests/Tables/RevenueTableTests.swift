@@ -1,8 +1,9 @@
 import Analysis
-import Testing
+import Reports
 import TestSupport
+import Testing
 
-@Suite struct RevenueTests {
+@Suite struct RevenueTableTests {
     let t0 = T.april1
 
     /// Recoveries under the recovering transaction's currency; expired and open episodes under the currency of
@@ -40,7 +41,7 @@ import TestSupport
     // JPY : open O1 120000 = 120.000                         → JPY,0,0.000,0.000,0,0.000,1,120.000
     // USD : recovered R1 + R3 = 19.980, saved 0; expired X1 9.990 → USD,2,19.980,0.000,1,9.990,0,0.000
     @Test func amountsPerCurrencyByHand() {
-        let table = Revenue.table(episodes: episodes.shuffled())
+        let table = Revenue.table(Revenue.rows(episodes: episodes.shuffled()))
         #expect(table.name == "revenue.csv")
         #expect(
             table.columns == [
@@ -59,11 +60,11 @@ import TestSupport
     @Test func anAmountThatOverflowsIsEmpty() {
         let huge = Int64.max / 2 + 1
         let open = (1...2).map { episode("O\($0)", start: t0, .open, stake: huge, stakeCurrency: "USD") }
-        #expect(lines(Revenue.table(episodes: open)) == ["USD,0,0.000,0.000,0,0.000,2,"])
+        #expect(lines(Revenue.table(Revenue.rows(episodes: open))) == ["USD,0,0.000,0.000,0,0.000,2,"])
     }
 
     @Test func noRowWithoutAnAmountOrEpisode() {
-        #expect(Revenue.table(episodes: []).rows.isEmpty)
-        #expect(Revenue.table(episodes: [episode("C", start: t0, .cancelled, after: T.day)]).rows.isEmpty)
+        #expect(Revenue.table(Revenue.rows(episodes: [])).rows.isEmpty)
+        #expect(Revenue.table(Revenue.rows(episodes: [episode("C", start: t0, .cancelled, after: T.day)])).rows.isEmpty)
     }
 }

@@ -1,8 +1,9 @@
 import Analysis
-import Testing
+import Reports
 import TestSupport
+import Testing
 
-@Suite struct GracePeriodTests {
+@Suite struct GracePeriodTableTests {
     static let asOf = T.may1 + 5 * T.day
     let march = T.march1
     let april = T.april1
@@ -37,7 +38,7 @@ import TestSupport
     //          decided G4 G6 G8 G9 = 4 (G5's grace ends after as-of, G7's is unknown) → 1/4 = 0.25
     //   Total: 2 saved / 7 decided = 0.285714 (not 2/9 = 0.222222 over all grace episodes)
     @Test func saveRateCountsOnlyDecidedEpisodes() {
-        let table = GracePeriod.table(episodes: episodes, asOf: Self.asOf)
+        let table = GracePeriod.table(GracePeriod.rows(episodes: episodes, asOf: Self.asOf))
         #expect(table.name == "grace_period.csv")
         #expect(
             table.columns == [
@@ -54,11 +55,12 @@ import TestSupport
 
     @Test func saveRateIsEmptyWhenNothingIsDecided() {
         let table = GracePeriod.table(
-            episodes: [episode("G5", start: T.april1, .open, grace: T.april1 + 16 * T.day)],
-            asOf: T.april1 + 10 * T.day
-        )
+            GracePeriod.rows(
+                episodes: [episode("G5", start: T.april1, .open, grace: T.april1 + 16 * T.day)],
+                asOf: T.april1 + 10 * T.day
+            ))
         #expect(lines(table) == ["2024-04,1,0,0,0,0,0,1,", "(all),1,0,0,0,0,0,1,"])
-        #expect(lines(GracePeriod.table(episodes: [], asOf: T.may1)) == ["(all),0,0,0,0,0,0,0,"])
+        #expect(lines(GracePeriod.table(GracePeriod.rows(episodes: [], asOf: T.may1))) == ["(all),0,0,0,0,0,0,0,"])
     }
 
     @Test func unknownGraceEndCountsInItsOutcomeButInNoSaveRate() {
@@ -72,11 +74,11 @@ import TestSupport
         ]
         #expect(episodes.map { $0.isInSaveRate(asOf: Self.asOf) } == [false, false, true])
         #expect(
-            lines(GracePeriod.table(episodes: episodes, asOf: Self.asOf)) == [
+            lines(GracePeriod.table(GracePeriod.rows(episodes: episodes, asOf: Self.asOf))) == [
                 "2024-04,3,1,1,1,0,0,0,1.000000",
                 "(all),3,1,1,1,0,0,0,1.000000",
             ])
-        let unknownOnly = GracePeriod.table(episodes: Array(episodes.prefix(2)), asOf: Self.asOf)
+        let unknownOnly = GracePeriod.table(GracePeriod.rows(episodes: Array(episodes.prefix(2)), asOf: Self.asOf))
         #expect(lines(unknownOnly).last == "(all),2,0,1,1,0,0,0,")
     }
 
@@ -93,7 +95,7 @@ import TestSupport
                 "J1", start: T.april1, .recovered, after: T.day, grace: T.april1 + 3 * T.day, price: 120_000,
                 currency: "JPY"),
         ]
-        let table = GraceRevenue.table(episodes: episodes + extra)
+        let table = GraceRevenue.table(GraceRevenue.rows(episodes: episodes + extra))
         #expect(table.name == "grace_revenue.csv")
         #expect(table.columns == ["currency", "saved_episodes", "revenue_saved"])
         #expect(lines(table) == ["EUR,2,4.990", "JPY,1,120.000", "USD,2,10.980"])
@@ -106,7 +108,7 @@ import TestSupport
                 "H\(index)", start: T.april1, .recovered, after: T.day, grace: T.april1 + 3 * T.day, price: huge,
                 currency: "USD")
         }
-        #expect(lines(GraceRevenue.table(episodes: saved)) == ["USD,2,"])
+        #expect(lines(GraceRevenue.table(GraceRevenue.rows(episodes: saved))) == ["USD,2,"])
     }
 
     @Test func graceVersusNoGrace() {

@@ -1,3 +1,4 @@
+import Analysis
 import CivilTime
 
 /// Unix milliseconds written as UTC calendar text, with integer arithmetic (no Foundation calendars or locales).

@@ -1,8 +1,9 @@
 import Analysis
-import Testing
+import Reports
 import TestSupport
+import Testing
 
-@Suite struct BillingFailuresTests {
+@Suite struct BillingFailuresTableTests {
     @Test func ratePerMonthWithTotal() {
         let episodes = [
             episode("a", start: T.march1, .recovered, after: T.day),
@@ -15,7 +16,7 @@ import TestSupport
         ])
         // 2024-03: 2 / (2 + 6) = 0.25;  2024-04: 1 / (1 + 0) = 1;  2024-05: 0 / (0 + 4) = 0;
         // total: 3 / (3 + 10) = 0.230769.
-        let table = BillingFailures.table(episodes: episodes, renewals: renewals)
+        let table = BillingFailures.table(BillingFailures.rows(episodes: episodes, renewals: renewals))
         #expect(table.name == "billing_failures.csv")
         #expect(table.columns == ["month", "episodes_started", "renewals", "billing_failure_rate"])
         #expect(
@@ -28,7 +29,9 @@ import TestSupport
     }
 
     @Test func emptyIsAnEmptyRate() {
-        #expect(lines(BillingFailures.table(episodes: [], renewals: PeriodCounts())) == ["(all),0,0,"])
+        #expect(
+            lines(BillingFailures.table(BillingFailures.rows(episodes: [], renewals: PeriodCounts()))) == ["(all),0,0,"]
+        )
     }
 
     @Test func fromNotificationsInScope() {
@@ -48,10 +51,11 @@ import TestSupport
         ])
         // 2024-03: 0 / (0 + 2) = 0;  2024-04: 1 / (1 + 0) = 1;  total 1 / 3.
         #expect(
-            lines(BillingFailures.table(episodes: dataset.episodes, renewals: dataset.renewals)) == [
-                "2024-03,0,2,0.000000",
-                "2024-04,1,0,1.000000",
-                "(all),1,2,0.333333",
-            ])
+            lines(BillingFailures.table(BillingFailures.rows(episodes: dataset.episodes, renewals: dataset.renewals)))
+                == [
+                    "2024-03,0,2,0.000000",
+                    "2024-04,1,0,1.000000",
+                    "(all),1,2,0.333333",
+                ])
     }
 }

@@ -36,6 +36,12 @@ extension ReportTable {
             .exact(value, places: 3)
         }
 
+        /// A price or price sum in milliunits as currency units with 3 decimals, or empty when it is nil (missing,
+        /// or a sum that does not fit in 64 bits).
+        package static func milliunits(ifDefined value: Int64?) -> Cell {
+            value.map(milliunits) ?? .empty
+        }
+
         /// The text written into a file: `.` as the decimal mark, no grouping, empty for `empty`.
         package var formatted: String {
             switch self {

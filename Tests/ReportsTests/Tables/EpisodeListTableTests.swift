@@ -1,8 +1,9 @@
 import Analysis
-import Testing
+import Reports
 import TestSupport
+import Testing
 
-@Suite struct EpisodeListTests {
+@Suite struct EpisodeListTableTests {
     @Test func rowCarriesTheV2Columns() {
         let t0 = T.march1
         let newPurchase = Episode(

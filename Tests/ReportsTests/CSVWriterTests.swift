@@ -1,4 +1,4 @@
-import Analysis
+import Reports
 import Testing
 
 @Suite struct CSVWriterTests {

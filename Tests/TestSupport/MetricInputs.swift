@@ -1,10 +1,9 @@
 import Analysis
-import TestSupport
 
-// Builders for the analysis tests; their times (`T`) come from TestSupport.
+// Builders of the analyzers' inputs, for the analysis and report tests; their times are `T`'s.
 
 /// A notification of subscription `S1` in Production, bought by the account holder, unless told otherwise.
-func event(
+package func event(
     _ uuid: String,
     _ type: String,
     _ subtype: String? = nil,
@@ -50,7 +49,7 @@ func event(
 }
 
 /// A closed or open episode for metric tests: only what the metrics read is set.
-func episode(
+package func episode(
     _ id: String,
     start: Int64,
     _ outcome: Episode.Outcome,
@@ -79,9 +78,4 @@ func episode(
         openingNotificationUUID: id + "-open",
         closingNotificationUUID: outcome == .open ? nil : id + "-close"
     )
-}
-
-/// The formatted cells of a table, one string per row joined by commas (no CSV quoting).
-func lines(_ table: ReportTable) -> [String] {
-    table.rows.map { $0.map(\.formatted).joined(separator: ",") }
 }

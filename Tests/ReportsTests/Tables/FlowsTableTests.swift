@@ -1,8 +1,9 @@
 import Analysis
-import Testing
+import Reports
 import TestSupport
+import Testing
 
-@Suite struct FlowsTests {
+@Suite struct FlowsTableTests {
     // 2024-03-01 is a Friday in ISO week 2024-W09 (Feb 26–Mar 3); W10 is Mar 4–10, W11 Mar 11–17, W12 Mar 18–24.
     let march1 = T.march1
     let day = T.day
@@ -38,7 +39,7 @@ import TestSupport
     //   W11, c = Mar 18: e5 left Mar 12, e6 Mar 11, e7 Mar 12; e8 open → 1
     //   W12, c = as-of (Mar 18 12:00): e8, e9 open → 2
     @Test func weeklyFlowsByHand() {
-        let table = Flows.table(episodes: episodes.shuffled(), asOf: asOf)
+        let table = Flows.table(Flows.weeks(episodes: episodes.shuffled(), asOf: asOf))
         #expect(table.name == "flows.csv")
         #expect(
             table.columns == [
@@ -59,7 +60,7 @@ import TestSupport
         let start: Int64 = 1_734_912_000_000
         let asOf: Int64 = 1_736_121_600_000 + T.hour
         #expect(
-            lines(Flows.table(episodes: [episode("o", start: start, .open)], asOf: asOf)) == [
+            lines(Flows.table(Flows.weeks(episodes: [episode("o", start: start, .open)], asOf: asOf))) == [
                 "2024-W52,1,0,0,0,0,0,0,1",
                 "2025-W01,0,0,0,0,0,0,0,1",
                 "2025-W02,0,0,0,0,0,0,0,1",
@@ -70,11 +71,12 @@ import TestSupport
         // c = as-of for the last week, and a flow time ≥ c counts as in retry: the episode leaves and is counted
         // in retry in the same row.
         let asOf = march1 + 2 * day
-        let table = Flows.table(episodes: [episode("x", start: march1, .expired, after: 2 * day)], asOf: asOf)
+        let table = Flows.table(
+            Flows.weeks(episodes: [episode("x", start: march1, .expired, after: 2 * day)], asOf: asOf))
         #expect(lines(table) == ["2024-W09,1,0,0,0,1,0,0,1"])
     }
 
     @Test func noEpisodesNoRows() {
-        #expect(Flows.table(episodes: [], asOf: asOf).rows.isEmpty)
+        #expect(Flows.table(Flows.weeks(episodes: [], asOf: asOf)).rows.isEmpty)
     }
 }
