@@ -1,5 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Why a file named on the command line cannot be used, in the system's words, for the messages of `validate()`.

@@ -1,7 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Runs the built `churn` executable as a user would, capturing its exit status, stdout and stderr.
