@@ -4,7 +4,7 @@ extension SummaryDocument {
     func writeChanges(since previous: PreviousHeadline, to writer: inout MarkdownWriter) {
         let now = report.headline
         writer.heading("Changes since the previous report")
-        var notes = ["The previous report is as of \(UTCTime.timestamp(previous.asOf))."]
+        var notes = ["The previous report is as of \(UTCTime.minute(previous.asOf))."]
         if previous.environment != now.environment {
             notes.append(
                 "It covers the \(MarkdownWriter.escape(previous.environment)) environment, this one \(environment): "

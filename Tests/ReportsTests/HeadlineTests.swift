@@ -127,7 +127,7 @@ import TestSupport
 
         let summary = SummaryDocument(report: Sample.report(previous: previous)).markdown
         #expect(summary.contains("## Changes since the previous report"))
-        #expect(summary.contains("The previous report is as of 2024-06-01T00:00:00Z."))
+        #expect(summary.contains("The previous report is as of 2024-06-01 00:00 UTC."))
         #expect(summary.contains("It was written with the earlier definitions of the figures"))
         #expect(summary.contains("| `duplicates_skipped` | 3 | 1 | -2 |"))
         #expect(summary.contains("| `rejected_bad_signature` | 1 | 2 | +1 |"))
@@ -212,7 +212,7 @@ import TestSupport
         let july = Report(dataset: Sample.dataset(), options: .init(rejections: Sample.rejections, previous: previous))
         let summary = SummaryDocument(report: july).markdown
         #expect(summary.contains("## Changes since the previous report"))
-        #expect(summary.contains("The previous report is as of 2024-06-01T00:00:00Z."))
+        #expect(summary.contains("The previous report is as of 2024-06-01 00:00 UTC."))
         #expect(!summary.contains("not comparable"))
         #expect(!summary.contains("earlier definitions"))
         #expect(june.headline.all.episodes == 10)

@@ -80,7 +80,7 @@ extension Churn {
             let outcomes = report.outcomes
             print("wrote \(directory.path)/ (\(Reports.Report.fileNames.count) files)")
             print(
-                "\(environment) as of \(UTCTime.timestamp(asOfTime)): \(outcomes.episodes) episodes, "
+                "\(environment) as of \(UTCTime.minute(asOfTime)): \(outcomes.episodes) episodes, "
                     + "\(outcomes.recovered) recovered, \(outcomes.expired) expired, \(outcomes.cancelled) cancelled, "
                     + "\(outcomes.other) other, \(outcomes.open) open"
             )
