@@ -17,7 +17,9 @@ extension Churn {
                 then writes reports/<as-of date>/ (or --out DIR): every CSV file that
                 docs/METRICS.md defines, summary.md, recovery_curve.svg,
                 recovery_hazard.svg and headline.json. The same data gives
-                byte-identical files.
+                byte-identical files. summary.md compares with the previous report:
+                the latest earlier <date>/ directory under --reports-root of the
+                same environment and database (see README, "Episodes and reports").
 
                 --as-of takes a date (2026-11-20: the end of that day, UTC), a
                 date-time (2026-11-20T12:00:00Z) or Unix milliseconds; only
