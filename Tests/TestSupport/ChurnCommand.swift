@@ -41,19 +41,13 @@ package struct ChurnCommand {
         let stdoutPath = scratch.appendingPathComponent("stdout").path
         let stderrPath = scratch.appendingPathComponent("stderr").path
 
-        var variables = ProcessInfo.processInfo.environment
-        for (key, value) in environment { variables[key] = value }
-        // A test never reaches the developer's own database by accident.
-        for key in ["DATABASE_URL", "PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE"] where environment[key] == nil {
-            variables[key] = nil
-        }
         let script = """
             cd "$1" && shift && exec "$@" > "\(stdoutPath)" 2> "\(stderrPath)" < /dev/null
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script, "sh", (directory ?? scratch).path, executable.path] + arguments
-        process.environment = variables
+        process.environment = variables(adding: environment)
         try process.run()
         process.waitUntilExit()
         return Result(
@@ -61,5 +55,17 @@ package struct ChurnCommand {
             stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
         )
+    }
+
+    /// This process's environment with `environment` added (nil values removed), and without the variables that
+    /// name a database unless `environment` gives them: a test never reaches the developer's own database by
+    /// accident.
+    static func variables(adding environment: [String: String?]) -> [String: String] {
+        var variables = ProcessInfo.processInfo.environment
+        for (key, value) in environment { variables[key] = value }
+        for key in ["DATABASE_URL", "PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE"] where environment[key] == nil {
+            variables[key] = nil
+        }
+        return variables
     }
 }
