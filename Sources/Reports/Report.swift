@@ -18,6 +18,9 @@ package struct Report: Sendable {
         package var schedule: MessageSchedule
         /// The `data.environment` the dataset was built for (`Production` unless asked otherwise).
         package var environment: String
+        /// The identity of the database the dataset comes from (`database_identity.id`), kept in `headline.json`;
+        /// nil for a report made without a database.
+        package var databaseID: String?
         /// Inputs quarantined at load time, by reason (`rejected_<reason>` in data quality).
         package var rejections: [String: Int]
         /// The previous report's headline figures, for "Changes since the previous report".
@@ -30,6 +33,7 @@ package struct Report: Sendable {
             granularity: CalendarPeriod.Granularity = .month,
             schedule: MessageSchedule = .standard,
             environment: String = "Production",
+            databaseID: String? = nil,
             rejections: [String: Int] = [:],
             previous: PreviousHeadline? = nil,
             latestSignedDate: Int64? = nil
@@ -37,6 +41,7 @@ package struct Report: Sendable {
             self.granularity = granularity
             self.schedule = schedule
             self.environment = environment
+            self.databaseID = databaseID
             self.rejections = rejections
             self.previous = previous
             self.latestSignedDate = latestSignedDate
@@ -199,6 +204,7 @@ package struct Report: Sendable {
         headline = Headline(
             asOf: asOf,
             environment: options.environment,
+            databaseID: options.databaseID,
             all: Headline.Outcomes(all.outcomes),
             mature: Headline.Mature(all.mature),
             withGrace: Headline.Outcomes(withGrace.outcomes),
@@ -229,6 +235,16 @@ package struct Report: Sendable {
     /// The name of a report's directory under `reports/`: the UTC date of its as-of time, `2024-07-19`.
     package static func directoryName(asOf: Int64) -> String {
         UTCTime.date(asOf)
+    }
+
+    /// Whether `name` has the shape of ``directoryName(asOf:)``: `YYYY-MM-DD`, digits and dashes.
+    package static func isDatedDirectoryName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count == 10 else { return false }
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        return bytes.indices.allSatisfy { index in
+            index == 4 || index == 7 ? bytes[index] == UInt8(ascii: "-") : digits.contains(bytes[index])
+        }
     }
 
     /// The contents of every file, in `fileNames` order.

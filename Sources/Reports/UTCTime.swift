@@ -20,4 +20,12 @@ package enum UTCTime {
         if ofDay % 1000 != 0 { text += "." + (ofDay % 1000).zeroPadded(width: 3) }
         return text + "Z"
     }
+
+    /// `2024-07-19 08:30 UTC`: the time for people to read, to the minute. The seconds are cut, not rounded, so
+    /// the minute shown never lies after the instant; files for machines keep ``timestamp(_:)``.
+    package static func minute(_ millis: Int64) -> String {
+        let minutes = Int(CivilDate.split(unixMilliseconds: millis).millisecondOfDay) / 60_000
+        return date(millis) + " " + (minutes / 60).zeroPadded(width: 2) + ":" + (minutes % 60).zeroPadded(width: 2)
+            + " UTC"
+    }
 }

@@ -38,6 +38,21 @@ package enum DatabaseTarget: Sendable {
         }
     }
 
+    /// How psql (or `DATABASE_URL`) reaches this database, as `churn db url` prints it.
+    ///
+    /// A URL or conninfo given by `--database-url` or `DATABASE_URL` comes back exactly as given, password
+    /// included, since a program connecting with it needs it. For the `PG*` variables it is what they (and the
+    /// service they name) set, without the password: `PGPASSWORD` and `~/.pgpass` stay where psql reads them
+    /// itself. For the embedded cluster it is the cluster's URI.
+    /// - Important: it may hold a password: print it only where asked, never into a log or a message.
+    package var connectionString: String {
+        switch self {
+        case .url(let url): return url
+        case .libpqEnvironment: return PGConnection.environmentConninfo()
+        case .embedded(let cluster): return cluster.uri
+        }
+    }
+
     /// A description for messages (never a password).
     package var summary: String {
         switch self {

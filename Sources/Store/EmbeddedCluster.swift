@@ -3,7 +3,9 @@ import Logging
 import PGClient
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A private PostgreSQL cluster the tool creates and runs itself, so nothing else has to be set up.
@@ -136,8 +138,8 @@ package struct EmbeddedCluster: Sendable {
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: dataDirectory.path)
         if ServerUser.isRoot {
             try ServerUser.checkCanReach(home)
-            try ServerUser.chown(dataDirectory)
-            try ServerUser.chown(home, recursive: false)
+            try ServerUser.giveToServer(dataDirectory)
+            try ServerUser.giveToServer(home, recursive: false)
         }
         let result = try runAsServerUser(
             binaries.initdb,
@@ -155,11 +157,11 @@ package struct EmbeddedCluster: Sendable {
         try FileManager.default.createDirectory(at: socketDirectory, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: socketDirectory.path)
         if ServerUser.isRoot {
-            try ServerUser.chown(socketDirectory)
+            try ServerUser.giveToServer(socketDirectory)
             if !FileManager.default.fileExists(atPath: logFile.path) {
                 _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
             }
-            try ServerUser.chown(logFile, recursive: false)
+            try ServerUser.giveToServer(logFile, recursive: false)
         }
     }
 

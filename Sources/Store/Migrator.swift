@@ -27,6 +27,10 @@ package struct Migrator {
             version: 4, name: "004_metrics_v2.sql",
             sql: String(decoding: PackageResources._04_metrics_v2_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 5, name: "005_database_identity.sql",
+            sql: String(decoding: PackageResources._05_database_identity_sql, as: UTF8.self)
+        ),
     ]
 
     let logger: Logger

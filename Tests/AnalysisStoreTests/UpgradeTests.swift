@@ -76,7 +76,7 @@ import TestSupport
             "INSERT INTO analyzed_files (environment, source_file_id) SELECT 'Production', id FROM source_files")
         #expect(try old.storedRows() != current.storedRows())
 
-        #expect(try Migrator(logger: .test).migrate(connection) == [4])
+        #expect(try Migrator(logger: .test).migrate(connection) == Migrator.all.map(\.version).filter { $0 >= 4 })
         // The renewal currency, backfilled from the payload, is what a load writes now.
         let differences = try connection.execute(
             """

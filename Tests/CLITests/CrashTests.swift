@@ -7,7 +7,9 @@ import TestPKI
 import TestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A kill at any point of a nightly run (SIGKILL: no chance to clean up) loses nothing and doubles nothing: after

@@ -6,7 +6,9 @@ import Testing
 import TestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The database stops in the middle of a load: `churn` exits promptly with its "database unreachable" code and a

@@ -1,7 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Runs the built `churn` executable as a user would, capturing its exit status, stdout and stderr.
@@ -42,19 +44,13 @@ package struct ChurnCommand {
         let stdoutPath = scratch.appendingPathComponent("stdout").path
         let stderrPath = scratch.appendingPathComponent("stderr").path
 
-        var variables = ProcessInfo.processInfo.environment
-        for (key, value) in environment { variables[key] = value }
-        // A test never reaches the developer's own database by accident.
-        for key in ["DATABASE_URL", "PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE"] where environment[key] == nil {
-            variables[key] = nil
-        }
         let script = """
             cd "$1" && shift && exec "$@" > "\(stdoutPath)" 2> "\(stderrPath)" < /dev/null
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script, "sh", (directory ?? scratch).path, executable.path] + arguments
-        process.environment = variables
+        process.environment = variables(adding: environment)
         try process.run()
         process.waitUntilExit()
         return Result(
@@ -63,5 +59,17 @@ package struct ChurnCommand {
             stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
         )
+    }
+
+    /// This process's environment with `environment` added (nil values removed), and without the variables that
+    /// name a database unless `environment` gives them: a test never reaches the developer's own database by
+    /// accident.
+    static func variables(adding environment: [String: String?]) -> [String: String] {
+        var variables = ProcessInfo.processInfo.environment
+        for (key, value) in environment { variables[key] = value }
+        for key in ["DATABASE_URL", "PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE"] where environment[key] == nil {
+            variables[key] = nil
+        }
+        return variables
     }
 }

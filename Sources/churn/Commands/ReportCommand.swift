@@ -19,7 +19,9 @@ extension Churn {
                 then writes reports/<as-of date>/ (or --out DIR): every CSV file that
                 docs/METRICS.md defines, summary.md, recovery_curve.svg,
                 recovery_hazard.svg and headline.json. The same data gives
-                byte-identical files.
+                byte-identical files. summary.md compares with the previous report:
+                the latest earlier <date>/ directory under --reports-root of the
+                same environment and database (see README, "Episodes and reports").
 
                 --as-of takes a date (2026-11-20: the end of that day, UTC), a
                 date-time (2026-11-20T12:00:00Z) or Unix milliseconds; only
@@ -85,7 +87,7 @@ extension Churn {
             let outcomes = report.outcomes
             print("wrote \(directory.path)/ (\(Reports.Report.fileNames.count) files)")
             print(
-                "\(environment.rawValue) as of \(UTCTime.timestamp(asOfTime)): \(outcomes.episodes) episodes, "
+                "\(environment.rawValue) as of \(UTCTime.minute(asOfTime)): \(outcomes.episodes) episodes, "
                     + "\(outcomes.recovered) recovered, \(outcomes.expired) expired, \(outcomes.cancelled) cancelled, "
                     + "\(outcomes.other) other, \(outcomes.open) open"
             )

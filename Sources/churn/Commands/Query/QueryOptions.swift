@@ -134,7 +134,7 @@ struct QueryOptions: ParsableArguments {
         let question = EpisodeQuestion(kind, grouping: grouping, schedule: schedule, limit: limit)
         let table = question.table(episodes: dataset.episodes, asOf: dataset.asOf)
         if format == .table, Console.isInteractive {
-            let scope = "\(environment.rawValue) as of \(UTCTime.timestamp(dataset.asOf))"
+            let scope = "\(environment.rawValue) as of \(UTCTime.minute(dataset.asOf))"
             FileHandle.standardError.write(Data("\(scope): \(dataset.episodes.count) episode(s) in scope\n".utf8))
         }
         FileHandle.standardOutput.write(Data(TableRenderer.render(table, as: format).utf8))
