@@ -45,7 +45,12 @@ package struct EmbeddedCluster: Sendable {
     package var url: String { url(database: database) }
 
     package func url(database: String) -> String {
-        "host=\(socketDirectory.path) dbname=\(database) user=postgres"
+        "host=\(Self.conninfoValue(socketDirectory.path)) dbname=\(Self.conninfoValue(database)) user=postgres"
+    }
+
+    /// A conninfo value in single quotes, its backslashes and quotes escaped: a space or quote in it stays in it.
+    private static func conninfoValue(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
     }
 
     /// The URI form, for `psql "…"` and `DATABASE_URL`.
@@ -79,7 +84,9 @@ package struct EmbeddedCluster: Sendable {
             if try currentState(binaries) != .running {
                 logger.info("starting the embedded PostgreSQL", metadata: ["cluster.home": "\(home.path)"])
                 try prepareSocketDirectory()
-                var options = "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory.path)'"
+                // pg_ctl hands the options to the shell: the path goes in single quotes, each quote in it as '\''.
+                let socketPath = "'" + socketDirectory.path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+                var options = "-c listen_addresses='' -c unix_socket_directories=\(socketPath)"
                 for (name, value) in serverSettings.sorted(by: { $0.key < $1.key }) {
                     options += " -c \(name)=\(value)"
                 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PGClient
 import Store
+import Synchronization
 import Testing
 import TestSupport
 
@@ -34,6 +35,51 @@ import TestSupport
         for table in ["load_runs", "notifications", "quarantine", "schema_migrations", "source_files"] {
             #expect(tables.contains(table))
         }
+    }
+
+    /// From every older version, migrating applies exactly the versions after it, in order, and records each once.
+    @Test(arguments: 0..<Migrator.all.count)
+    func bringsEveryOlderVersionForward(from version: Int) throws {
+        let connection = try TestDatabase.makeSchema("forward").connect()
+        let migrator = Migrator(logger: Logger.test)
+        let versions = Migrator.all.map(\.version)
+        #expect(try migrator.migrate(connection, through: version) == Array(versions.prefix(version)))
+        #expect(try migrator.currentVersion(connection) == versions.prefix(version).last)
+        #expect(try migrator.migrate(connection) == Array(versions.dropFirst(version)))
+        #expect(try migrator.migrate(connection) == [])
+        let recorded = try connection.execute("SELECT version::text, name FROM schema_migrations ORDER BY version").rows
+        #expect(recorded == Migrator.all.map { [String($0.version), $0.name] })
+    }
+
+    /// Migrators started at the same moment on one schema take turns: the first applies everything, the others
+    /// find the schema current.
+    @Test func concurrentMigratorsApplyEachVersionOnce() throws {
+        let schema = try TestDatabase.makeSchema("concurrent")
+        let count = 4
+        let results = Mutex<[Result<[Int], any Error>]>([])
+        let connected = DispatchGroup()
+        let finished = DispatchGroup()
+        let go = DispatchSemaphore(value: 0)
+        for _ in 0..<count {
+            connected.enter()
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                let connection = Result { try schema.connect() }
+                connected.leave()
+                go.wait()
+                let result = Result { try Migrator(logger: Logger.test).migrate(try connection.get()) }
+                results.withLock { $0.append(result) }
+            }
+        }
+        connected.wait()
+        for _ in 0..<count { go.signal() }
+        finished.wait()
+        let applied = try results.withLock { try $0.map { try $0.get() } }
+        let expected = Array(repeating: [], count: count - 1) + [Migrator.all.map(\.version)]
+        #expect(applied.sorted { $0.count < $1.count } == expected)
+        let recorded = try schema.connect().execute("SELECT count(*), count(DISTINCT version) FROM schema_migrations")
+        #expect(recorded.rows == [[String(Migrator.all.count), String(Migrator.all.count)]])
     }
 }
 
