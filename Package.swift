@@ -145,7 +145,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "PGClient", "Store", "Analysis", "AppStoreNotifications", "TestPKI",
+                "PGClient", "Store", "Analysis", "AppStoreNotifications", "TestPKI", "Simulator",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport",

@@ -27,14 +27,28 @@ package enum DatabaseTarget: Sendable {
 
     /// Opens a connection, starting the embedded cluster first when that is the target.
     package func connect(logger: Logger) throws -> PGConnection {
+        let connection: PGConnection
         switch self {
         case .url(let url):
-            return try PGConnection(url: url)
+            connection = try PGConnection(url: url)
         case .libpqEnvironment:
-            return try PGConnection(url: nil)
+            connection = try PGConnection(url: nil)
         case .embedded(let cluster):
             try cluster.start(logger: logger)
-            return try PGConnection(url: cluster.url)
+            connection = try PGConnection(url: cluster.url)
+        }
+        try Self.endSessionWhenClientDies(connection)
+        return connection
+    }
+
+    /// Asks the server (PostgreSQL 14 and later) to check every 10 s, while a statement runs, that this client is
+    /// still there: a run killed while it waits for a lock then loses its session, and with it the locks it held,
+    /// instead of keeping them until the wait ends. An older server does not know the setting; nothing changes there.
+    private static func endSessionWhenClientDies(_ connection: PGConnection) throws {
+        do {
+            try connection.execute("SET client_connection_check_interval = 10000")
+        } catch where error.sqlState == "42704" {
+            // unrecognized configuration parameter: a server before PostgreSQL 14.
         }
     }
 

@@ -1,6 +1,9 @@
 import Foundation
+import Logging
+import PGClient
 import Store
 import Testing
+import TestSupport
 
 /// Which server a run uses, for every combination of flag and environment that decides it.
 @Suite struct DatabaseTargetTests {
@@ -67,5 +70,13 @@ import Testing
         #expect(!DatabaseTarget.url(secret).summary.contains("s3cret"))
         #expect(
             !DatabaseTarget.resolve(explicitURL: nil, environment: ["DATABASE_URL": secret]).summary.contains("s3cret"))
+    }
+
+    @Test func aConnectionAsksTheServerToEndItsSessionWhenTheClientDies() throws {
+        let schema = try TestDatabase.makeSchema("liveness")
+        let connection = try DatabaseTarget.url(schema.url).connect(logger: .test)
+        #expect(try connection.execute("SHOW client_connection_check_interval").scalar == "10s")
+        // Without the target, a plain connection keeps the server's default.
+        #expect(try schema.connect().execute("SHOW client_connection_check_interval").scalar == "0")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PGClient
 import Store
+import Synchronization
 
 /// The PostgreSQL server the test run uses: a throwaway cluster it starts itself (initdb + pg_ctl on a private
 /// Unix socket, as the `postgres` user when running as root), or the server in `CHURN_TEST_DATABASE_URL`.
@@ -72,11 +73,11 @@ package enum TestDatabase {
         } catch {
             return .failure(TestDatabaseError(message: "cannot start the test PostgreSQL cluster: \(error)"))
         }
-        TestClusterRegistry.started = cluster
+        TestClusterRegistry.started.withLock { $0 = cluster }
         // Swift Testing may end the process without running atexit handlers; the next run then removes this
         // cluster (see removeAbandonedClusters), and `make test` removes it when the run ends.
         atexit {
-            guard let cluster = TestClusterRegistry.started else { return }
+            guard let cluster = TestClusterRegistry.started.withLock({ $0 }) else { return }
             _ = try? cluster.stop(immediate: true)
             try? FileManager.default.removeItem(at: cluster.home)
         }
@@ -114,7 +115,7 @@ package struct TestDatabaseError: Error, CustomStringConvertible, Sendable {
 
 /// The cluster to stop when the test process exits.
 enum TestClusterRegistry {
-    nonisolated(unsafe) static var started: EmbeddedCluster?
+    static let started = Mutex<EmbeddedCluster?>(nil)
 }
 
 extension Logger {
