@@ -94,28 +94,9 @@ struct RandomHistory: CustomStringConvertible {
 
     /// What the simulator signs (the transaction and renewal info, then the whole), with placeholder signatures.
     private func unsignedToken(_ notification: SimulatedNotification, encoder: JSONEncoder) throws -> String {
-        func token(_ payload: Data) -> String {
+        try SimulatedSubscriber.token(notification, options: options, encoder: encoder) { payload in
             Self.header + "." + Base64URL.encode(payload) + ".c2lnbmF0dXJl"
         }
-        var data = NotificationData()
-        data.appAppleId = options.appAppleID
-        data.bundleId = options.bundleID
-        data.environment = .known(notification.environment)
-        if let transaction = notification.transaction {
-            data.signedTransactionInfo = token(try encoder.encode(transaction))
-        }
-        if let renewalInfo = notification.renewalInfo {
-            data.signedRenewalInfo = token(try encoder.encode(renewalInfo))
-        }
-        data.status = notification.status.map { .known($0) }
-        var payload = ResponseBodyV2DecodedPayload()
-        payload.notificationType = .known(notification.notificationType)
-        payload.subtype = notification.subtype.map { .known($0) }
-        payload.notificationUUID = notification.notificationUUID
-        payload.data = data
-        payload.version = "2.0"
-        payload.signedDate = notification.signedDate
-        return token(try encoder.encode(payload))
     }
 
     private static let header = Base64URL.encode(Data(#"{"alg":"ES256","x5c":["AAAA"]}"#.utf8))
