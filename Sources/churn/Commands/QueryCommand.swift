@@ -47,12 +47,16 @@ extension Churn {
                       as for `churn report`
 
                 --group-by (repeat it, or separate with commas): cohort-month,
-                cohort-week, product, storefront, offer-type, grace-length (3, 16,
-                28 days, or none). A grouped answer ends with the figures over every
-                selected episode, marked (all).
+                cohort-week, product, storefront, offer-type (the code and Apple's
+                name), grace-length (3, 16, 28 days, none, or unknown). A grouped
+                answer ends with the figures over every selected episode, marked
+                (all). `episodes` lists each group's episodes in turn, --limit of
+                each.
 
-                Output: an aligned table, or --format csv, json (an array of objects,
-                numbers as numbers, null for empty) or markdown.
+                Output: an aligned table, or --format csv, json or markdown. JSON is
+                an array of objects with every value typed: numbers, true/false,
+                null for an empty cell and for none or unknown (has_grace tells no
+                grace from an unknown length), and is_total: true instead of (all).
 
                 Examples:
                   churn query recovery-rate --group-by cohort-month
