@@ -61,16 +61,16 @@ extension Churn {
                 Examples:
                   churn query recovery-rate --group-by cohort-month
                   churn query recovery-rate --group-by grace-length \\
-                      --from 2026-01 --to 2026-06
+                      --from 2025-01 --to 2025-06
                   churn query recovery-rate --group-by product,storefront \\
-                      --as-of 2026-10-31 --format json
-                  churn query recovery-curve --product com.example.monthly \\
+                      --as-of 2025-10-31 --format json
+                  churn query recovery-curve --product pro.monthly \\
                       --format csv > curve.csv
                   churn query grace-saves --group-by cohort-month
                   churn query grace-saves --revenue --storefront USA
                   churn query message-bands --trial-conversion --format markdown
                   churn query revenue --group-by product
-                  churn query flows --from 2026-W01
+                  churn query flows --from 2025-W40
                   churn query episodes --repeat-episode --group-by product --limit 20
                 """,
             subcommands: [

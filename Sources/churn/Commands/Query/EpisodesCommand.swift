@@ -26,9 +26,9 @@ extension Churn.QueryCommand {
                 product. Without --group-by, --limit caps the whole list.
 
                 Examples:
-                  churn query episodes --product com.example.monthly --limit 20
+                  churn query episodes --product pro.monthly --limit 20
                   churn query episodes --repeat-episode --format csv > repeats.csv
-                  churn query episodes --from 2026-03-05 --to 2026-03-05 --format json
+                  churn query episodes --from 2025-03-05 --to 2025-03-05 --format json
                 """
         )
 
