@@ -44,7 +44,9 @@ extension Churn {
         }
 
         struct Stop: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Stop the embedded cluster.")
+            static let configuration = CommandConfiguration(
+                abstract: "Stop the embedded cluster.", usage: "churn db stop [<options>]"
+            )
             @OptionGroup var global: GlobalOptions
 
             func validate() throws {
@@ -60,7 +62,8 @@ extension Churn {
 
         struct Status: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Say whether the embedded cluster exists and runs (exit 0 running, 3 stopped, 4 not created)."
+                abstract: "Say whether the embedded cluster exists and runs (exit 0 running, 3 stopped, 4 not created).",
+                usage: "churn db status [<options>]"
             )
             @OptionGroup var global: GlobalOptions
 
@@ -87,6 +90,7 @@ extension Churn {
         struct URL: ParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Print the connection string of the database the other commands use (for psql).",
+                usage: "churn db url [<options>]",
                 discussion: """
                     The first that is set: --database-url, DATABASE_URL (either printed
                     exactly as given, password included, because psql needs it to
