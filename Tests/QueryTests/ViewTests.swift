@@ -175,14 +175,9 @@ import Testing
             "SELECT table_name FROM information_schema.views WHERE table_schema = $1 ORDER BY 1", [schema.name]
         ).rows.compactMap { $0[0] }
         #expect(views == ["daily_recovery", "episodes", "recovery_by_cohort"])
-        let columns = try connection.execute(
-            """
-            SELECT column_name FROM information_schema.columns
-            WHERE table_schema = $1 AND table_name = 'daily_recovery' ORDER BY ordinal_position
-            """,
-            [schema.name]
-        ).rows.compactMap { $0[0] }
-        #expect(columns == ["environment", "day", "at_risk", "recovered_on_day", "recovered_cumulative"])
+        #expect(
+            try connection.columns(of: "daily_recovery")
+                == ["environment", "day", "at_risk", "recovered_on_day", "recovered_cumulative"])
     }
 }
 

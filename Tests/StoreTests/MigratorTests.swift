@@ -125,14 +125,9 @@ import TestSupport
         #expect(try migrator.migrate(connection, through: 5) == [1, 2, 3, 4, 5])
         try connection.execute("CREATE VIEW my_days AS SELECT day, recovered AS daily FROM daily_recovery")
         #expect(try migrator.migrate(connection).first == 6)
-        let columns = try connection.execute(
-            """
-            SELECT column_name FROM information_schema.columns
-            WHERE table_schema = $1 AND table_name = 'daily_recovery' ORDER BY ordinal_position
-            """,
-            [schema.name]
-        ).rows.compactMap { $0[0] }
-        #expect(columns == ["environment", "day", "at_risk", "recovered_on_day", "recovered_cumulative"])
+        #expect(
+            try connection.columns(of: "daily_recovery")
+                == ["environment", "day", "at_risk", "recovered_on_day", "recovered_cumulative"])
         #expect(try connection.execute("SELECT count(*) FROM my_days").scalar == "0")
         let comment = try connection.execute(
             "SELECT col_description('daily_recovery'::regclass, 4)").scalar
