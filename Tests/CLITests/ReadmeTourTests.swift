@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every command of README.md, run in the README's order against a fresh database, and every output the README
 /// shows compared with what the command prints.
@@ -49,7 +49,9 @@ import TestSupport
     }
 
     /// The tables and views whose rows belong to an environment.
-    static let environmentTables = ["notifications", "billing_episodes", "episodes", "recovery_by_cohort", "daily_recovery"]
+    static let environmentTables = [
+        "notifications", "billing_episodes", "episodes", "recovery_by_cohort", "daily_recovery",
+    ]
 
     /// One thing the README asks to run.
     struct Step {
@@ -78,7 +80,8 @@ import TestSupport
                 continue
             }
             let location = "README.md:\(step.line): \(step.command)"
-            let command = step.isSQL
+            let command =
+                step.isSQL
                 ? "psql \(Self.quoted(schema.url)) -v ON_ERROR_STOP=1 -c \(Self.quoted(step.command))"
                 : Self.substituted(step.command, url: schema.url)
             let result = try Self.shell(command, in: scratch, url: schema.url)
@@ -225,7 +228,8 @@ import TestSupport
         try process.run()
         process.waitUntilExit()
         return Run(
-            status: process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus,
+            status: process.terminationReason == .uncaughtSignal
+                ? -process.terminationStatus : process.terminationStatus,
             stdout: (try? String(contentsOf: stdout, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
         )

@@ -72,7 +72,8 @@ import Testing
         func episode(_ subscription: String, _ sequence: Int = 1) throws -> [String: JSONValue] {
             try #require(
                 objects.first {
-                    $0["original_transaction_id"] == .string(subscription) && $0["sequence"] == .number(Double(sequence))
+                    $0["original_transaction_id"] == .string(subscription)
+                        && $0["sequence"] == .number(Double(sequence))
                 })
         }
         // F: saved in grace after a free trial with an introductory offer, paid in EUR.
@@ -104,14 +105,23 @@ import Testing
         #expect(open["end_at"] == .null)
         #expect(open["outcome"] == .string("open"))
         #expect(open["duration_days"] == .number(48))
+        let booleans = [
+            "end_inferred", "mature", "has_grace", "grace_end_inferred", "saved_in_grace", "trial_conversion",
+        ]
         for object in objects {
-            for column in ["end_inferred", "mature", "has_grace", "grace_end_inferred", "saved_in_grace", "trial_conversion"] {
-                if case .boolean = object[column] {} else { Issue.record("\(column) is \(String(describing: object[column]))") }
+            for column in booleans {
+                guard case .boolean = object[column] else {
+                    Issue.record("\(column) is \(String(describing: object[column]))")
+                    continue
+                }
             }
         }
         // The aligned table and CSV show the same values as words.
         let csv = try ChurnCommand.run(
-            ["query", "episodes", "--product", QueryFixture.yearly, "--format", "csv", "--database-url", fixture.schema.url]
+            [
+                "query", "episodes", "--product", QueryFixture.yearly, "--format", "csv", "--database-url",
+                fixture.schema.url,
+            ]
         )
         #expect(csv.status == 0, "\(csv.stderr)")
         let table = CSVTable(csv.stdout)

@@ -192,7 +192,9 @@ import Testing
 /// JSON answers as a program reads them: one JSON type per column, `null` for whatever is empty, booleans as
 /// booleans, and no word standing in for a number.
 @Suite struct TypedAnswerTests {
-    static let groupings: [[EpisodeGrouping]] = [[], [.offerType, .graceLength], [.product, .storefront, .cohortWeek]]
+    static let groupings: [[EpisodeGrouping]] = [
+        [], [.offerType, .graceLength], [.product, .storefront, .cohortWeek],
+    ]
 
     @Test(arguments: EpisodeQuestion.Kind.allCases)
     func everyColumnHoldsOneJSONType(_ kind: EpisodeQuestion.Kind) async throws {
@@ -210,7 +212,8 @@ import Testing
                 #expect(types.count <= 1, "\(kind) \(grouping) \(column): \(types)")
                 for object in objects {
                     if case .string(let text) = object[column] {
-                        #expect(!["", "true", "false", "none", "unknown", "(all)"].contains(text), "\(column): \(text)")
+                        let words = ["", "true", "false", "none", "unknown", "(all)"]
+                        #expect(!words.contains(text), "\(column): \(text)")
                     }
                 }
             }
@@ -251,7 +254,8 @@ import Testing
                 [.empty, .empty, .boolean(true), .integer(8)],
             ])
         // The pooled row of message-bands has no band number in JSON, and `(all)` in the file's layout.
-        let bands = EpisodeQuestion(.messageBands).table(episodes: fixture.stored.episodes, asOf: fixture.asOf, for: .json)
+        let bands = EpisodeQuestion(.messageBands)
+            .table(episodes: fixture.stored.episodes, asOf: fixture.asOf, for: .json)
         #expect(bands.rows.last?.first == .empty)
         #expect(bands.rows.dropLast().allSatisfy { if case .integer = $0.first { true } else { false } })
         #expect(

@@ -63,7 +63,8 @@ import Testing
                 [.boolean(false), .text(""), .empty, .integer(0)],
             ]
         )
-        #expect(TableRenderer.render(table, as: .csv) == "mature,currency,offer_type,episodes\ntrue,EUR,1,1\nfalse,,,0\n")
+        #expect(
+            TableRenderer.render(table, as: .csv) == "mature,currency,offer_type,episodes\ntrue,EUR,1,1\nfalse,,,0\n")
         let text = TableRenderer.render(table, as: .json)
         #expect(
             text == """
@@ -79,7 +80,8 @@ import Testing
         #expect(objects[1]["mature"] == .boolean(false))
         #expect(objects[1]["currency"] == .null)
         // Booleans are text, left-aligned, in the aligned table.
-        #expect(TableRenderer.render(table, as: .table).split(separator: "\n")[2] == "true    EUR                1         1")
+        let aligned = TableRenderer.render(table, as: .table).split(separator: "\n")
+        #expect(aligned[2] == "true    EUR                1         1")
     }
 
     @Test func writesMarkdownWithPipesEscaped() {

@@ -129,8 +129,7 @@ import TestSupport
             try connection.columns(of: "daily_recovery")
                 == ["environment", "day", "at_risk", "recovered_on_day", "recovered_cumulative"])
         #expect(try connection.execute("SELECT count(*) FROM my_days").scalar == "0")
-        let comment = try connection.execute(
-            "SELECT col_description('daily_recovery'::regclass, 4)").scalar
+        let comment = try connection.execute("SELECT col_description('daily_recovery'::regclass, 4)").scalar
         #expect(comment?.contains("that day alone") == true)
         // Again: nothing to rename, nothing fails.
         let migration = try #require(Migrator.all.first { $0.name == "006_daily_recovery_names.sql" })

@@ -34,7 +34,10 @@ extension Churn.QueryCommand {
 
         @OptionGroup var options: QueryOptions
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Show at most this many episodes (of each group with --group-by).", valueName: "n"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Show at most this many episodes (of each group with --group-by).", valueName: "n")
+        )
         var limit: Int?
 
         func validate() throws {
