@@ -114,7 +114,7 @@ let package = Package(
         // summary.md for people, the charts.
         .target(
             name: "Reports",
-            dependencies: ["Analysis", "CivilTime"],
+            dependencies: ["Analysis", "AppStoreNotifications", "CivilTime"],
             swiftSettings: upcomingFeatures
         ),
 

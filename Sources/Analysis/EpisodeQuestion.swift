@@ -66,7 +66,7 @@ package struct EpisodeQuestion: Hashable, Sendable {
     package var grouping: [EpisodeGrouping]
     /// The message schedule: `message-bands` models exposure with it, `retry-days` marks its message days.
     package var schedule: MessageSchedule
-    /// For `episodes`: at most this many rows.
+    /// For `episodes`: at most this many rows of each group (of all episodes when there is no grouping).
     package var limit: Int?
 
     package init(
@@ -83,18 +83,17 @@ package struct EpisodeQuestion: Hashable, Sendable {
 
     /// The answer over `episodes` (already filtered to the question's scope).
     ///
-    /// `episodes`: each group's episodes, groups in order, at most `limit` episodes in all. Every other kind: with a
-    /// grouping, each group's figures, groups in order, then the figures over all episodes (key nil); without one,
-    /// only the latter.
+    /// `episodes`: each group's episodes, groups in order, the first `limit` of each group (by start). Every other
+    /// kind: with a grouping, each group's figures, groups in order, then the figures over all episodes (key nil);
+    /// without one, only the latter.
     /// - Parameters:
     ///   - episodes: the episodes in scope.
     ///   - asOf: the as-of time (Unix ms); open episodes are censored there.
     package func answer(episodes: [Episode], asOf: Int64) -> [Group] {
         if kind == .episodes {
-            var remaining = limit.map { max(0, $0) } ?? Int.max
+            let perGroup = limit.map { max(0, $0) } ?? Int.max
             return grouped(episodes).compactMap { key, members in
-                let listed = Array(EpisodeList.sorted(members).prefix(remaining))
-                remaining -= listed.count
+                let listed = Array(EpisodeList.sorted(members).prefix(perGroup))
                 return listed.isEmpty ? nil : Group(key: key, figures: .episodes(listed))
             }
         }

@@ -10,7 +10,9 @@ extension ReportTable {
         /// An exact decimal `units × 10^−places` kept as an integer, such as milliunits with `places` 3.
         case exact(Int64, places: Int)
         case text(String)
-        /// An undefined value (a zero denominator).
+        /// A yes or no: `true` or `false` in text, a JSON boolean in JSON.
+        case boolean(Bool)
+        /// An undefined or missing value (a zero denominator, no currency): empty in text, `null` in JSON.
         case empty
 
         /// Rates, shares, `cif_recovery`, `hazard_per_day`, hazards, hazard ratios and interval bounds: 6 places.
@@ -57,6 +59,8 @@ extension ReportTable {
                 return Self.formatExact(value, places: places)
             case .text(let value):
                 return value
+            case .boolean(let value):
+                return value ? "true" : "false"
             case .empty:
                 return ""
             }

@@ -31,6 +31,10 @@ package struct Migrator {
             version: 5, name: "005_database_identity.sql",
             sql: String(decoding: PackageResources._05_database_identity_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 6, name: "006_daily_recovery_names.sql",
+            sql: String(decoding: PackageResources._06_daily_recovery_names_sql, as: UTF8.self)
+        ),
     ]
 
     let logger: Logger

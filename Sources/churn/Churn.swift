@@ -15,7 +15,7 @@ struct Churn: AsyncParsableCommand {
             Typical use:
               churn nightly /srv/exports       load new exports, rebuild, report
               churn load export.jsonl.gz       verify and store one export
-              churn report --as-of 2026-10-31  the report as of another time
+              churn report --as-of 2025-10-31  the report as of another time
               churn query recovery-rate --group-by cohort-month
               psql "$(churn db url)"           your own questions in SQL
 

@@ -35,7 +35,7 @@ import Testing
         #expect(answer.last?.figures == .graceSaves(GracePeriod.rows(episodes: episodes, asOf: Self.asOf)[1].counts))
     }
 
-    @Test func episodesAreListedByGroupUpToTheLimit() {
+    @Test func episodesAreListedByGroupUpToTheLimitOfEachGroup() {
         func listed(_ limit: Int?) -> [[String]] {
             EpisodeQuestion(.episodes, grouping: [.product], limit: limit).answer(episodes: episodes, asOf: Self.asOf)
                 .map { group in
@@ -45,9 +45,18 @@ import Testing
         }
         // By start within a group; no total.
         #expect(listed(nil) == [["a1", "a3", "a2"], ["m1", "m2"]])
-        #expect(listed(4) == [["a1", "a3", "a2"], ["m1"]])
-        // A group the limit leaves empty is left out.
-        #expect(listed(3) == [["a1", "a3", "a2"]])
+        // The limit holds for each group, not for the whole list.
+        #expect(listed(4) == [["a1", "a3", "a2"], ["m1", "m2"]])
+        #expect(listed(2) == [["a1", "a3"], ["m1", "m2"]])
+        #expect(listed(1) == [["a1"], ["m1"]])
         #expect(listed(-1) == [])
+        // Without a grouping, it holds for the whole list.
+        let ungrouped = EpisodeQuestion(.episodes, limit: 3).answer(episodes: episodes, asOf: Self.asOf)
+        #expect(ungrouped.count == 1)
+        guard case .episodes(let members) = ungrouped.first?.figures else {
+            Issue.record("episodes answers with episodes")
+            return
+        }
+        #expect(members.map(\.subscription) == ["a1", "m1", "m2"])
     }
 }

@@ -161,3 +161,24 @@ import TestSupport
         #expect(try connection.execute(backfilled).scalar == "1")
     }
 }
+
+/// 006 renames daily_recovery's daily count in place: a view of one's own over it keeps working.
+@Suite struct DailyRecoveryNamesMigrationTests {
+    @Test func renamesTheDailyCountAndKeepsViewsOverIt() throws {
+        let schema = try TestDatabase.makeSchema("dailynames")
+        let connection = try schema.connect()
+        let migrator = Migrator(logger: Logger.test)
+        #expect(try migrator.migrate(connection, through: 5) == [1, 2, 3, 4, 5])
+        try connection.execute("CREATE VIEW my_days AS SELECT day, recovered AS daily FROM daily_recovery")
+        #expect(try migrator.migrate(connection).first == 6)
+        #expect(
+            try connection.columns(of: "daily_recovery")
+                == ["environment", "day", "at_risk", "recovered_on_day", "recovered_cumulative"])
+        #expect(try connection.execute("SELECT count(*) FROM my_days").scalar == "0")
+        let comment = try connection.execute("SELECT col_description('daily_recovery'::regclass, 4)").scalar
+        #expect(comment?.contains("that day alone") == true)
+        // Again: nothing to rename, nothing fails.
+        let migration = try #require(Migrator.all.first { $0.name == "006_daily_recovery_names.sql" })
+        try connection.withTransaction { try connection.executeScript(migration.sql, name: migration.name) }
+    }
+}

@@ -64,7 +64,7 @@ package struct ChurnCommand {
     /// This process's environment with `environment` added (nil values removed), and without the variables that
     /// name a database unless `environment` gives them: a test never reaches the developer's own database by
     /// accident.
-    static func variables(adding environment: [String: String?]) -> [String: String] {
+    package static func variables(adding environment: [String: String?]) -> [String: String] {
         var variables = ProcessInfo.processInfo.environment
         for (key, value) in environment { variables[key] = value }
         for key in ["DATABASE_URL", "PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE"] where environment[key] == nil {

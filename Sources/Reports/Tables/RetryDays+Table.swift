@@ -12,7 +12,7 @@ extension RetryDays {
             columns: columns,
             rows: days.map { day in
                 [
-                    .integer(day.day), .text(day.isMessageDay ? "true" : "false"), .integer(day.counts.atRisk),
+                    .integer(day.day), .boolean(day.isMessageDay), .integer(day.counts.atRisk),
                     .integer(day.counts.events), .decimal(ifDefined: day.hazard, places: ReportTable.Cell.ratePlaces),
                     .decimal(ifDefined: day.interval?.low, places: ReportTable.Cell.ratePlaces),
                     .decimal(ifDefined: day.interval?.high, places: ReportTable.Cell.ratePlaces),

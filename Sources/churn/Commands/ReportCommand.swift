@@ -30,7 +30,7 @@ extension Churn {
 
                 Examples:
                   churn report
-                  churn report --as-of 2026-10-31 --granularity week
+                  churn report --as-of 2025-10-31 --granularity week
                   churn report --environment Sandbox --out /tmp/sandbox-report
                 """
         )

@@ -120,7 +120,7 @@ struct QueryOptions: ParsableArguments {
     /// - Parameters:
     ///   - kind: what is asked.
     ///   - schedule: the message schedule, for `message-bands` and `retry-days`.
-    ///   - limit: the most rows, for `episodes`.
+    ///   - limit: the most rows of each group, for `episodes`.
     func answer(_ kind: EpisodeQuestion.Kind, schedule: MessageSchedule = .standard, limit: Int? = nil) throws {
         let logger = global.makeLogger()
         let writer = try global.connectMigrated(logger: logger)
@@ -132,7 +132,7 @@ struct QueryOptions: ParsableArguments {
             throw CommandFailure(status: .failure, message: "nothing is loaded yet: run `churn load FILE…` first.")
         }
         let question = EpisodeQuestion(kind, grouping: grouping, schedule: schedule, limit: limit)
-        let table = question.table(episodes: dataset.episodes, asOf: dataset.asOf)
+        let table = question.table(episodes: dataset.episodes, asOf: dataset.asOf, for: format)
         if format == .table, Console.isInteractive {
             let scope = "\(environment.rawValue) as of \(UTCTime.minute(dataset.asOf))"
             FileHandle.standardError.write(Data("\(scope): \(dataset.episodes.count) episode(s) in scope\n".utf8))
