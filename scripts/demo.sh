@@ -26,7 +26,7 @@ echo "== churn nightly again: nothing new is loaded, the report is identical"
 echo
 echo "== stored (Production; the export holds some Sandbox traffic too, which reports keep apart)"
 psql "$("$churn" db url)" -c "SELECT count(*) AS notifications, count(DISTINCT original_transaction_id) AS subscriptions FROM notifications WHERE environment = 'Production'" \
-    -c "SELECT outcome, count(*) AS episodes FROM billing_episodes WHERE environment = 'Production' GROUP BY 1 ORDER BY 2 DESC"
+    -c "SELECT outcome, count(*) AS episodes FROM episodes WHERE environment = 'Production' GROUP BY 1 ORDER BY 2 DESC"
 echo "The report:     reports/latest/summary.md  (CSV files beside it)"
 echo "Ask questions:  $churn query recovery-rate --group-by cohort-month"
 echo "Explore in SQL: psql \"\$($churn db url)\""
