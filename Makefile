@@ -4,7 +4,7 @@ SWIFT ?= swift
 CHURN_HOME ?= $(CURDIR)/.churn
 export CHURN_HOME
 
-.PHONY: all setup build release test demo bench bench-lib format clean distclean help
+.PHONY: all setup build release test demo example-report bench bench-lib format clean distclean help
 
 all: build
 
@@ -14,6 +14,7 @@ help:
 	@echo "make release  optimized build: .build/release/churn"
 	@echo "make test     the whole test suite against a PostgreSQL cluster it starts itself"
 	@echo "make demo     build, start the embedded database, load a sample export, print what was stored"
+	@echo "make example-report  regenerate docs/example-report/ from the demo's simulated export"
 	@echo "make bench    load and analysis benchmarks on simulated exports (release build in .build-bench/): bench/results.md"
 	@echo "make bench-lib  micro-benchmarks of the hot paths (the Benchmarks/ package, ordo-one/package-benchmark)"
 	@echo "make format   check the Swift sources with swift-format"
@@ -33,6 +34,9 @@ test: setup
 
 demo: release
 	@scripts/demo.sh
+
+example-report: release
+	@scripts/example-report.sh
 
 bench: setup
 	@scripts/bench.sh

@@ -119,7 +119,7 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
-        // Episodes and metrics: pure functions over values, no I/O.
+        // Episodes and metrics: pure functions from values to values, no I/O and no formatting.
         .target(
             name: "Analysis",
             dependencies: ["CivilTime"],
@@ -136,10 +136,11 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
-        // Report files: the CSVs of METRICS.md, summary.md for people, the recovery-curve chart.
+        // Report output: the tables of METRICS.md's files and of `churn query` laid out from Analysis's figures, CSV,
+        // summary.md for people, the charts.
         .target(
             name: "Reports",
-            dependencies: ["Analysis"],
+            dependencies: ["Analysis", "AppStoreNotifications", "CivilTime"],
             swiftSettings: upcomingFeatures
         ),
 
@@ -147,7 +148,7 @@ let package = Package(
         .target(
             name: "Simulator",
             dependencies: [
-                "AppStoreNotifications", "TestPKI", "Analysis", "CivilTime", "Gzip",
+                "AppStoreNotifications", "TestPKI", "Analysis", "Reports", "CivilTime", "Gzip",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -171,7 +172,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "PGClient", "Store", "Analysis", "AppStoreNotifications", "TestPKI",
+                "PGClient", "Store", "Analysis", "AppStoreNotifications", "TestPKI", "Simulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -240,8 +241,8 @@ let package = Package(
         .testTarget(
             name: "AnalysisStoreTests",
             dependencies: [
-                "AnalysisStore", "Analysis", "Ingest", "Reports", "AppStoreNotifications", "PGClient", "Store",
-                "TestPKI", "TestSupport",
+                "AnalysisStore", "Analysis", "Ingest", "Reports", "AppStoreNotifications", "PGClient", "Simulator",
+                "Store", "TestPKI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

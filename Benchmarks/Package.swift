@@ -44,10 +44,14 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(name: "Analysis", dependencies: ["CivilTime"], path: "Sources/Analysis", swiftSettings: upcomingFeatures),
+        .target(
+            name: "Reports", dependencies: ["Analysis", "CivilTime"], path: "Sources/Reports",
+            swiftSettings: upcomingFeatures
+        ),
         .executableTarget(
             name: "HotPathBenchmarks",
             dependencies: [
-                "AppStoreNotifications", "PGClient", "Analysis",
+                "AppStoreNotifications", "PGClient", "Analysis", "Reports",
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "X509", package: "swift-certificates"),
             ],

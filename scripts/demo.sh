@@ -19,14 +19,14 @@ if [ ! -f "$export_dir/export.jsonl" ]; then
 fi
 
 echo "== churn nightly: load and verify, rebuild episodes, write the report"
-"$churn" nightly --trust-root "$export_dir/export.root.der" "$export_dir"
+"$churn" nightly --verbose --trust-root "$export_dir/export.root.der" "$export_dir"
 echo
 echo "== churn nightly again: nothing new is loaded, the report is identical"
-"$churn" nightly --trust-root "$export_dir/export.root.der" "$export_dir"
+"$churn" nightly --verbose --trust-root "$export_dir/export.root.der" "$export_dir"
 echo
-echo "== stored"
-psql "$("$churn" db url)" -c "SELECT count(*) AS notifications, count(DISTINCT original_transaction_id) AS subscriptions FROM notifications" \
-    -c "SELECT outcome, count(*) AS episodes FROM billing_episodes GROUP BY 1 ORDER BY 2 DESC"
+echo "== stored (Production; the export holds some Sandbox traffic too, which reports keep apart)"
+psql "$("$churn" db url)" -c "SELECT count(*) AS notifications, count(DISTINCT original_transaction_id) AS subscriptions FROM notifications WHERE environment = 'Production'" \
+    -c "SELECT outcome, count(*) AS episodes FROM episodes WHERE environment = 'Production' GROUP BY 1 ORDER BY 2 DESC"
 echo "The report:     reports/latest/summary.md  (CSV files beside it)"
 echo "Ask questions:  $churn query recovery-rate --group-by cohort-month"
 echo "Explore in SQL: psql \"\$($churn db url)\""

@@ -3,6 +3,7 @@ import AppStoreNotifications
 import Benchmark
 import Foundation
 import PGClient
+import Reports
 
 // The per-notification work of `churn load`, one step at a time, on one simulated notification
 // (Resources/notification.jws: a DID_FAIL_TO_RENEW with its signed transaction and renewal info, 13.6 KB, from

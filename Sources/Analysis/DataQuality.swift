@@ -1,26 +1,30 @@
-/// `data_quality.csv`: one count per check.
+/// The figures of `data_quality.csv`: one count per check.
 ///
 /// Rows: the eleven checks of ``DataQualityCounts`` in METRICS.md's order, always (zeros included, so the file's
 /// shape is stable), then `rejected_<reason>` for each quarantine reason the caller passes, by reason (UTF-8 byte
 /// order).
 package enum DataQuality {
-    package static let fileName = "data_quality.csv"
-    package static let columns = ["check", "count"]
+    /// One check and its count.
+    package struct Row: Hashable, Sendable {
+        /// The check's name, such as `duplicates_skipped` or `rejected_bad_signature`.
+        package var check: String
+        package var count: Int
 
-    /// The data-quality table.
+        package init(check: String, count: Int) {
+            self.check = check
+            self.count = count
+        }
+    }
+
+    /// The rows, in the order above.
     ///
     /// - Parameters:
     ///   - counts: what the episode builder counted.
     ///   - rejections: inputs quarantined at load time, by reason (such as `bad_signature`).
-    /// - Returns: `data_quality.csv`.
-    package static func table(counts: DataQualityCounts, rejections: [String: Int] = [:]) -> ReportTable {
-        var table = ReportTable(name: fileName, columns: columns)
-        for (check, count) in counts.checks {
-            table.rows.append([.text(check), .integer(count)])
-        }
-        for reason in rejections.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            table.rows.append([.text("rejected_" + reason), .integer(rejections[reason] ?? 0)])
-        }
-        return table
+    package static func rows(counts: DataQualityCounts, rejections: [String: Int] = [:]) -> [Row] {
+        counts.checks.map { Row(check: $0.check, count: $0.count) }
+            + rejections.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { reason, count in
+                Row(check: "rejected_" + reason, count: count)
+            }
     }
 }

@@ -15,17 +15,6 @@ package enum EpisodeGrouping: String, Hashable, Sendable, CaseIterable {
     /// `unknown` for a grace period whose end is not known.
     case graceLength = "grace-length"
 
-    /// The column the grouping fills, named like the report's columns where there is one.
-    package var column: String {
-        switch self {
-        case .cohortMonth, .cohortWeek: return "cohort"
-        case .product: return "product_id"
-        case .storefront: return "storefront"
-        case .offerType: return "offer_type"
-        case .graceLength: return "grace_days"
-        }
-    }
-
     /// One group's value of the attribute.
     ///
     /// Values sort like the report's rows: `none` first, then numbers ascending, cohorts chronologically, text by
@@ -36,17 +25,6 @@ package enum EpisodeGrouping: String, Hashable, Sendable, CaseIterable {
         case period(CalendarPeriod)
         case text(String)
         case unknown
-
-        /// The value as a table cell: numbers as integers, `none` and `unknown` as words.
-        package var cell: ReportTable.Cell {
-            switch self {
-            case .none: return .text("none")
-            case .number(let number): return .integer(number)
-            case .period(let period): return .text(period.description)
-            case .text(let text): return .text(text)
-            case .unknown: return .text("unknown")
-            }
-        }
 
         package static func < (lhs: Value, rhs: Value) -> Bool {
             switch (lhs, rhs) {

@@ -1,6 +1,6 @@
 /// An ad-hoc question about a set of episodes (`churn query`), answered by the report's own analyzers.
 ///
-/// Each group's figures are the total row of the report table computed over that group's episodes, so an
+/// Each group's figures are the figures of the report's total row computed over that group's episodes, so an
 /// answer equals the report's figures for the same scope: `recovery-rate` grouped by `cohort-month` gives the
 /// `(cohort, (all))` rows of `recovery_by_cohort.csv`, `recovery-curve` without grouping gives
 /// `recovery_curve.csv`, and so on. A grouped answer ends with the figures over all its episodes, `(all)` in
@@ -29,10 +29,35 @@ package struct EpisodeQuestion: Hashable, Sendable {
         case flows
         /// The episodes, one row each (``EpisodeList``).
         case episodes
+    }
 
-        /// A file name for the answer, such as `recovery_rate.csv`.
-        package var fileName: String {
-            rawValue.split(separator: "-").joined(separator: "_") + ".csv"
+    /// One group's figures, of the question's kind.
+    package enum Figures: Hashable, Sendable {
+        /// The group's episodes by outcome and the mature ones (`recovery_by_cohort.csv`'s total row).
+        case recoveryRate(RecoveryByCohort.Row)
+        case recoveryCurve([RecoveryCurve.Point])
+        /// The group's grace episodes (`grace_period.csv`'s total row).
+        case graceSaves(GracePeriod.Counts)
+        case graceRevenue([GraceRevenue.Row])
+        /// Per band of the question's schedule.
+        case messageBands([MessageBands.Figures])
+        case retryDays([RetryDays.Day])
+        case revenue([Revenue.Row])
+        case flows([Flows.Week])
+        /// In ``EpisodeList/sorted(_:)`` order.
+        case episodes([Episode])
+    }
+
+    /// One group of the answer.
+    package struct Group: Hashable, Sendable {
+        /// The group's value of each grouping attribute, in the question's order; nil for the figures over all
+        /// episodes in scope.
+        package var key: [EpisodeGrouping.Value]?
+        package var figures: Figures
+
+        package init(key: [EpisodeGrouping.Value]?, figures: Figures) {
+            self.key = key
+            self.figures = figures
         }
     }
 
@@ -41,7 +66,7 @@ package struct EpisodeQuestion: Hashable, Sendable {
     package var grouping: [EpisodeGrouping]
     /// The message schedule: `message-bands` models exposure with it, `retry-days` marks its message days.
     package var schedule: MessageSchedule
-    /// For `episodes`: at most this many rows.
+    /// For `episodes`: at most this many rows of each group (of all episodes when there is no grouping).
     package var limit: Int?
 
     package init(
@@ -56,35 +81,31 @@ package struct EpisodeQuestion: Hashable, Sendable {
         self.limit = limit
     }
 
-    /// The columns of the answer: the grouping columns, then the question's own.
-    package var columns: [String] {
-        grouping.map(\.column) + Self.figureColumns(kind)
-    }
-
     /// The answer over `episodes` (already filtered to the question's scope).
+    ///
+    /// `episodes`: each group's episodes, groups in order, the first `limit` of each group (by start). Every other
+    /// kind: with a grouping, each group's figures, groups in order, then the figures over all episodes (key nil);
+    /// without one, only the latter.
     /// - Parameters:
     ///   - episodes: the episodes in scope.
     ///   - asOf: the as-of time (Unix ms); open episodes are censored there.
-    package func table(episodes: [Episode], asOf: Int64) -> ReportTable {
-        var table = ReportTable(name: kind.fileName, columns: columns)
+    package func answer(episodes: [Episode], asOf: Int64) -> [Group] {
         if kind == .episodes {
-            var rows = grouped(episodes).flatMap { key, members in
-                EpisodeList.sorted(members).map { key.map(\.cell) + EpisodeList.row($0, asOf: asOf) }
+            let perGroup = limit.map { max(0, $0) } ?? Int.max
+            return grouped(episodes).compactMap { key, members in
+                let listed = Array(EpisodeList.sorted(members).prefix(perGroup))
+                return listed.isEmpty ? nil : Group(key: key, figures: .episodes(listed))
             }
-            if let limit { rows = Array(rows.prefix(max(0, limit))) }
-            table.rows = rows
-            return table
         }
         let inScope = kind == .graceSaves ? episodes.filter(\.hasGrace) : episodes
+        var groups: [Group] = []
         if !grouping.isEmpty {
-            for (key, members) in grouped(inScope) {
-                let prefix = key.map(\.cell)
-                table.rows += figures(members, asOf: asOf).map { prefix + $0 }
+            groups = grouped(inScope).map { key, members in
+                Group(key: key, figures: figures(members, asOf: asOf))
             }
         }
-        let totalPrefix = grouping.map { _ in ReportTable.Cell.text(ReportTable.total) }
-        table.rows += figures(inScope, asOf: asOf).map { totalPrefix + $0 }
-        return table
+        groups.append(Group(key: nil, figures: figures(inScope, asOf: asOf)))
+        return groups
     }
 
     /// Episodes by group, the groups in order (one group holding everything when there is no grouping).
@@ -96,44 +117,31 @@ package struct EpisodeQuestion: Hashable, Sendable {
         return groups.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, groups[$0] ?? []) }
     }
 
-    /// The question's figure rows over one set of episodes, computed by the report's analyzer.
-    private func figures(_ episodes: [Episode], asOf: Int64) -> [[ReportTable.Cell]] {
+    /// The question's figures over one set of episodes, computed by the report's analyzer.
+    private func figures(_ episodes: [Episode], asOf: Int64) -> Figures {
         switch kind {
         case .recoveryRate:
-            // The grand-total row `((all), (all))` without its two grouping cells.
-            let total = RecoveryByCohort.table(episodes: episodes, asOf: asOf).rows.last ?? []
-            return [Array(total.dropFirst(2))]
+            var total = RecoveryByCohort.Row(cohort: nil, productId: nil)
+            for episode in episodes { total.add(episode, asOf: asOf) }
+            return .recoveryRate(total)
         case .recoveryCurve:
-            return RecoveryCurve.table(episodes: episodes, asOf: asOf).rows
+            return .recoveryCurve(RecoveryCurve.points(episodes: episodes, asOf: asOf))
         case .graceSaves:
-            let total = GracePeriod.table(episodes: episodes, asOf: asOf).rows.last ?? []
-            return [Array(total.dropFirst())]
+            var total = GracePeriod.Counts()
+            for episode in episodes where episode.hasGrace { total.add(episode, asOf: asOf) }
+            return .graceSaves(total)
         case .graceRevenue:
-            return GraceRevenue.table(episodes: episodes).rows
+            return .graceRevenue(GraceRevenue.rows(episodes: episodes))
         case .messageBands:
-            return MessageBands.table(episodes: episodes, asOf: asOf, schedule: schedule).rows
+            return .messageBands(MessageBands.figures(episodes: episodes, asOf: asOf, schedule: schedule))
         case .retryDays:
-            return RetryDays.table(episodes: episodes, asOf: asOf, schedule: schedule).rows
+            return .retryDays(RetryDays.lifeTable(episodes: episodes, asOf: asOf, schedule: schedule))
         case .revenue:
-            return Revenue.table(episodes: episodes).rows
+            return .revenue(Revenue.rows(episodes: episodes))
         case .flows:
-            return Flows.table(episodes: episodes, asOf: asOf).rows
+            return .flows(Flows.weeks(episodes: episodes, asOf: asOf))
         case .episodes:
-            return episodes.map { EpisodeList.row($0, asOf: asOf) }
-        }
-    }
-
-    private static func figureColumns(_ kind: Kind) -> [String] {
-        switch kind {
-        case .recoveryRate: return Array(RecoveryByCohort.columns.dropFirst(2))
-        case .recoveryCurve: return RecoveryCurve.columns
-        case .graceSaves: return Array(GracePeriod.columns.dropFirst())
-        case .graceRevenue: return GraceRevenue.columns
-        case .messageBands: return MessageBands.columns
-        case .retryDays: return RetryDays.columns
-        case .revenue: return Revenue.columns
-        case .flows: return Flows.columns
-        case .episodes: return EpisodeList.columns
+            return .episodes(EpisodeList.sorted(episodes))
         }
     }
 }

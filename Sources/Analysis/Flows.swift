@@ -1,5 +1,5 @@
-/// `flows.csv`: per ISO week, the episodes entering billing retry, those leaving it by outcome, and those still
-/// in retry at the week's end (METRICS.md, "Money and flows").
+/// The figures of `flows.csv`: per ISO week, the episodes entering billing retry, those leaving it by outcome, and
+/// those still in retry at the week's end (METRICS.md, "Money and flows").
 ///
 /// An episode enters in the week of its t0 and leaves in the week of its flow time, max(end, t0); recoveries
 /// are split into saved in grace, recovered after grace (a grace period that was not a save, including one whose
@@ -8,12 +8,6 @@
 /// t0 to the as-of time's week (or to the latest week holding a t0 or a flow time, when that is later); no
 /// `(all)` row. No episodes, no rows.
 package enum Flows {
-    package static let fileName = "flows.csv"
-    package static let columns = [
-        "week", "entered", "recovered_in_grace", "recovered_after_grace", "recovered_without_grace", "expired",
-        "cancelled", "other", "in_retry_at_week_end",
-    ]
-
     /// One week's flows.
     package struct Week: Hashable, Sendable {
         package var week: CalendarPeriod
@@ -89,18 +83,5 @@ package enum Flows {
             period = CalendarPeriod(.week, containing: period.end)
         }
         return weeks
-    }
-
-    package static func table(episodes: [Episode], asOf: Int64) -> ReportTable {
-        ReportTable(
-            name: fileName,
-            columns: columns,
-            rows: weeks(episodes: episodes, asOf: asOf).map { week in
-                [
-                    .text(week.week.description), .integer(week.entered), .integer(week.recoveredInGrace),
-                    .integer(week.recoveredAfterGrace), .integer(week.recoveredWithoutGrace), .integer(week.expired),
-                    .integer(week.cancelled), .integer(week.other), .integer(week.inRetryAtWeekEnd),
-                ]
-            })
     }
 }

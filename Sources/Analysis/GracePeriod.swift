@@ -1,15 +1,22 @@
-/// `grace_period.csv`: per cohort, how episodes with a grace period ended, and the share saved inside grace.
+/// The figures of `grace_period.csv`: per cohort, how episodes with a grace period ended, and the share saved inside
+/// grace.
 ///
 /// Rows: cohorts with at least one grace episode, ascending, then the total `(all)`, which is always present.
 /// `save_rate` = saved_in_grace / decided grace episodes (closed, or open with `grace_end` ≤ as-of); an episode
 /// whose grace end is unknown counts in its outcome column (a recovery as `recovered_after_grace`) but in no
 /// `save_rate` denominator.
 package enum GracePeriod {
-    package static let fileName = "grace_period.csv"
-    package static let columns = [
-        "cohort", "grace_episodes", "saved_in_grace", "recovered_after_grace", "expired", "cancelled", "other",
-        "open", "save_rate",
-    ]
+    /// One cohort's grace episodes, or all of them.
+    package struct Row: Hashable, Sendable {
+        /// The cohort; nil for all cohorts (the total).
+        package var cohort: CalendarPeriod?
+        package var counts: Counts
+
+        package init(cohort: CalendarPeriod?, counts: Counts) {
+            self.cohort = cohort
+            self.counts = counts
+        }
+    }
 
     /// Grace episodes counted by what became of them.
     package struct Counts: Hashable, Sendable {
@@ -44,30 +51,24 @@ package enum GracePeriod {
         }
     }
 
-    package static func table(
+    /// The rows: cohorts with a grace episode, ascending, then the total.
+    ///
+    /// - Parameters:
+    ///   - episodes: the episodes in scope; those without a grace period count nowhere.
+    ///   - asOf: the as-of time (Unix ms), which decides which open episodes are in the `save_rate` denominator.
+    ///   - granularity: cohorts by month or ISO week.
+    package static func rows(
         episodes: [Episode],
         asOf: Int64,
         granularity: CalendarPeriod.Granularity = .month
-    ) -> ReportTable {
+    ) -> [Row] {
         var byCohort: [CalendarPeriod: Counts] = [:]
         var total = Counts()
         for episode in episodes where episode.hasGrace {
             byCohort[episode.cohort(granularity), default: Counts()].add(episode, asOf: asOf)
             total.add(episode, asOf: asOf)
         }
-        var table = ReportTable(name: fileName, columns: columns)
-        for cohort in byCohort.keys.sorted() {
-            table.rows.append(row(cohort.description, byCohort[cohort] ?? Counts()))
-        }
-        table.rows.append(row(ReportTable.total, total))
-        return table
-    }
-
-    private static func row(_ cohort: String, _ counts: Counts) -> [ReportTable.Cell] {
-        [
-            .text(cohort), .integer(counts.graceEpisodes), .integer(counts.savedInGrace),
-            .integer(counts.recoveredAfterGrace), .integer(counts.expired), .integer(counts.cancelled),
-            .integer(counts.other), .integer(counts.open), .ratio(counts.savedInGrace, counts.decided),
-        ]
+        return byCohort.sorted { $0.key < $1.key }.map { Row(cohort: $0.key, counts: $0.value) }
+            + [Row(cohort: nil, counts: total)]
     }
 }

@@ -1,20 +1,13 @@
-/// `message_bands.csv`: recoveries per band of the billing-issue message schedule, against modelled exposure, and
-/// the recovery hazard on message days against their neighbouring days.
+/// The figures of `message_bands.csv`: recoveries per band of the billing-issue message schedule, against modelled
+/// exposure, and the recovery hazard on message days against their neighbouring days.
 ///
 /// Per band b = [start, end) and episode duration D (as-of for open episodes):
 /// - entering: D > start; messages: scheduled offsets m < D; recoveries: recovered with start ≤ D < end;
 /// - exposure: the overlap of [start, end) and [0, D);
 /// - message days against their neighbours: from the life table of `RetryDays`, see ``DayComparison``.
-/// Rows: bands in order, then `(all)`, which pools the day comparisons of the bands by Mantel–Haenszel and
-/// leaves every cell before `message_day_hazard` empty.
+/// Rows: bands in order, then `(all)`, which pools the day comparisons of the bands by Mantel–Haenszel
+/// (``pooled(_:)``) and has no exposure figures.
 package enum MessageBands {
-    package static let fileName = "message_bands.csv"
-    package static let columns = [
-        "band", "first_day", "last_day", "interval_hours", "episodes_entering", "messages", "recoveries",
-        "exposure_days", "hazard_per_day", "recoveries_per_1000_messages", "message_day_hazard", "other_day_hazard",
-        "hazard_ratio", "hazard_ratio_low", "hazard_ratio_high",
-    ]
-
     /// What one band adds up to.
     package struct Figures: Hashable, Sendable {
         package var episodesEntering = 0
@@ -54,27 +47,11 @@ package enum MessageBands {
     }
 
     /// The `(all)` row's hazard ratio: the bands' day comparisons pooled by Mantel–Haenszel, stratified by band;
-    /// its rates are the plain sums over those bands.
-    package static func pooled(_ figures: [Figures]) -> RateRatio {
-        RateRatio(
-            mantelHaenszel: figures.compactMap(\.dayComparison).map { ($0.messageDayCounts, $0.otherDayCounts) })
-    }
-
-    package static func table(episodes: [Episode], asOf: Int64, schedule: MessageSchedule = .standard) -> ReportTable {
-        let perBand = figures(episodes: episodes, asOf: asOf, schedule: schedule)
-        var table = ReportTable(name: fileName, columns: columns)
-        for (band, bandFigures) in zip(schedule.bands, perBand) {
-            table.rows.append(
-                [.integer(band.number), .integer(band.firstDay), .integer(band.lastDay), .integer(band.intervalHours)]
-                    + exposureCells(bandFigures) + ratioCells(bandFigures.dayComparison?.hazardRatio)
-            )
-        }
-        let hasComparison = perBand.contains { $0.dayComparison != nil }
-        table.rows.append(
-            [.text(ReportTable.total)] + Array(repeating: .empty, count: columns.count - 1 - ratioColumnCount)
-                + ratioCells(hasComparison ? pooled(perBand) : nil)
-        )
-        return table
+    /// its rates are the plain sums over those bands. Nil when no band has message days to compare.
+    package static func pooled(_ figures: [Figures]) -> RateRatio? {
+        let comparisons = figures.compactMap(\.dayComparison)
+        guard !comparisons.isEmpty else { return nil }
+        return RateRatio(mantelHaenszel: comparisons.map { ($0.messageDayCounts, $0.otherDayCounts) })
     }
 
     /// One episode of duration D ≥ band.start, in one band.
@@ -89,29 +66,5 @@ package enum MessageBands {
             figures.exposure += reach - band.start
         }
         if isRecovered, duration < band.end { figures.recoveries += 1 }
-    }
-
-    private static func exposureCells(_ figures: Figures) -> [ReportTable.Cell] {
-        [
-            .integer(figures.episodesEntering), .integer(figures.messages), .integer(figures.recoveries),
-            .decimal(figures.exposureDays, places: ReportTable.Cell.exposurePlaces),
-            .decimal(ifDefined: figures.hazardPerDay, places: ReportTable.Cell.ratePlaces),
-            .decimal(ifDefined: figures.recoveriesPer1000Messages, places: ReportTable.Cell.perThousandPlaces),
-        ]
-    }
-
-    /// `message_day_hazard … hazard_ratio_high`: the last columns.
-    private static let ratioColumnCount = 5
-
-    /// `message_day_hazard … hazard_ratio_high`; all empty without a comparison.
-    private static func ratioCells(_ ratio: RateRatio?) -> [ReportTable.Cell] {
-        let places = ReportTable.Cell.ratePlaces
-        return [
-            .decimal(ifDefined: ratio?.compared.rate, places: places),
-            .decimal(ifDefined: ratio?.reference.rate, places: places),
-            .decimal(ifDefined: ratio?.ratio, places: places),
-            .decimal(ifDefined: ratio?.interval?.low, places: places),
-            .decimal(ifDefined: ratio?.interval?.high, places: places),
-        ]
     }
 }

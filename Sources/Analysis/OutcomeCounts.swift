@@ -27,12 +27,4 @@ package struct OutcomeCounts: Hashable, Sendable {
     package var recoveryRate: Double? {
         closed == 0 ? nil : Double(recovered) / Double(closed)
     }
-
-    /// `episodes, recovered, expired, cancelled, other, open, recovery_rate` as cells.
-    var cells: [ReportTable.Cell] {
-        [
-            .integer(episodes), .integer(recovered), .integer(expired), .integer(cancelled), .integer(other),
-            .integer(open), .ratio(recovered, closed),
-        ]
-    }
 }

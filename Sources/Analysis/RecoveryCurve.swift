@@ -1,8 +1,7 @@
-/// `recovery_curve.csv`: the cumulative incidence of recovery by day of the episode (Aalen–Johansen), with
-/// `expired`, `cancelled` and `other` as competing events and `open` episodes censored at their duration.
+/// The figures of `recovery_curve.csv`: the cumulative incidence of recovery by day of the episode
+/// (Aalen–Johansen), with `expired`, `cancelled` and `other` as competing events and `open` episodes censored at
+/// their duration.
 package enum RecoveryCurve {
-    package static let fileName = "recovery_curve.csv"
-    package static let columns = ["day", "at_risk", "recovered", "cif_recovery"]
     /// Days reported: 1…60.
     package static let days = 1...60
 
@@ -77,18 +76,5 @@ package enum RecoveryCurve {
             )
         }
         return points
-    }
-
-    package static func table(episodes: [Episode], asOf: Int64) -> ReportTable {
-        ReportTable(
-            name: fileName,
-            columns: columns,
-            rows: points(episodes: episodes, asOf: asOf).map { point in
-                [
-                    .integer(point.day), .integer(point.atRisk), .integer(point.recovered),
-                    .decimal(point.cifRecovery, places: ReportTable.Cell.ratePlaces),
-                ]
-            }
-        )
     }
 }

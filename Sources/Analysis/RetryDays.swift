@@ -1,5 +1,5 @@
-/// `retry_days.csv`: the life table of retry days 1…60: per day, the episodes at risk, their recoveries, and the
-/// daily recovery hazard with its Wilson interval (METRICS.md, "Retry days: the life table").
+/// The figures of `retry_days.csv`, the life table of retry days 1…60: per day, the episodes at risk, their
+/// recoveries, and the daily recovery hazard with its Wilson interval (METRICS.md, "Retry days: the life table").
 ///
 /// Day d of an episode is [t0 + (d−1)·24 h, t0 + d·24 h). An ended episode of duration D is at risk on days
 /// 1…⌊D / 24 h⌋ + 1 and, when recovered, recovers on the last of them; an open one is at risk on the days with
@@ -7,8 +7,6 @@
 /// ⌊(grace_end − t0) / 24 h⌋ + 1; an episode whose grace end is unknown is left out. Days past 60 are not in
 /// the table.
 package enum RetryDays {
-    package static let fileName = "retry_days.csv"
-    package static let columns = ["day", "message_day", "at_risk", "recoveries", "hazard", "hazard_low", "hazard_high"]
     /// Days reported: 1…60.
     package static let days = 1...60
 
@@ -67,20 +65,6 @@ package enum RetryDays {
                     counts: EventRate(events: recoveriesOn[day], atRisk: atRisk - skipped[day])))
         }
         return table.reversed()
-    }
-
-    package static func table(episodes: [Episode], asOf: Int64, schedule: MessageSchedule = .standard) -> ReportTable {
-        ReportTable(
-            name: fileName,
-            columns: columns,
-            rows: lifeTable(episodes: episodes, asOf: asOf, schedule: schedule).map { day in
-                [
-                    .integer(day.day), .text(day.isMessageDay ? "true" : "false"), .integer(day.counts.atRisk),
-                    .integer(day.counts.events), .decimal(ifDefined: day.hazard, places: ReportTable.Cell.ratePlaces),
-                    .decimal(ifDefined: day.interval?.low, places: ReportTable.Cell.ratePlaces),
-                    .decimal(ifDefined: day.interval?.high, places: ReportTable.Cell.ratePlaces),
-                ]
-            })
     }
 
     /// The last day the episode is at risk (days from 1); nil when on none (an open episode of duration 0).

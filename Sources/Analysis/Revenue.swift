@@ -1,18 +1,24 @@
-/// `revenue.csv`: per currency, the money recovered, saved in grace, lost to expiry and still at risk
-/// (METRICS.md, "Money and flows").
+/// The figures of `revenue.csv`: per currency, the money recovered, saved in grace, lost to expiry and still at
+/// risk (METRICS.md, "Money and flows").
 ///
 /// Recovered episodes count under the recovering transaction's currency with its `price`; expired and open
-/// episodes under the currency of the price at stake with that price. Cancelled and `other` episodes are in no
-/// column. Amounts are customer prices before the App Store's commission, summed in integer milliunits and
-/// written as currency units with 3 decimals; a sum that does not fit in 64 bits is an empty cell, a missing
-/// price adds 0. Currencies are never added together, so there is no total row. Rows: currencies with a non-zero
-/// cell, ascending (UTF-8 byte order), a missing currency as the empty cell (first).
+/// episodes under the currency of the price at stake with that price. Cancelled and `other` episodes count
+/// nowhere. Amounts are customer prices before the App Store's commission, summed in integer milliunits; a sum
+/// that does not fit in 64 bits is nil, a missing price adds 0. Currencies are never added together, so there is
+/// no total row. Rows: currencies with a non-zero figure, ascending (UTF-8 byte order), a missing currency as the
+/// empty currency (first).
 package enum Revenue {
-    package static let fileName = "revenue.csv"
-    package static let columns = [
-        "currency", "recovered_episodes", "recovered_amount", "saved_in_grace_amount", "expired_episodes",
-        "lost_amount", "open_episodes", "at_risk_amount",
-    ]
+    /// One currency's row.
+    package struct Row: Hashable, Sendable {
+        /// Empty for episodes without a currency.
+        package var currency: String
+        package var amounts: Amounts
+
+        package init(currency: String, amounts: Amounts) {
+            self.currency = currency
+            self.amounts = amounts
+        }
+    }
 
     /// The figures of one currency; amounts in milliunits, nil when the sum does not fit in 64 bits.
     package struct Amounts: Hashable, Sendable {
@@ -36,8 +42,8 @@ package enum Revenue {
         }
     }
 
-    /// The amounts per currency (`""` for a missing currency); currencies with only zeros are left out.
-    package static func amounts(episodes: [Episode]) -> [String: Amounts] {
+    /// The rows, by currency; currencies with only zeros are left out.
+    package static func rows(episodes: [Episode]) -> [Row] {
         var byCurrency: [String: Amounts] = [:]
         for episode in episodes {
             switch episode.outcome {
@@ -65,23 +71,7 @@ package enum Revenue {
             }
         }
         return byCurrency.filter { !$0.value.isZero }
-    }
-
-    package static func table(episodes: [Episode]) -> ReportTable {
-        let byCurrency = amounts(episodes: episodes)
-        var table = ReportTable(name: fileName, columns: columns)
-        for currency in byCurrency.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            let amounts = byCurrency[currency] ?? Amounts()
-            table.rows.append([
-                .text(currency), .integer(amounts.recoveredEpisodes), money(amounts.recoveredAmount),
-                money(amounts.savedInGraceAmount), .integer(amounts.expiredEpisodes), money(amounts.lostAmount),
-                .integer(amounts.openEpisodes), money(amounts.atRiskAmount),
-            ])
-        }
-        return table
-    }
-
-    private static func money(_ milliunits: Int64?) -> ReportTable.Cell {
-        milliunits.map { .milliunits($0) } ?? .empty
+            .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            .map { Row(currency: $0.key, amounts: $0.value) }
     }
 }

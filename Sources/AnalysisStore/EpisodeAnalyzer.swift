@@ -140,10 +140,11 @@ package struct EpisodeAnalyzer {
         logger.info(
             "episodes rebuilt",
             metadata: [
-                "analyze.environment": "\(environment)", "analyze.files": "\(summary.filesAnalyzed)",
-                "analyze.subscriptions": "\(summary.subscriptionsRebuilt)",
-                "analyze.notifications": "\(summary.notificationsRead)", "analyze.episodes": "\(summary.episodesWritten)",
-                "analyze.grace_ends_changed": "\(summary.graceEndsChanged)",
+                "analyze.environment": "\(environment)", "analyze.files": .stringConvertible(summary.filesAnalyzed),
+                "analyze.subscriptions": .stringConvertible(summary.subscriptionsRebuilt),
+                "analyze.notifications": .stringConvertible(summary.notificationsRead),
+                "analyze.episodes": .stringConvertible(summary.episodesWritten),
+                "analyze.grace_ends_changed": .stringConvertible(summary.graceEndsChanged),
             ]
         )
         return summary

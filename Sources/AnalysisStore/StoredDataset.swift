@@ -93,6 +93,12 @@ package struct StoredDataset {
         ).scalar.flatMap { Int($0) } ?? 0
     }
 
+    /// The identity of this database (`database_identity.id`), which each report records so that it compares only
+    /// with reports of the same database; nil when the table holds no row.
+    package func databaseID() throws -> String? {
+        try connection.execute("SELECT id::text FROM database_identity").scalar
+    }
+
     /// Quarantined inputs by reason, for the data-quality table.
     package func rejectionsByReason() throws -> [String: Int] {
         var counts: [String: Int] = [:]

@@ -2,7 +2,9 @@ import Crypto
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Reads an export file (or standard input) in large chunks, transparently inflating gzip, and hashes the bytes
@@ -66,7 +68,7 @@ final class ByteSource {
         }
         if rawEnded { return [] }
         while true {
-            let count = rawBuffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = rawBuffer.withUnsafeMutableBytes { readDescriptor(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw IngestError.readFailed(path: displayName, reason: String(cString: strerror(errno)))
@@ -118,4 +120,13 @@ final class ByteSource {
         output.append(contentsOf: raw)
         return true
     }
+}
+
+/// read(2), under a name that ``ByteSource/read(into:)`` does not hide inside the class.
+private func readDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.read(descriptor, buffer, count)
+    #elseif canImport(Darwin)
+        Darwin.read(descriptor, buffer, count)
+    #endif
 }

@@ -1,7 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Export files on disk, as `churn nightly` finds them: the files of a directory that a pattern picks, and the

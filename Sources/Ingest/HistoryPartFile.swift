@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// One file of fetched history pages, written under a temporary name one gzip member per page, each made durable
@@ -49,7 +51,7 @@ final class HistoryPartFile {
         let path = (directory as NSString).appendingPathComponent(name)
         let partialPath = (directory as NSString).appendingPathComponent(partialName)
         if committedLength == 0 {
-            let descriptor = Glibc.open(partialPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            let descriptor = openFile(partialPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { throw failure(partialPath) }
             let file = HistoryPartFile(
                 path: path, partialPath: partialPath, directory: directory, descriptor: descriptor, length: 0
@@ -57,7 +59,7 @@ final class HistoryPartFile {
             try file.syncDirectory()
             return .opened(file)
         }
-        let descriptor = Glibc.open(partialPath, O_WRONLY | O_CLOEXEC)
+        let descriptor = openFile(partialPath, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT {
                 if access(path, F_OK) == 0 { return .alreadyComplete }
@@ -127,7 +129,7 @@ final class HistoryPartFile {
 
     /// Makes the directory's entries (a new file, a rename) durable.
     private func syncDirectory() throws {
-        let handle = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let handle = openFile(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard handle >= 0 else { throw Self.failure(directory) }
         defer { close(handle) }
         guard fsync(handle) == 0 else { throw Self.failure(directory) }
@@ -136,4 +138,13 @@ final class HistoryPartFile {
     private static func failure(_ path: String) -> IngestError {
         .writeFailed(path: path, reason: String(cString: strerror(errno)))
     }
+}
+
+/// `open(2)`, under a name of its own: inside the file type, `open` would mean its own methods.
+private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    #if canImport(Glibc)
+        Glibc.open(path, flags, mode)
+    #elseif canImport(Darwin)
+        Darwin.open(path, flags, mode)
+    #endif
 }

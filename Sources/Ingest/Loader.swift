@@ -51,24 +51,33 @@ package final class Loader {
         try runs.markAbandonedRunsInterrupted()
         let runID = try runs.begin(command: options.command, verified: options.policy.verifier != nil)
         var summary = LoadSummary(loadRunID: runID, verified: options.policy.verifier != nil)
+        let sizes = paths.map(Self.size(ofFile:))
+        let totalSize: Int64? = sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
+        var bytesBefore: Int64 = 0
         do {
             for (index, path) in paths.enumerated() {
-                let file = try await loadFile(path, runID: runID) { bytes, size, records, rejected in
+                let before = bytesBefore
+                let file = try await loadFile(path, size: sizes[index], runID: runID) {
+                    bytes, size, records, rejected in
                     progress(
                         LoadProgress(
                             file: path, fileIndex: index, fileCount: paths.count, bytesRead: bytes, fileSize: size,
-                            records: records, rejected: rejected
+                            records: records, rejected: rejected, totalBytesRead: before + bytes,
+                            totalSize: totalSize
                         )
                     )
                 }
+                bytesBefore += file.sizeBytes
                 summary.files.append(file)
                 FaultPoint.reach("load.file-committed")
                 try runs.record(summary, runID: runID)
                 logger.info(
                     "file loaded",
                     metadata: [
-                        "file.path": "\(path)", "file.records": "\(file.records)", "file.loaded": "\(file.loaded)",
-                        "file.duplicates": "\(file.duplicates)", "file.rejected": "\(file.rejected)",
+                        "file.path": "\(path)", "file.records": .stringConvertible(file.records),
+                        "file.loaded": .stringConvertible(file.loaded),
+                        "file.duplicates": .stringConvertible(file.duplicates),
+                        "file.rejected": .stringConvertible(file.rejected),
                     ]
                 )
             }
@@ -87,12 +96,18 @@ package final class Loader {
 
     // MARK: - One file
 
+    /// The size of a file for progress; nil for standard input or a file whose size cannot be read.
+    private static func size(ofFile path: String) -> Int64? {
+        guard path != "-" else { return nil }
+        return (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
+    }
+
     private func loadFile(
         _ path: String,
+        size fileSize: Int64?,
         runID: Int64,
         progress: (Int64, Int64?, Int, Int) -> Void
     ) async throws -> LoadSummary.File {
-        let fileSize = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
         return try await connection.withTransaction {
             let source = try ByteSource(path: path)
             let displayName = source.displayName

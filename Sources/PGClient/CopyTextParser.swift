@@ -1,4 +1,8 @@
 /// Splits one row of PostgreSQL's COPY text format into fields: tab-separated, `\N` for NULL, backslash escapes.
+///
+/// Reads every row as PostgreSQL's own COPY FROM reads it: the escapes `\b \f \n \r \t \v`, octal (`\101`) and hex
+/// (`\x41`) byte codes, any other escaped byte as itself (an escaped tab is text, not a separator), and a backslash
+/// that ends the row dropped.
 package enum CopyTextParser {
     /// The fields of one row (the trailing newline is ignored). `nil` is SQL NULL.
     package static func fields(_ row: UnsafeRawBufferPointer) -> [String?] {
@@ -15,6 +19,11 @@ package enum CopyTextParser {
                 start = index + 1
                 hasEscape = false
             } else if row[index] == 0x5C {
+                // A backslash with nothing after it ends the last field and is dropped.
+                if index + 1 == end {
+                    fields.append(field(row, start, index, hasEscape))
+                    return fields
+                }
                 hasEscape = true
                 index += 1
             }
@@ -55,9 +64,31 @@ package enum CopyTextParser {
                     digits += 1
                 }
                 bytes.append(UInt8(truncatingIfNeeded: value))
+            case UInt8(ascii: "x"):
+                // One or two hex digits; without one, `\x` is the letter x.
+                guard index < slice.count, let high = hexValue(slice[index]) else {
+                    bytes.append(next)
+                    break
+                }
+                index += 1
+                var value = high
+                if index < slice.count, let low = hexValue(slice[index]) {
+                    value = value << 4 | low
+                    index += 1
+                }
+                bytes.append(value)
             default: bytes.append(next)
             }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

@@ -35,6 +35,7 @@ package struct PGError: Error, CustomStringConvertible, Sendable {
 
     /// True when the failure means the database is not reachable (now or any more).
     package var isUnreachable: Bool {
+        if isAuthenticationFailure { return false }
         switch kind {
         case .connectionFailed, .connectionLost: return true
         default:
@@ -43,6 +44,22 @@ package struct PGError: Error, CustomStringConvertible, Sendable {
             return state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03"
         }
     }
+
+    /// True when the server refused the credentials: a wrong or missing password, an unknown role, or no
+    /// `pg_hba.conf` entry that lets this user in (SQLSTATE class 28). A connection attempt carries no SQLSTATE,
+    /// so the server's message is read as well; it is matched in English, PostgreSQL's default `lc_messages`.
+    package var isAuthenticationFailure: Bool {
+        if let state = sqlState { return state.hasPrefix("28") }
+        guard kind == .connectionFailed else { return false }
+        let text = message.lowercased()
+        if text.contains("role \""), text.contains("does not exist") { return true }
+        return Self.authenticationFailureMessages.contains { text.contains($0) }
+    }
+
+    private static let authenticationFailureMessages = [
+        "password authentication failed", "no password supplied", "authentication failed for user",
+        "no pg_hba.conf entry", "pg_hba.conf rejects connection", "password is required",
+    ]
 
     /// True for SQLSTATE class 22 (data exception) and 23 (integrity violation): a row, not the run, is bad.
     package var isDataError: Bool {

@@ -44,34 +44,45 @@ extension Headline {
         } catch {
             throw ReportsError(
                 operation: readingOperation, path: url.path,
-                reason: "cannot read the file (\(error.localizedDescription))")
+                reason: "cannot read the file (\(ReportsError.systemReason(error)))")
         }
         return try PreviousHeadline.decode(data, path: url.path)
     }
 
-    /// The latest earlier report of the same environment under a reports directory, for "what changed".
+    /// The latest earlier report of the same environment and database under a reports directory, for "what
+    /// changed".
     ///
-    /// Looks at each subdirectory's `headline.json` (written last, so only complete reports have one) and picks
-    /// the greatest as-of time before `asOf` whose environment is `environment`, whatever its format.
+    /// Only dated report directories are history: a subdirectory counts when its name is the UTC date of its own
+    /// as-of time (``Report/directoryName(asOf:)``, as `churn report` and `churn nightly` name them), it holds a
+    /// `headline.json` (written last, so only complete reports have one), its environment is `environment`, and
+    /// it was made from the database `databaseID` names. A snapshot that names no database (written before
+    /// reports recorded it) counts when its name and environment do. Among these it picks the greatest as-of time
+    /// before `asOf`, whatever its format. Anything else in the root, such as a copied example or an `--out`
+    /// directory of another name, is not read at all.
     ///
     /// - Parameters:
     ///   - root: the directory holding one subdirectory per report, such as `reports/`.
     ///   - asOf: the as-of time of the report being written; only earlier reports count.
     ///   - environment: only reports of this environment count.
+    ///   - databaseID: the identity of the report's database (`database_identity.id`); nil for a report made
+    ///     without one, which then compares only with snapshots that name no database either.
     /// - Returns: nil when there is none (or `root` does not exist).
-    /// - Throws: `ReportsError` when a `headline.json` exists but cannot be read.
+    /// - Throws: `ReportsError` when a dated directory's `headline.json` exists but cannot be read.
     package static func latest(
-        inReportsRoot root: URL, before asOf: Int64, environment: String
+        inReportsRoot root: URL, before asOf: Int64, environment: String, databaseID: String? = nil
     ) throws -> PreviousHeadline? {
         let fileManager = FileManager.default
         guard let names = try? fileManager.contentsOfDirectory(atPath: root.path) else { return nil }
         var best: PreviousHeadline?
         // Sorted, so that ties resolve the same way on every file system.
-        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        where Report.isDatedDirectoryName(name) {
             let directory = root.appendingPathComponent(name, isDirectory: true)
             guard fileManager.fileExists(atPath: directory.appendingPathComponent(fileName).path) else { continue }
             let headline = try read(fromReportDirectory: directory)
-            guard headline.environment == environment, headline.asOf < asOf else { continue }
+            guard name == Report.directoryName(asOf: headline.asOf), headline.environment == environment,
+                headline.databaseID == nil || headline.databaseID == databaseID, headline.asOf < asOf
+            else { continue }
             if best.map({ headline.asOf > $0.asOf }) ?? true { best = headline }
         }
         return best

@@ -179,6 +179,10 @@ package struct Headline: Codable, Hashable, Sendable {
     /// The report's as-of time (Unix ms).
     package var asOf: Int64
     package var environment: String
+    /// The identity of the database the report was made from (`database_identity.id`); nil in a snapshot written
+    /// before reports recorded it, or for a report made without a database. Only reports of one database are
+    /// compared (``latest(inReportsRoot:before:environment:databaseID:)``).
+    package var databaseID: String?
     /// All episodes in scope.
     package var all: Outcomes
     /// The mature episodes: the headline recovery and involuntary-churn rates.
@@ -196,6 +200,7 @@ package struct Headline: Codable, Hashable, Sendable {
     package init(
         asOf: Int64,
         environment: String,
+        databaseID: String? = nil,
         all: Outcomes,
         mature: Mature,
         withGrace: Outcomes,
@@ -208,6 +213,7 @@ package struct Headline: Codable, Hashable, Sendable {
         self.format = Self.currentFormat
         self.asOf = asOf
         self.environment = environment
+        self.databaseID = databaseID
         self.all = all
         self.mature = mature
         self.withGrace = withGrace
@@ -237,6 +243,7 @@ package struct Headline: Codable, Hashable, Sendable {
         case format
         case asOf = "as_of"
         case environment
+        case databaseID = "database_id"
         case all
         case mature
         case withGrace = "with_grace"

@@ -72,4 +72,12 @@ package enum PreviousHeadline: Hashable, Sendable {
         case .earlier(let earlier): earlier.environment
         }
     }
+
+    /// The database the previous report was made from; nil when it does not say (format 1 never does).
+    package var databaseID: String? {
+        switch self {
+        case .current(let headline): headline.databaseID
+        case .earlier: nil
+        }
+    }
 }

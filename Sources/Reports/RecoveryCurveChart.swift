@@ -60,7 +60,7 @@ package struct RecoveryCurveChart: Sendable {
         let marks = Report.curveMarkDays.map { day in
             "day \(day): " + HumanFormat.percent(points.first { $0.day == day }?.cifRecovery ?? 0)
         }
-        return "Cumulative incidence of recovery (cif_recovery) in \(environment) as of \(UTCTime.timestamp(asOf)); "
+        return "Cumulative incidence of recovery (cif_recovery) in \(environment) as of \(UTCTime.minute(asOf)); "
             + marks.joined(separator: ", ") + "."
     }
 

@@ -64,7 +64,7 @@ package struct RecoveryHazardChart: Sendable {
     private var description: String {
         let messageDays = days.filter(\.isMessageDay).map { String($0.day) }
         let grace = graceLengths.map { "\($0.days)-day grace ends on day \($0.day)" }
-        return "Daily recovery hazard (retry_days.csv) in \(environment) as of \(UTCTime.timestamp(asOf)), days 1 to "
+        return "Daily recovery hazard (retry_days.csv) in \(environment) as of \(UTCTime.minute(asOf)), days 1 to "
             + "60, with its 95% Wilson interval; message days: " + messageDays.joined(separator: ", ")
             + (grace.isEmpty ? "" : "; " + grace.joined(separator: ", ")) + "."
     }

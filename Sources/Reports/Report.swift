@@ -18,6 +18,9 @@ package struct Report: Sendable {
         package var schedule: MessageSchedule
         /// The `data.environment` the dataset was built for (`Production` unless asked otherwise).
         package var environment: String
+        /// The identity of the database the dataset comes from (`database_identity.id`), kept in `headline.json`;
+        /// nil for a report made without a database.
+        package var databaseID: String?
         /// Inputs quarantined at load time, by reason (`rejected_<reason>` in data quality).
         package var rejections: [String: Int]
         /// The previous report's headline figures, for "Changes since the previous report".
@@ -30,6 +33,7 @@ package struct Report: Sendable {
             granularity: CalendarPeriod.Granularity = .month,
             schedule: MessageSchedule = .standard,
             environment: String = "Production",
+            databaseID: String? = nil,
             rejections: [String: Int] = [:],
             previous: PreviousHeadline? = nil,
             latestSignedDate: Int64? = nil
@@ -37,6 +41,7 @@ package struct Report: Sendable {
             self.granularity = granularity
             self.schedule = schedule
             self.environment = environment
+            self.databaseID = databaseID
             self.rejections = rejections
             self.previous = previous
             self.latestSignedDate = latestSignedDate
@@ -144,19 +149,19 @@ package struct Report: Sendable {
         self.options = options
         let asOf = dataset.asOf
         let episodes = dataset.episodes
-        tables = ChurnReport.tables(
+        let figures = ChurnReport(
             dataset, rejections: options.rejections,
             options: ChurnReport.Options(granularity: options.granularity, schedule: options.schedule))
-        let curve = RecoveryCurve.points(episodes: episodes, asOf: asOf)
+        tables = figures.tables
+        let curve = figures.recoveryCurve
         self.curve = curve
         curveMarks = Self.curveMarkDays.map { day in
             Headline.CurveMark(day: day, cifRecovery: curve.first { $0.day == day }?.cifRecovery ?? 0)
         }
-        retryDays = RetryDays.lifeTable(episodes: episodes, asOf: asOf, schedule: options.schedule)
-        let bands = MessageBands.figures(episodes: episodes, asOf: asOf, schedule: options.schedule)
-        self.bands = bands
-        pooledRatio = bands.contains { $0.dayComparison != nil } ? MessageBands.pooled(bands) : nil
-        weeks = Flows.weeks(episodes: episodes, asOf: asOf)
+        retryDays = figures.retryDays
+        bands = figures.messageBands
+        pooledRatio = MessageBands.pooled(figures.messageBands)
+        weeks = figures.flows
 
         var all = EpisodeGroup()
         var byCohort: [CalendarPeriod: EpisodeGroup] = [:]
@@ -186,25 +191,20 @@ package struct Report: Sendable {
         self.withoutGrace = withoutGrace
         graceLengths = Self.markedLengths(lengths)
         cohorts = byCohort.keys.sorted().map { Cohort(period: $0, figures: byCohort[$0] ?? EpisodeGroup()) }
-        let byteOrder: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        products = byProduct.keys.sorted(by: byteOrder).map { product in
+        products = byProduct.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { product in
             Product(productId: product, figures: byProduct[product] ?? EpisodeGroup())
         }
-        let amounts = Revenue.amounts(episodes: episodes)
-        let saved = GraceRevenue.revenue(episodes: episodes)
-        money = amounts.keys.sorted(by: byteOrder).map { currency in
+        let savedInGrace = Dictionary(uniqueKeysWithValues: figures.graceRevenue.map { ($0.currency, $0.saved) })
+        money = figures.revenue.map { row in
             Headline.Money(
-                currency: currency, amounts: amounts[currency] ?? Revenue.Amounts(),
-                savedInGraceEpisodes: saved[currency]?.episodes ?? 0)
+                currency: row.currency, amounts: row.amounts,
+                savedInGraceEpisodes: savedInGrace[row.currency]?.episodes ?? 0)
         }
-        let checks =
-            dataset.dataQuality.checks.map { Headline.Check(check: $0.check, count: $0.count) }
-            + options.rejections.keys.sorted(by: byteOrder).map { reason in
-                Headline.Check(check: "rejected_" + reason, count: options.rejections[reason] ?? 0)
-            }
+        let checks = figures.dataQuality.map { Headline.Check(check: $0.check, count: $0.count) }
         headline = Headline(
             asOf: asOf,
             environment: options.environment,
+            databaseID: options.databaseID,
             all: Headline.Outcomes(all.outcomes),
             mature: Headline.Mature(all.mature),
             withGrace: Headline.Outcomes(withGrace.outcomes),
@@ -235,6 +235,16 @@ package struct Report: Sendable {
     /// The name of a report's directory under `reports/`: the UTC date of its as-of time, `2024-07-19`.
     package static func directoryName(asOf: Int64) -> String {
         UTCTime.date(asOf)
+    }
+
+    /// Whether `name` has the shape of ``directoryName(asOf:)``: `YYYY-MM-DD`, digits and dashes.
+    package static func isDatedDirectoryName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count == 10 else { return false }
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        return bytes.indices.allSatisfy { index in
+            index == 4 || index == 7 ? bytes[index] == UInt8(ascii: "-") : digits.contains(bytes[index])
+        }
     }
 
     /// The contents of every file, in `fileNames` order.

@@ -18,12 +18,17 @@ package enum ReportDirectory {
     ///
     /// - Throws: `ReportsError` for the first file that cannot be written; its temporary file is removed.
     package static func write(_ files: [Report.File], to directory: URL) throws {
+        if let blocking = fileInTheWay(of: directory) {
+            throw ReportsError(
+                operation: "writing the report", path: directory.path,
+                reason: "cannot create the directory: \(blocking.path) is a file, not a directory")
+        }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             throw ReportsError(
                 operation: "writing the report", path: directory.path,
-                reason: "cannot create the directory (\(error.localizedDescription))")
+                reason: "cannot create the directory (\(ReportsError.systemReason(error)))")
         }
         for file in files {
             try writeAtomically(Data(file.contents.utf8), to: directory.appendingPathComponent(file.name))
@@ -43,7 +48,7 @@ package enum ReportDirectory {
             try? FileManager.default.removeItem(at: temporary)
             throw ReportsError(
                 operation: "writing the report", path: url.path,
-                reason: "cannot write a temporary file in its directory (\(error.localizedDescription))")
+                reason: "cannot write a temporary file in its directory (\(ReportsError.systemReason(error)))")
         }
         // rename(2) replaces an existing file atomically when both names are in one directory.
         guard rename(temporary.path, url.path) == 0 else {
@@ -52,5 +57,18 @@ package enum ReportDirectory {
             throw ReportsError(
                 operation: "writing the report", path: url.path, reason: "cannot replace the file (\(reason))")
         }
+    }
+
+    /// The nearest existing path of `directory` or its parents when it is not a directory.
+    private static func fileInTheWay(of directory: URL) -> URL? {
+        var candidate = directory.standardizedFileURL
+        while candidate.path != "/" {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory) {
+                return isDirectory.boolValue ? nil : candidate
+            }
+            candidate = candidate.deletingLastPathComponent()
+        }
+        return nil
     }
 }

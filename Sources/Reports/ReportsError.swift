@@ -1,3 +1,11 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The error of the reports module: a report file could not be written, or a previous report could not be read.
 package struct ReportsError: Error, CustomStringConvertible, Sendable {
     /// What was being done, such as "writing the report" or "reading the previous report".
@@ -14,5 +22,16 @@ package struct ReportsError: Error, CustomStringConvertible, Sendable {
 
     package var description: String {
         "\(operation): \(path): \(reason)"
+    }
+
+    /// The system's words for a file-system failure Foundation reports: `strerror` of the POSIX error beneath a
+    /// Cocoa error (Foundation's own text on Linux is a bare "NSCocoaErrorDomain error 512"), else its description.
+    package static func systemReason(_ error: any Error) -> String {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
     }
 }

@@ -74,7 +74,7 @@ package enum SVGChart {
             #"<g font-family="Helvetica, Arial, sans-serif" fill="\#(textColor)">"#,
             text(title, x: 72, y: 30, size: 18, weight: "bold"),
             text(
-                "\(environment), as of \(UTCTime.timestamp(asOf))", x: 736, y: 30, size: 12, anchor: "end",
+                "\(environment), as of \(UTCTime.minute(asOf))", x: 736, y: 30, size: 12, anchor: "end",
                 color: mutedColor),
             text(subtitle, x: 72, y: 52, size: 13),
         ]

@@ -4,11 +4,20 @@ extension SummaryDocument {
     func writeChanges(since previous: PreviousHeadline, to writer: inout MarkdownWriter) {
         let now = report.headline
         writer.heading("Changes since the previous report")
-        var notes = ["The previous report is as of \(UTCTime.timestamp(previous.asOf))."]
+        var notes = ["The previous report is as of \(UTCTime.minute(previous.asOf))."]
         if previous.environment != now.environment {
             notes.append(
                 "It covers the \(MarkdownWriter.escape(previous.environment)) environment, this one \(environment): "
                     + "the two are not comparable.")
+        }
+        if let database = now.databaseID {
+            if previous.databaseID == nil {
+                notes.append(
+                    "It does not record which database it was made from (it was written before reports did), so it "
+                        + "may come from another one.")
+            } else if previous.databaseID != database {
+                notes.append("It was made from another database: the two are not comparable.")
+            }
         }
         if previous.asOf >= now.asOf {
             notes.append("Its as-of time is not earlier than this report's.")

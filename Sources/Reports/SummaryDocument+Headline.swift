@@ -6,7 +6,7 @@ extension SummaryDocument {
         let all = report.all.outcomes
         let mature = report.all.mature
         let (cutoff, overflow) = report.asOf.subtractingReportingOverflow(Episode.retryHorizon)
-        let cutoffText = overflow ? "" : " (on or before \(UTCTime.timestamp(cutoff)))"
+        let cutoffText = overflow ? "" : " (on or before \(UTCTime.minute(cutoff)))"
         writer.heading("Headline")
         let younger = all.episodes - mature.episodes
         guard mature.episodes > 0 else {

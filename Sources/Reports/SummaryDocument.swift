@@ -59,7 +59,7 @@ package struct SummaryDocument: Sendable {
 
     private func writeScope(to writer: inout MarkdownWriter) {
         writer.heading(
-            "Involuntary churn: \(report.options.environment), as of \(UTCTime.timestamp(report.asOf))", level: 1)
+            "Involuntary churn: \(report.options.environment), as of \(UTCTime.minute(report.asOf))", level: 1)
         let cohorts =
             report.options.granularity == .month ? "UTC calendar months" : "ISO 8601 weeks (Monday to Sunday, UTC)"
         writer.paragraph(
@@ -85,11 +85,11 @@ package struct SummaryDocument: Sendable {
             "> **The latest 7 days may still be incomplete.** The App Store retries a notification it could not "
             + "deliver for up to 157 hours (1, 12, 24, 48 and 72 hours after the previous attempt), so notifications "
             + "signed in the 7 days before the as-of time"
-            + (overflow ? "" : " (since \(UTCTime.timestamp(since)))")
+            + (overflow ? "" : " (since \(UTCTime.minute(since)))")
             + " may still arrive. Until they do, recent failed renewals, recoveries and cancellations can be "
             + "missing: the latest weeks' flows and the open episodes can still change."
         if let latest = report.options.latestSignedDate {
-            text += " The latest notification loaded was signed at \(UTCTime.timestamp(latest))."
+            text += " The latest notification loaded was signed at \(UTCTime.minute(latest))."
         }
         text +=
             " This note is shown while the data hold less than 7 days of notifications signed after the as-of time."

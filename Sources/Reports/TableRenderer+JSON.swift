@@ -2,7 +2,8 @@ import Analysis
 
 extension TableRenderer {
     /// The rows as a JSON array of objects, keys in column order: counts and decimals as JSON numbers (written
-    /// as in the CSV files, so `0.500000` stays `0.500000`), text as strings, empty cells as `null`.
+    /// as in the CSV files, so `0.500000` stays `0.500000`), yes or no as `true` or `false`, text as strings, and
+    /// every cell that is empty in the CSV (an undefined rate, an empty text such as a missing currency) as `null`.
     package static func json(_ table: ReportTable) -> String {
         guard !table.rows.isEmpty else { return "[]\n" }
         let keys = table.columns.map(jsonString)
@@ -25,7 +26,9 @@ extension TableRenderer {
             let text = cell.formatted
             return text.isEmpty ? "null" : text
         case .text(let text):
-            return jsonString(text)
+            return text.isEmpty ? "null" : jsonString(text)
+        case .boolean(let value):
+            return value ? "true" : "false"
         case .empty:
             return "null"
         }

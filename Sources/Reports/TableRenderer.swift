@@ -11,7 +11,8 @@ package enum TableRenderer {
         case table
         /// RFC 4180, as the report's CSV files (``CSVWriter``).
         case csv
-        /// An array of objects, one per row, keyed by column; numbers as numbers, `null` for empty cells.
+        /// An array of objects, one per row, keyed by column; numbers as numbers, booleans as booleans, `null` for
+        /// empty cells.
         case json
         /// A Markdown table (`|` in cells escaped as `\|`).
         case markdown
@@ -73,7 +74,7 @@ package enum TableRenderer {
     private static func isNumber(_ cell: ReportTable.Cell) -> Bool {
         switch cell {
         case .integer, .decimal, .exact: return true
-        case .text, .empty: return false
+        case .text, .boolean, .empty: return false
         }
     }
 

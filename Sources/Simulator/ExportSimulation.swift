@@ -3,6 +3,7 @@ import Gzip
 import AppStoreNotifications
 import Dispatch
 import Foundation
+import Reports
 import Synchronization
 
 /// Writes a signed export of simulated subscribers, the ground truth of its episodes, and the root certificate

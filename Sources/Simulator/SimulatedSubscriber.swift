@@ -88,6 +88,17 @@ package struct SimulatedSubscriber: Sendable {
         signer: DeterministicJWSSigner,
         encoder: JSONEncoder
     ) throws -> String {
+        try token(notification, options: options, encoder: encoder) { try signer.sign($0) }
+    }
+
+    /// The payload of a notification as `sign` turns each JSON part into a token: its transaction and renewal info
+    /// first, then the whole. Tests that load without verification pass placeholder signatures.
+    package static func token(
+        _ notification: SimulatedNotification,
+        options: SimulationOptions,
+        encoder: JSONEncoder,
+        sign: (Data) throws -> String
+    ) throws -> String {
         var data = NotificationData()
         data.appAppleId = options.appAppleID
         data.bundleId = options.bundleID
@@ -95,10 +106,10 @@ package struct SimulatedSubscriber: Sendable {
         if let transaction = notification.transaction {
             // The build number goes up once a month.
             data.bundleVersion = String(100 + UTCCalendar.monthsBetween(options.start, notification.signedDate))
-            data.signedTransactionInfo = try signer.sign(encoder.encode(transaction))
+            data.signedTransactionInfo = try sign(encoder.encode(transaction))
         }
         if let renewalInfo = notification.renewalInfo {
-            data.signedRenewalInfo = try signer.sign(encoder.encode(renewalInfo))
+            data.signedRenewalInfo = try sign(encoder.encode(renewalInfo))
         }
         data.status = notification.status.map { .known($0) }
 
@@ -109,7 +120,7 @@ package struct SimulatedSubscriber: Sendable {
         payload.data = data
         payload.version = "2.0"
         payload.signedDate = notification.signedDate
-        return try signer.sign(encoder.encode(payload))
+        return try sign(encoder.encode(payload))
     }
 
     /// Delivery attempts: mostly one success 0.2 to 2 seconds after signing; some production notifications fail first

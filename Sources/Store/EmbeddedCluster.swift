@@ -3,7 +3,9 @@ import Logging
 import PGClient
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A private PostgreSQL cluster the tool creates and runs itself, so nothing else has to be set up.
@@ -43,7 +45,12 @@ package struct EmbeddedCluster: Sendable {
     package var url: String { url(database: database) }
 
     package func url(database: String) -> String {
-        "host=\(socketDirectory.path) dbname=\(database) user=postgres"
+        "host=\(Self.conninfoValue(socketDirectory.path)) dbname=\(Self.conninfoValue(database)) user=postgres"
+    }
+
+    /// A conninfo value in single quotes, its backslashes and quotes escaped: a space or quote in it stays in it.
+    private static func conninfoValue(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
     }
 
     /// The URI form, for `psql "…"` and `DATABASE_URL`.
@@ -77,7 +84,9 @@ package struct EmbeddedCluster: Sendable {
             if try currentState(binaries) != .running {
                 logger.info("starting the embedded PostgreSQL", metadata: ["cluster.home": "\(home.path)"])
                 try prepareSocketDirectory()
-                var options = "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory.path)'"
+                // pg_ctl hands the options to the shell: the path goes in single quotes, each quote in it as '\''.
+                let socketPath = "'" + socketDirectory.path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+                var options = "-c listen_addresses='' -c unix_socket_directories=\(socketPath)"
                 for (name, value) in serverSettings.sorted(by: { $0.key < $1.key }) {
                     options += " -c \(name)=\(value)"
                 }
@@ -136,8 +145,8 @@ package struct EmbeddedCluster: Sendable {
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: dataDirectory.path)
         if ServerUser.isRoot {
             try ServerUser.checkCanReach(home)
-            try ServerUser.chown(dataDirectory)
-            try ServerUser.chown(home, recursive: false)
+            try ServerUser.giveToServer(dataDirectory)
+            try ServerUser.giveToServer(home, recursive: false)
         }
         let result = try runAsServerUser(
             binaries.initdb,
@@ -155,11 +164,11 @@ package struct EmbeddedCluster: Sendable {
         try FileManager.default.createDirectory(at: socketDirectory, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: socketDirectory.path)
         if ServerUser.isRoot {
-            try ServerUser.chown(socketDirectory)
+            try ServerUser.giveToServer(socketDirectory)
             if !FileManager.default.fileExists(atPath: logFile.path) {
                 _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
             }
-            try ServerUser.chown(logFile, recursive: false)
+            try ServerUser.giveToServer(logFile, recursive: false)
         }
     }
 

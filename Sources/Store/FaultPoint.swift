@@ -2,9 +2,11 @@
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
 #endif
 
 /// Named points in the job where the crash tests kill the process, to prove a kill anywhere loses nothing.

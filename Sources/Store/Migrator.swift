@@ -28,8 +28,16 @@ package struct Migrator {
             sql: String(decoding: PackageResources._04_metrics_v2_sql, as: UTF8.self)
         ),
         Migration(
-            version: 5, name: "005_fetch_checkpoints.sql",
-            sql: String(decoding: PackageResources._05_fetch_checkpoints_sql, as: UTF8.self)
+            version: 5, name: "005_database_identity.sql",
+            sql: String(decoding: PackageResources._05_database_identity_sql, as: UTF8.self)
+        ),
+        Migration(
+            version: 6, name: "006_daily_recovery_names.sql",
+            sql: String(decoding: PackageResources._06_daily_recovery_names_sql, as: UTF8.self)
+        ),
+        Migration(
+            version: 7, name: "007_fetch_checkpoints.sql",
+            sql: String(decoding: PackageResources._07_fetch_checkpoints_sql, as: UTF8.self)
         ),
     ]
 

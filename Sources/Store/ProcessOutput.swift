@@ -2,7 +2,9 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Held while a pipe is made and a child spawned (see ``ProcessOutput/run(_:_:)``).
@@ -40,34 +42,48 @@ struct ProcessOutput {
     /// Spawns `executable` with its standard output and error on a new pipe.
     /// - Returns: the pipe's read end and the child's pid.
     private static func spawn(_ executable: URL, _ arguments: [String]) throws -> (Int32, pid_t) {
-        var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else {
             throw EmbeddedClusterError.systemCallFailed("cannot create a pipe: \(String(cString: strerror(errno)))")
         }
-        _ = fcntl(pipe[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pipe[1], F_SETFD, FD_CLOEXEC)
-        var actions = posix_spawn_file_actions_t()
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        // An opaque pointer on Darwin, a struct on Glibc.
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t?
+        #else
+            var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], 2)
-        posix_spawn_file_actions_addclose(&actions, pipe[0])
-        posix_spawn_file_actions_addclose(&actions, pipe[1])
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 2)
+        posix_spawn_file_actions_addclose(&actions, ends[0])
+        posix_spawn_file_actions_addclose(&actions, ends[1])
 
         let argv = [executable.path] + arguments
         var pid: pid_t = 0
         let spawnResult: Int32 = withSpawnArguments(argv) { arguments in
-            posix_spawn(&pid, executable.path, &actions, nil, arguments, environ)
+            posix_spawn(&pid, executable.path, &actions, nil, arguments, environment)
         }
-        close(pipe[1])
+        close(ends[1])
         guard spawnResult == 0 else {
-            close(pipe[0])
+            close(ends[0])
             throw EmbeddedClusterError.systemCallFailed(
                 "cannot run \(executable.path): \(String(cString: strerror(spawnResult)))"
             )
         }
-        return (pipe[0], pid)
+        return (ends[0], pid)
+    }
+
+    /// This process's environment, which the child inherits (Darwin has no `environ` symbol for Swift).
+    private static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        #if canImport(Darwin)
+            _NSGetEnviron().pointee
+        #else
+            environ
+        #endif
     }
 
     private static func withSpawnArguments<Result>(

@@ -1,7 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The operating-system user the server runs as when the tool runs as root.
@@ -21,7 +23,8 @@ enum ServerUser {
         return (entry.pointee.pw_uid, entry.pointee.pw_gid)
     }
 
-    static func chown(_ url: URL, recursive: Bool = true) throws {
+    /// Gives `url` (and, when `recursive`, everything under it) to the server user.
+    static func giveToServer(_ url: URL, recursive: Bool = true) throws {
         let (uid, gid) = try ids()
         var paths = [url.path]
         if recursive, let enumerator = FileManager.default.enumerator(atPath: url.path) {
@@ -29,7 +32,7 @@ enum ServerUser {
                 paths.append(url.appendingPathComponent(relative).path)
             }
         }
-        for path in paths where Glibc.chown(path, uid, gid) != 0 {
+        for path in paths where chown(path, uid, gid) != 0 {
             throw EmbeddedClusterError.notPermitted("cannot give \(path) to the \(name) user: \(String(cString: strerror(errno)))")
         }
     }

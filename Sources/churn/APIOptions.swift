@@ -5,6 +5,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The App Store Server API credentials and connection; shared by `fetch`, `gaps` and `nightly --fetch`.

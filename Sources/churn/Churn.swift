@@ -2,6 +2,7 @@ import AppStoreServerAPI
 import ArgumentParser
 import Foundation
 import Ingest
+import Logging
 import PGClient
 import Store
 
@@ -13,30 +14,22 @@ struct Churn: AsyncParsableCommand {
         abstract: "Load App Store Server Notifications into PostgreSQL and report on involuntary churn.",
         discussion: """
             Typical use:
-              churn nightly /srv/exports      load new exports, rebuild, write the report
+              churn nightly /srv/exports       load new exports, rebuild, report
               churn nightly --fetch /srv/exports
-                                              the same, fetching Apple's history first
-              churn load export.jsonl.gz      verify and store one export
-              churn fetch --out /srv/exports  Apple's history since the last fetch
-              churn gaps --from 2026-05-01    what Apple has and the database lacks
-              churn report --as-of 2026-10-31 the report as of another time
+                                               the same, fetching Apple's history first
+              churn load export.jsonl.gz       verify and store one export
+              churn fetch --out /srv/exports   Apple's history since the last fetch
+              churn gaps --from 2026-05-01     what Apple has and the database lacks
+              churn report --as-of 2025-10-31  the report as of another time
               churn query recovery-rate --group-by cohort-month
-              psql "$(churn db url)"          ask your own questions in SQL
+              psql "$(churn db url)"           your own questions in SQL
 
             Database: --database-url, else DATABASE_URL, else libpq's PG* variables,
             else an embedded PostgreSQL cluster the tool creates and starts under
             $CHURN_HOME (default ./.churn).
 
             Exit codes:
-              0   success
-              1   failure (see the message)
-              2   completed, but more inputs were rejected than --max-rejects allows
-              64  bad usage (unknown option, missing argument)
-              66  an input file cannot be opened
-              69  the database is unreachable, or the App Store Server API
-                  after its retries (try again later: a fetch resumes)
-              75  another run holds the lock (try again later)
-              77  the App Store Server API refused the credentials (401/403)
+            \(ExitStatus.table)
             """,
         version: "0.1.0",
         subcommands: [
@@ -45,39 +38,96 @@ struct Churn: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the command and turns run-level failures into a clear message and a documented exit code.
+    /// Runs the command and turns every failure into one clear message and a documented exit code.
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        Console.use(LogFormat.requested(in: arguments))
         do {
-            var command = try parseAsRoot(nil)
+            try refuseUnknownHelpTopic(arguments)
+            var command = try parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
                 try command.run()
             }
-        } catch let error as PGError where error.isUnreachable {
-            fail("\(error)", code: .unavailable)
-        } catch let error as EmbeddedClusterError {
-            fail("the embedded database is unavailable: \(error)", code: .unavailable)
-        } catch let error as AppStoreServerAPIError {
-            switch error {
-            case .authenticationFailed: fail("\(error)", code: .credentialsRefused)
-            case .unavailable: fail("\(error); the next fetch resumes where this one stopped", code: .unavailable)
-            default: fail("\(error)", code: .failure)
-            }
-        } catch let error as IngestError {
-            if case .cannotOpen = error {
-                fail("\(error)", code: .inputUnreadable)
-            }
-            fail("\(error)", code: .failure)
-        } catch let error as PGError {
-            fail("\(error)", code: .failure)
         } catch {
-            exit(withError: error)
+            exit(with: error)
         }
     }
 
-    private static func fail(_ message: String, code: ExitStatus) -> Never {
-        FileHandle.standardError.write(Data("churn: error: \(message)\n".utf8))
-        Foundation.exit(code.rawValue)
+    /// Prints `error` as people (or log collectors) read it and exits with its status.
+    private static func exit(with error: any Error) -> Never {
+        let failure: CommandFailure
+        switch error {
+        case let error as CommandFailure:
+            failure = error
+        case let error as PGError where error.isAuthenticationFailure:
+            failure = CommandFailure(
+                status: .credentialsRefused,
+                message: "PostgreSQL refused the credentials: \(error) (check the user and password of "
+                    + "--database-url, DATABASE_URL or PGUSER/PGPASSWORD; retrying will not help)"
+            )
+        case let error as PGError where error.isUnreachable:
+            failure = CommandFailure(status: .unavailable, message: "\(error)")
+        case let error as AppStoreServerAPIError:
+            switch error {
+            case .authenticationFailed: failure = CommandFailure(status: .credentialsRefused, message: "\(error)")
+            case .unavailable:
+                failure = CommandFailure(
+                    status: .unavailable, message: "\(error); the next fetch resumes where this one stopped"
+                )
+            default: failure = CommandFailure(status: .failure, message: "\(error)")
+            }
+                case let error as EmbeddedClusterError:
+            failure = CommandFailure(
+                status: .unavailable, message: "the embedded database is unavailable: \(error)"
+            )
+        case let error as IngestError:
+            if case .cannotOpen = error {
+                failure = .unreadableInput("\(error)")
+            } else {
+                failure = CommandFailure(status: .failure, message: "\(error)")
+            }
+        case let error as PGError:
+            failure = CommandFailure(status: .failure, message: "\(error)")
+        case let error as ValidationError:
+            // Thrown by a command's run(), after parsing: ArgumentParser would add the root command's usage.
+            failure = .usage(error.message)
+        default:
+            // ArgumentParser's own errors: help and --version (status 0), usage errors, and ExitCode.
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                Foundation.exit(code.rawValue)
+            }
+            if message.isEmpty { Foundation.exit(code.rawValue) }
+            let status = ExitStatus(rawValue: code.rawValue) ?? .failure
+            failure = CommandFailure(status: status, message: usageMessage(message))
+        }
+        Console.error(failure.message, fields: ["exit_code": .stringConvertible(Int(failure.status.rawValue))])
+        Foundation.exit(failure.status.rawValue)
+    }
+
+    /// ArgumentParser's text without its own `Error: ` prefix, so every error reads `churn: error: …`.
+    private static func usageMessage(_ message: String) -> String {
+        let trimmed = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.hasPrefix("Error: ") ? String(trimmed.dropFirst("Error: ".count)) : trimmed
+    }
+
+    /// `churn help nosuch` is bad usage: ArgumentParser would print the root help and exit 0.
+    private static func refuseUnknownHelpTopic(_ arguments: [String]) throws {
+        guard arguments.first == "help" else { return }
+        var subcommands = configuration.subcommands
+        var path = "churn"
+        for name in arguments.dropFirst() where !name.hasPrefix("-") {
+            let names = subcommands.map { $0._commandName }
+            guard let index = names.firstIndex(of: name) else {
+                let known = names.isEmpty ? "has no subcommands" : "has " + names.joined(separator: ", ")
+                throw CommandFailure.usage("no help topic '\(name)': \(path) \(known).")
+            }
+            path += " " + name
+            subcommands = subcommands[index].configuration.subcommands
+        }
     }
 }

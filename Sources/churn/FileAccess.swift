@@ -1,16 +1,45 @@
+import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
-/// Why a file named on the command line cannot be used, in the system's words, for the messages of `validate()`.
+/// Why a file named on the command line cannot be used, in the system's words, for the command's messages.
 enum FileAccess {
     /// Why `path` cannot be read (`access(2)` and `strerror`); nil when it can.
     static func problem(reading path: String) -> String? {
         access(path, R_OK) == 0 ? nil : String(cString: strerror(errno))
     }
 
+    /// Why `path` cannot be read as a file: the reasons of ``problem(reading:)``, or that it is a directory.
+    static func problem(readingFile path: String) -> String? {
+        if let problem = problem(reading: path) { return problem }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "it is a directory"
+        }
+        return nil
+    }
+
     /// Why `directory` cannot be written to; nil when it can.
     static func problem(writingTo directory: String) -> String? {
         access(directory, W_OK) == 0 ? nil : String(cString: strerror(errno))
+    }
+
+    /// Why `directory` cannot be created and written to: the reason of its nearest existing part (itself or a
+    /// parent), which must be a directory the user may write to; nil when `mkdir -p` and a write would work.
+    static func problem(creatingIn directory: String) -> String? {
+        var candidate = URL(fileURLWithPath: directory.isEmpty ? "." : directory).standardizedFileURL
+        while true {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory) {
+                guard isDirectory.boolValue else { return "\(candidate.path) is a file, not a directory" }
+                return problem(writingTo: candidate.path)
+            }
+            if candidate.path == "/" { return nil }
+            candidate = candidate.deletingLastPathComponent()
+        }
     }
 }

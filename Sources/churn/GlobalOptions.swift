@@ -15,10 +15,10 @@ struct GlobalOptions: ParsableArguments {
     )
     var databaseURL: String?
 
-    @Option(help: ArgumentHelp("Log level on stderr: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
+    @Option(help: ArgumentHelp("Least severe log level written to stderr.", valueName: "level"))
     var logLevel: LogLevel = .notice
 
-    @Option(help: ArgumentHelp("Log format on stderr: text, or json (one object per line).", valueName: "format"))
+    @Option(help: ArgumentHelp("Log format on stderr; json writes one object per line.", valueName: "format"))
     var logFormat: LogFormat = .text
 
     /// Sets up logging once, to stderr.

@@ -24,26 +24,45 @@ struct IngestOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Accept only notifications for this bundle id.", valueName: "id"))
     var bundleID: String?
 
-    @Option(help: ArgumentHelp("Exit with status 2 when more inputs than this are rejected.", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Exit with status 2 when more inputs than this are rejected.", valueName: "n")
+    )
     var maxRejects: Int = 0
 
-    @Option(help: ArgumentHelp("Largest record (line or document) read, in bytes.", valueName: "bytes"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Largest record (line or document) read, in bytes.", valueName: "bytes")
+    )
     var maxRecordBytes: Int = 16 << 20
 
-    @Option(help: ArgumentHelp("Bytes of each rejected input kept in the quarantine.", valueName: "bytes"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Bytes of each rejected input kept in the quarantine.", valueName: "bytes")
+    )
     var quarantineRawBytes: Int = 64 << 10
 
-    @Option(help: ArgumentHelp("Threads that decode and verify (default: one per core).", valueName: "n"))
-    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Threads that decode and verify (default: one per core).", valueName: "n")
+    )
+    var workers: Int?
+
+    /// --workers, else one per core.
+    var workerCount: Int { workers ?? ProcessInfo.processInfo.activeProcessorCount }
 
     func validate() throws {
         if noVerify && !trustRoots.isEmpty {
             throw ValidationError("--no-verify and --trust-root contradict each other: choose one.")
         }
-        if maxRejects < 0 { throw ValidationError("--max-rejects must be 0 or more.") }
-        if maxRecordBytes < 1024 { throw ValidationError("--max-record-bytes must be at least 1024.") }
-        if quarantineRawBytes < 0 { throw ValidationError("--quarantine-raw-bytes must be 0 or more.") }
-        if workers < 1 { throw ValidationError("--workers must be at least 1.") }
+        if maxRejects < 0 { throw ValidationError("--max-rejects must be 0 or more, not \(maxRejects).") }
+        if maxRecordBytes < 1024 {
+            throw ValidationError("--max-record-bytes must be at least 1024, not \(maxRecordBytes).")
+        }
+        if quarantineRawBytes < 0 {
+            throw ValidationError("--quarantine-raw-bytes must be 0 or more, not \(quarantineRawBytes).")
+        }
+        if let workers, workers < 1 { throw ValidationError("--workers must be at least 1, not \(workers).") }
         for path in trustRoots {
             if let problem = FileAccess.problem(reading: path) {
                 throw ValidationError("cannot read trust root \(path): \(problem).")
@@ -61,7 +80,7 @@ struct IngestOptions: ParsableArguments {
             policy: AcceptancePolicy(
                 verifier: verifier, verifiesNestedTokens: verifyNested, bundleID: bundleID, environment: environment
             ),
-            workers: workers,
+            workers: workerCount,
             command: CommandLine.arguments.joined(separator: " ")
         )
         options.maxRecordBytes = maxRecordBytes
@@ -78,7 +97,11 @@ struct IngestOptions: ParsableArguments {
                 let problem = FileAccess.problem(reading: path) ?? "it cannot be read as a file"
                 throw ValidationError("cannot read trust root \(path): \(problem).")
             }
-            roots += try JWSVerifier.trustRoots(parsing: Array(data), from: path)
+            do {
+                roots += try JWSVerifier.trustRoots(parsing: Array(data), from: path)
+            } catch {
+                throw ValidationError("\(error.detail).")
+            }
         }
         return JWSVerifier(trustRoots: roots)
     }

@@ -2,7 +2,9 @@ import Foundation
 import Reports
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The `latest` link of a reports root, which `churn nightly` points at the report it wrote.

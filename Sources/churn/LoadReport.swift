@@ -24,7 +24,15 @@ enum LoadReport {
             let reasons = summary.rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
             lines.append("rejected by reason: " + reasons.joined(separator: ", "))
         }
-        lines.append(summary.verified ? "signatures: verified" : "signatures: NOT VERIFIED (--no-verify)")
+        lines.append(signatureLine(summary))
         return lines.joined(separator: "\n")
+    }
+
+    /// What verification did: every stored or already-stored notification passed it; rejected inputs did not.
+    static func signatureLine(_ summary: LoadSummary) -> String {
+        guard summary.verified else { return "signatures: NOT VERIFIED (--no-verify)" }
+        let passed = summary.loaded + summary.duplicates
+        if passed == 0 { return "signatures: no notification passed verification" }
+        return "signatures: verified for the \(passed) notification(s) accepted"
     }
 }

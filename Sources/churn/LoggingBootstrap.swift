@@ -6,6 +6,7 @@ enum LoggingBootstrap {
     private static let done = Mutex(false)
 
     static func run(format: LogFormat) {
+        Console.use(format)
         // Bootstraps under the lock, so no caller logs before the first one has set up logging.
         done.withLock { done in
             guard !done else { return }

@@ -21,11 +21,18 @@ struct ScheduleOption: ParsableArguments {
     /// The schedule from the file, or Apple's.
     func load() throws -> MessageSchedule {
         guard let schedule else { return .standard }
-        let text = try String(contentsOfFile: schedule, encoding: .utf8)
+        guard let data = FileManager.default.contents(atPath: schedule) else {
+            throw CommandFailure.unreadableInput(
+                "cannot read schedule file \(schedule): \(FileAccess.problem(readingFile: schedule) ?? "unreadable")."
+            )
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ValidationError("--schedule \(schedule): not a text file (its bytes are not UTF-8).")
+        }
         do {
             return try MessageSchedule.parse(text)
         } catch {
-            throw ValidationError("\(schedule): \(error)")
+            throw ValidationError("--schedule \(schedule): \(error)")
         }
     }
 }

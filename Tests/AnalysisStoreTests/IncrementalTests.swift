@@ -69,7 +69,7 @@ import TestSupport
         let stored = try store.stored(environment: "Production", asOf: asOf)
         let fresh = try store.build(environment: "Production", asOf: asOf, reader: reader)
         #expect(
-            ChurnReport.tables(stored).map(CSVWriter.render) == ChurnReport.tables(fresh).map(CSVWriter.render)
+            ChurnReport(stored).tables.map(CSVWriter.render) == ChurnReport(fresh).tables.map(CSVWriter.render)
         )
         // An earlier as-of sees only what had happened by then: B is still open on day 60.
         let early = try store.build(environment: "Production", asOf: 1_700_000_000_000 + 60 * 86_400_000, reader: reader)

@@ -106,7 +106,7 @@ import TestSupport
 
     @Test func theStoreDecidesGraceLengthsAsGraceLengthsDoes() {
         // Random dated (and some undated or inferred) grace episodes over a few products and apps.
-        var random = SplitMix(seed: 0x5EED)
+        var random = SeededRandom(seed: 0x5EED)
         let products: [String?] = ["p1", "p2", "p3", nil]
         let bundles: [String?] = ["b1", "b2", nil]
         for _ in 0..<200 {
@@ -223,22 +223,5 @@ struct V2Database {
             rows += try writer.execute("SELECT t::text FROM \(table) t ORDER BY 1").rows.compactMap { $0[0] }
         }
         return rows
-    }
-}
-
-/// A small deterministic generator for the tests' random cases.
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

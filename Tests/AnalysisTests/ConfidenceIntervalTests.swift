@@ -12,7 +12,7 @@ import Testing
         let interval = try #require(ConfidenceInterval.wilson(successes: 0, trials: 10))
         #expect(interval.low == 0)
         #expect(abs(interval.high - z * z / (10 + z * z)) < 1e-15)
-        #expect(ReportTable.Cell.decimal(interval.high, places: 6).formatted == "0.277533")
+        #expect(sixPlaces(interval.high) == "0.277533")
     }
 
     // x = n: p = 1, the root is z²/(2n), so high = 1 and low = 1 / (1 + z²/n) = n/(n + z²);
@@ -21,7 +21,7 @@ import Testing
         let interval = try #require(ConfidenceInterval.wilson(successes: 10, trials: 10))
         #expect(interval.high == 1)
         #expect(abs(interval.low - 10 / (10 + z * z)) < 1e-15)
-        #expect(ReportTable.Cell.decimal(interval.low, places: 6).formatted == "0.722467")
+        #expect(sixPlaces(interval.low) == "0.722467")
     }
 
     // x = 5, n = 10: p = 0.5, centre (0.5 + z²/20) / (1 + z²/10) = 0.5 exactly, so the bounds are symmetric:
@@ -30,16 +30,16 @@ import Testing
     @Test func halfTheTrials() throws {
         let interval = try #require(ConfidenceInterval.wilson(successes: 5, trials: 10))
         #expect(abs(interval.low + interval.high - 1) < 1e-15)
-        #expect(ReportTable.Cell.decimal(interval.low, places: 6).formatted == "0.236593")
-        #expect(ReportTable.Cell.decimal(interval.high, places: 6).formatted == "0.763407")
+        #expect(sixPlaces(interval.low) == "0.236593")
+        #expect(sixPlaces(interval.high) == "0.763407")
     }
 
     // x = 1, n = 2: p = 0.5; z²/4 = 0.960365; root z·√(0.125 + z²/16) = 1.959964 · 0.604228 = 1.184265;
     //   scale 1 + z²/2 = 2.920729: low = (1.460365 − 1.184265) / 2.920729 = 0.094531, high = 0.905469.
     @Test func oneOfTwo() throws {
         let interval = try #require(ConfidenceInterval.wilson(successes: 1, trials: 2))
-        #expect(ReportTable.Cell.decimal(interval.low, places: 6).formatted == "0.094531")
-        #expect(ReportTable.Cell.decimal(interval.high, places: 6).formatted == "0.905469")
+        #expect(sixPlaces(interval.low) == "0.094531")
+        #expect(sixPlaces(interval.high) == "0.905469")
     }
 
     @Test func noTrialsNoInterval() {

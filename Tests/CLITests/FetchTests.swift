@@ -6,6 +6,8 @@ import Testing
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `churn fetch`, `churn gaps` and `churn nightly --fetch`, the built binary against the mock API and a real database.
@@ -196,7 +198,7 @@ import Testing
             inline["CHURN_KEY"] = workspace.key.pem
             let fromVariable = try ChurnCommand.run(
                 [
-                    "nightly", "--fetch", "--database-url", workspace.schema.url, "--base-url", server.baseURL,
+                    "nightly", "--fetch", "--verbose", "--database-url", workspace.schema.url, "--base-url", server.baseURL,
                     "--trust-root", workspace.trustRoot, "--reports-root",
                     workspace.root.appendingPathComponent("reports").path,
                     "--log-level", "trace", workspace.exports.path,
@@ -284,7 +286,7 @@ import Testing
             let reports = workspace.root.appendingPathComponent("reports")
             try FileManager.default.createDirectory(at: workspace.exports, withIntermediateDirectories: true)
             let arguments = [
-                "nightly", "--fetch", "--trust-root", workspace.trustRoot, "--reports-root", reports.path,
+                "nightly", "--fetch", "--verbose", "--trust-root", workspace.trustRoot, "--reports-root", reports.path,
                 workspace.exports.path,
             ]
             let first = try workspace.churn(arguments, server)
@@ -313,7 +315,7 @@ import Testing
         try await MockAppStoreServer.with(stranger.mock(workspace.history.notifications)) { server in
             let result = try workspace.churn(
                 [
-                    "nightly", "--fetch", "--trust-root", workspace.trustRoot, "--reports-root",
+                    "nightly", "--fetch", "--verbose", "--trust-root", workspace.trustRoot, "--reports-root",
                     workspace.root.appendingPathComponent("reports").path, "--out", workspace.exports.path,
                 ],
                 server

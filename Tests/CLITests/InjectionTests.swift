@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Every string a user supplies reaches PostgreSQL as a bound parameter (or a quoted literal): SQL fragments in
-/// file names, bundle ids and environments are just values.
+/// file names, bundle ids and product ids are just values; an environment must be one of Apple's names.
 @Suite struct InjectionTests {
     static let fragments = [
         "x'; DROP TABLE notifications; --",
@@ -36,11 +36,16 @@ import TestSupport
             ["load", "--database-url", schema.url, "--trust-root", trust, "--max-rejects", "5", "--bundle-id", fragment, export.path]
         )
         #expect(filtered.status == 0, "\(filtered.stderr)")
-        // An environment full of SQL for analysis and report.
+        // An environment full of SQL is not one of Apple's names: refused before anything reaches the database.
         let report = try ChurnCommand.run(
             ["report", "--database-url", schema.url, "--environment", fragment, "--out", directory.appendingPathComponent("r").path]
         )
-        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.status == 64, "\(report.stderr)")
+        // A product id full of SQL selects nothing and changes nothing.
+        let query = try ChurnCommand.run(
+            ["query", "episodes", "--database-url", schema.url, "--environment", "Sandbox", "--product", fragment]
+        )
+        #expect(query.status == 0, "\(query.stderr)")
 
         let connection = try schema.connect()
         #expect(try connection.execute("SELECT count(*) FROM notifications").scalar == "1")
@@ -49,6 +54,6 @@ import TestSupport
         #expect(reasons == ["wrong_bundle_id", "not_json"])
         #expect(try connection.execute("SELECT path FROM source_files ORDER BY id LIMIT 1").scalar == export.path)
         let environments = try connection.execute("SELECT DISTINCT environment FROM analyzed_files").rows
-        #expect(environments == [[fragment]])
+        #expect(environments == [["Sandbox"]])
     }
 }

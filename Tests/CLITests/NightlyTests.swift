@@ -1,6 +1,7 @@
 import Foundation
 import PGClient
 import Store
+import Synchronization
 import Testing
 import TestSupport
 
@@ -57,7 +58,7 @@ import TestSupport
 
     @Test func runningTwiceLoadsNothingNewAndWritesIdenticalFiles() throws {
         let workspace = try Workspace()
-        let first = try workspace.nightly()
+        let first = try workspace.nightly(["--verbose"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("5 new"))
         let destination = try FileManager.default.destinationOfSymbolicLink(
@@ -72,7 +73,7 @@ import TestSupport
                 "recovery_curve.svg", "recovery_hazard.svg", "retry_days.csv", "revenue.csv", "summary.md",
             ])
 
-        let second = try workspace.nightly()
+        let second = try workspace.nightly(["--verbose"])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("no new export files (1 already loaded)"))
         #expect(try workspace.reportFiles() == before)
@@ -134,13 +135,12 @@ import TestSupport
 }
 
 /// Results written by concurrent iterations, each to its own slot.
-final class UnsafeResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var values: [ChurnCommand.Result?] = [nil, nil]
+final class UnsafeResults: Sendable {
+    private let slots = Mutex<[ChurnCommand.Result?]>([nil, nil])
+
+    var values: [ChurnCommand.Result?] { slots.withLock { $0 } }
 
     func set(_ index: Int, _ value: ChurnCommand.Result?) {
-        lock.lock()
-        values[index] = value
-        lock.unlock()
+        slots.withLock { $0[index] = value }
     }
 }

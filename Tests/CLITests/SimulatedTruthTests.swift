@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// A simulated export run through the whole product (simulate, nightly, report) gives, per cohort, exactly the
-/// episodes and outcomes the simulator says it simulated.
+/// episodes and outcomes the simulator says it simulated, and per currency the money its truth adds up to.
 @Suite struct SimulatedTruthTests {
     @Test func theReportAgreesWithTheSimulatorsGroundTruthPerCohort() throws {
         let schema = try TestDatabase.makeSchema("truth")
@@ -38,6 +38,10 @@ import TestSupport
         let outcome = try column("outcome")
         let start = try column("start_ms")
         let endInferred = try column("end_inferred")
+        let recoveryPrice = try column("recovery_price")
+        let recoveryCurrency = try column("currency")
+        let stakePrice = try column("stake_price")
+        let stakeCurrency = try column("stake_currency")
         // The report is as of the latest signedDate, a little before the end of the history the truth describes:
         // an episode is mature, or past its retry window, as of that time.
         let headline = try JSONSerialization.jsonObject(
@@ -45,11 +49,27 @@ import TestSupport
         let asOf = try #require((headline?["as_of"] as? NSNumber)?.int64Value)
         let horizon: Int64 = 61 * 86_400_000
         var truth: [String: [String: Int]] = [:]
+        // revenue.csv's episode counts and amounts (milliunits) per currency; the grace saves are left out, as the
+        // report infers an undated grace end from the usual length where the truth knows the real one.
+        var money: [String: [String: Int64]] = [:]
         for fields in truthLines where fields[environment] == "Production" && fields[ownership] == "PURCHASED" {
             let t0 = try #require(Int64(fields[start]))
             var result = fields[outcome]
             // An expiry never notified is inferred only once its retry window is over.
             if fields[endInferred] == "true", t0 + horizon > asOf { result = "open" }
+            switch result {
+            case "recovered":
+                money[fields[recoveryCurrency], default: [:]]["recovered_episodes", default: 0] += 1
+                money[fields[recoveryCurrency], default: [:]]["recovered_amount", default: 0] +=
+                    Int64(fields[recoveryPrice]) ?? 0
+            case "expired", "open":
+                let (episodes, amount) = result == "open"
+                    ? ("open_episodes", "at_risk_amount") : ("expired_episodes", "lost_amount")
+                money[fields[stakeCurrency], default: [:]][episodes, default: 0] += 1
+                money[fields[stakeCurrency], default: [:]][amount, default: 0] += Int64(fields[stakePrice]) ?? 0
+            default:
+                break
+            }
             truth[fields[cohortColumn], default: [:]][result, default: 0] += 1
             truth[fields[cohortColumn], default: [:]]["episodes", default: 0] += 1
             if t0 + horizon <= asOf {
@@ -74,5 +94,21 @@ import TestSupport
             }
         }
         #expect(reported == truth)
+
+        // revenue.csv: amounts in currency units with three decimals, read back as milliunits.
+        let revenue = try String(contentsOf: reports.appendingPathComponent("latest/revenue.csv"), encoding: .utf8)
+        var revenueRows = revenue.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        let revenueNames = revenueRows.removeFirst()
+        var reportedMoney: [String: [String: Int64]] = [:]
+        for row in revenueRows {
+            for (name, value) in zip(revenueNames, row) where name != "currency" && name != "saved_in_grace_amount" {
+                let number = Int64(name.hasSuffix("_amount") ? value.replacingOccurrences(of: ".", with: "") : value)
+                if let number, number > 0 { reportedMoney[row[0], default: [:]][name] = number }
+            }
+        }
+        #expect(money.values.contains { ($0["lost_amount"] ?? 0) > 0 && ($0["at_risk_amount"] ?? 0) > 0 })
+        #expect(reportedMoney == money)
     }
 }

@@ -3,7 +3,9 @@ import Ingest
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Finding and hashing export files, and the messages when a file cannot be read.

@@ -7,19 +7,6 @@ import TestSupport
 /// Hostile and broken input: each bad input is quarantined with its reason while every good line around it loads,
 /// and nothing crashes the loader.
 @Suite struct HostileInputTests {
-    /// A deterministic generator for the mutation corpus.
-    struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
-    }
-
     @Test func aFiftyMegabyteLineIsQuarantinedWithoutStoppingTheLoad() async throws {
         let harness = try LoadHarness("huge")
         let directory = try ExportDirectory()
@@ -63,7 +50,7 @@ import TestSupport
         // Plain text named .gz: read as plain text.
         let plain = try directory.write("plain.jsonl.gz", lines: tokens.map(\.asExportLine))
         // Random bytes named .jsonl: every line quarantined, nothing stored, no crash.
-        var random = SplitMix64(state: 7)
+        var random = SeededRandom(seed: 7)
         let noise = (0..<200_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let binary = try directory.write("binary.jsonl", bytes: noise)
         let summary = try await harness.load(
@@ -85,7 +72,7 @@ import TestSupport
         for index in 0..<20 {
             originals.append(try signer.notification(signedDate: 1_711_843_260_000 + Int64(index) * 1000).asExportLine)
         }
-        var random = SplitMix64(state: 2026)
+        var random = SeededRandom(seed: 2026)
         var lines: [[UInt8]] = []
         while lines.count < 10_000 {
             var line = Array(originals[random.below(originals.count)].utf8)

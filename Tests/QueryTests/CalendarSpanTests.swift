@@ -1,4 +1,5 @@
 import Analysis
+import Reports
 import Testing
 
 /// `--from`/`--to` values and the grace length `--group-by grace-length` uses.
@@ -43,10 +44,13 @@ import Testing
     @Test func noGraceOrAnUnknownEndHasNoLength() {
         let none = Episode(subscription: "s", start: 0, outcome: .open, openingNotificationUUID: "u")
         #expect(none.graceDays == nil)
-        #expect(EpisodeGrouping.graceLength.value(of: none).cell == .text("none"))
+        let grace = EpisodeGrouping.graceLength
+        #expect(grace.cells(grace.value(of: none), typed: false) == [.text("none")])
+        #expect(grace.cells(grace.value(of: none), typed: true) == [.boolean(false), .empty])
         var unknown = none
         unknown.hasGrace = true
         #expect(unknown.graceDays == nil)
-        #expect(EpisodeGrouping.graceLength.value(of: unknown).cell == .text("unknown"))
+        #expect(grace.cells(grace.value(of: unknown), typed: false) == [.text("unknown")])
+        #expect(grace.cells(grace.value(of: unknown), typed: true) == [.boolean(true), .empty])
     }
 }

@@ -2,6 +2,7 @@ import Analysis
 import AnalysisStore
 import Foundation
 import PGClient
+import Reports
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Analysis
 import Foundation
+import Reports
 import TestSupport
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
             ]
         )
         #expect(result.status == 0, "\(result.stderr)")
-        let report = ChurnReport.tables(fixture.stored)[0]
+        let report = ChurnReport(fixture.stored).tables[0]
         let cohortRows = report.rows.filter { $0[1] == .text(ReportTable.total) }
             .map { ([$0[0]] + $0.dropFirst(2)).map(\.formatted).joined(separator: ",") }
         let header = (["cohort"] + report.columns.dropFirst(2)).joined(separator: ",")
@@ -27,7 +28,7 @@ import Testing
         let result = try ChurnCommand.run(
             ["query", question, "--format", "csv", "--database-url", fixture.schema.url])
         #expect(result.status == 0, "\(result.stderr)")
-        let report = ChurnReport.tables(fixture.stored)[table]
+        let report = ChurnReport(fixture.stored).tables[table]
         #expect(!report.rows.isEmpty)
         #expect(result.stdout == CSVWriter.render(report))
     }
@@ -57,6 +58,117 @@ import Testing
 
                 """
         )
+    }
+
+    /// `query episodes --format json` types every value: booleans, numbers, `null` for what an episode does not
+    /// have, the offer's name beside its code.
+    @Test func episodesInJSONAreTypedAsJSONMeansThem() async throws {
+        let fixture = try await QueryFixture.shared()
+        let result = try ChurnCommand.run(
+            ["query", "episodes", "--format", "json", "--database-url", fixture.schema.url])
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = try JSONValue.objects(result.stdout)
+        #expect(objects.count == 8)
+        func episode(_ subscription: String, _ sequence: Int = 1) throws -> [String: JSONValue] {
+            try #require(
+                objects.first {
+                    $0["original_transaction_id"] == .string(subscription)
+                        && $0["sequence"] == .number(Double(sequence))
+                })
+        }
+        // F: saved in grace after a free trial with an introductory offer, paid in EUR.
+        let saved = try episode("F")
+        #expect(saved["has_grace"] == .boolean(true))
+        #expect(saved["grace_days"] == .number(16))
+        #expect(saved["saved_in_grace"] == .boolean(true))
+        #expect(saved["trial_conversion"] == .boolean(true))
+        #expect(saved["end_inferred"] == .boolean(false))
+        #expect(saved["offer_type"] == .number(1))
+        #expect(saved["offer_type_name"] == .string("INTRODUCTORY_OFFER"))
+        #expect(saved["recovery_amount"] == .number(4.99))
+        #expect(saved["recovery_currency"] == .string("EUR"))
+        // B: expired, no grace, no offer, nothing recovered: nulls, not "none" or "".
+        let expired = try episode("B")
+        #expect(expired["has_grace"] == .boolean(false))
+        #expect(expired["grace_days"] == .null)
+        #expect(expired["grace_end"] == .null)
+        #expect(expired["offer_type"] == .null)
+        #expect(expired["offer_type_name"] == .null)
+        #expect(expired["recovered_by"] == .null)
+        #expect(expired["recovery_amount"] == .null)
+        #expect(expired["recovery_currency"] == .null)
+        #expect(expired["mature"] == .boolean(true))
+        // G: an offer code.
+        #expect(try episode("G")["offer_type_name"] == .string("OFFER_CODE"))
+        // E2: still open.
+        let open = try episode("E", 2)
+        #expect(open["end_at"] == .null)
+        #expect(open["outcome"] == .string("open"))
+        #expect(open["duration_days"] == .number(48))
+        let booleans = [
+            "end_inferred", "mature", "has_grace", "grace_end_inferred", "saved_in_grace", "trial_conversion",
+        ]
+        for object in objects {
+            for column in booleans {
+                guard case .boolean = object[column] else {
+                    Issue.record("\(column) is \(String(describing: object[column]))")
+                    continue
+                }
+            }
+        }
+        // The aligned table and CSV show the same values as words.
+        let csv = try ChurnCommand.run(
+            [
+                "query", "episodes", "--product", QueryFixture.yearly, "--format", "csv", "--database-url",
+                fixture.schema.url,
+            ]
+        )
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let table = CSVTable(csv.stdout)
+        #expect(table.header.count == EpisodeList.columns.count)
+        let offerCode = try #require(table.rows.first { table.value("original_transaction_id", in: $0) == "G" })
+        #expect(table.value("offer_type", in: offerCode) == "3")
+        #expect(table.value("offer_type_name", in: offerCode) == "OFFER_CODE")
+        #expect(table.value("mature", in: offerCode) == "false", "day 10 is not 61 days before day 70")
+        #expect(table.value("grace_days", in: offerCode) == "")
+    }
+
+    /// `--limit` with `--group-by` holds for each group, and the grouped list shows each column once.
+    @Test func episodesGroupedShowEachColumnOnceAndTheLimitOfEachGroup() async throws {
+        let fixture = try await QueryFixture.shared()
+        let grouped = try ChurnCommand.run(
+            [
+                "query", "episodes", "--group-by", "product", "--limit", "2", "--format", "csv", "--database-url",
+                fixture.schema.url,
+            ]
+        )
+        #expect(grouped.status == 0, "\(grouped.stderr)")
+        let table = CSVTable(grouped.stdout)
+        #expect(table.header == EpisodeList.columns)
+        #expect(table.header.filter { $0 == "product_id" }.count == 1)
+        #expect(
+            table.rows.map { "\($0[0])\($0[1]) \($0[2])" } == [
+                "E1 com.example.monthly", "A1 com.example.monthly", "G1 com.example.yearly", "C1 com.example.yearly",
+            ])
+        // Without --group-by the limit caps the whole list: the two oldest episodes.
+        let ungrouped = try ChurnCommand.run(
+            ["query", "episodes", "--limit", "2", "--format", "csv", "--database-url", fixture.schema.url])
+        #expect(CSVTable(ungrouped.stdout).rows.map { "\($0[0])\($0[1])" } == ["E1", "A1"])
+        // The repeat episodes by product: E2 only, listed once.
+        let repeats = try ChurnCommand.run(
+            [
+                "query", "episodes", "--repeat-episode", "--group-by", "product", "--limit", "20", "--database-url",
+                fixture.schema.url,
+            ]
+        )
+        #expect(repeats.status == 0, "\(repeats.stderr)")
+        let shown = try RenderedTable.cells(repeats.stdout, format: .table)
+        #expect(shown.first == EpisodeList.columns)
+        #expect(shown.dropFirst().map { Array($0.prefix(3)) } == [["E", "2", "com.example.monthly"]])
+        let help = try ChurnCommand.run(["query", "episodes", "--help"])
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("--limit applies to each group"))
+        #expect(words.contains("Show at most this many episodes (of each group with --group-by)."))
     }
 
     @Test func anInjectionAttemptIsAValueThatMatchesNothing() async throws {

@@ -76,7 +76,7 @@ import Testing
         )
         #expect(dataset.asOf == fixture.asOf)
         #expect(dataset.episodes == fixture.stored.episodes)
-        let report = ChurnReport.tables(fixture.stored, options: ChurnReport.Options(granularity: testCase.granularity))
+        let report = ChurnReport(fixture.stored, options: ChurnReport.Options(granularity: testCase.granularity)).tables
         let expected = testCase.expected(report)
         let answer = testCase.question.table(episodes: dataset.episodes, asOf: dataset.asOf)
         #expect(answer.columns == expected.columns)
@@ -122,13 +122,13 @@ import Testing
             .table(episodes: episodes, asOf: fixture.asOf)
         #expect(
             CSVWriter.render(byStorefront) == """
-                storefront,offer_type,episodes,recovered,expired,cancelled,other,open,recovery_rate,mature_episodes,mature_recovered,mature_recovery_rate,mature_recovery_rate_low,mature_recovery_rate_high
-                GBR,none,3,1,0,1,0,1,0.500000,1,1,1.000000,0.206549,1.000000
-                GBR,1,1,1,0,0,0,0,1.000000,0,0,,,
-                USA,none,2,1,1,0,0,0,0.500000,2,1,0.500000,0.094531,0.905469
-                USA,1,1,1,0,0,0,0,1.000000,0,0,,,
-                USA,3,1,0,0,0,1,0,0.000000,0,0,,,
-                (all),(all),8,4,1,1,1,1,0.571429,3,2,0.666667,0.207660,0.938508
+                storefront,offer_type,offer_type_name,episodes,recovered,expired,cancelled,other,open,recovery_rate,mature_episodes,mature_recovered,mature_recovery_rate,mature_recovery_rate_low,mature_recovery_rate_high
+                GBR,none,,3,1,0,1,0,1,0.500000,1,1,1.000000,0.206549,1.000000
+                GBR,1,INTRODUCTORY_OFFER,1,1,0,0,0,0,1.000000,0,0,,,
+                USA,none,,2,1,1,0,0,0,0.500000,2,1,0.500000,0.094531,0.905469
+                USA,1,INTRODUCTORY_OFFER,1,1,0,0,0,0,1.000000,0,0,,,
+                USA,3,OFFER_CODE,1,0,0,0,1,0,0.000000,0,0,,,
+                (all),(all),(all),8,4,1,1,1,1,0.571429,3,2,0.666667,0.207660,0.938508
 
                 """
         )
@@ -142,15 +142,11 @@ import Testing
         #expect(curves.rows.count == 3 * 60)
         #expect(
             Array(curves.rows.suffix(60).map { Array($0.dropFirst()) })
-                == RecoveryCurve.table(
-                    episodes: episodes, asOf: fixture.asOf
-                ).rows)
+                == RecoveryCurve.table(RecoveryCurve.points(episodes: episodes, asOf: fixture.asOf)).rows)
         let monthly = episodes.filter { $0.productId == QueryFixture.monthly }
         #expect(
             Array(curves.rows.prefix(60).map { Array($0.dropFirst()) })
-                == RecoveryCurve.table(
-                    episodes: monthly, asOf: fixture.asOf
-                ).rows)
+                == RecoveryCurve.table(RecoveryCurve.points(episodes: monthly, asOf: fixture.asOf)).rows)
     }
 
     @Test(arguments: formats)
@@ -179,9 +175,102 @@ import Testing
         #expect(savedValues["offer_type"] == "1")
         try RenderedTable.expect(table, as: format, columns: table.columns, rows: table.rows)
 
+        // Grouped, the list has the columns of the ungrouped one (product_id is one of them, once) and the limit
+        // holds for each group: the first two of each product by start, monthly first.
         let limited = EpisodeQuestion(.episodes, grouping: [.product], limit: 2)
-            .table(episodes: fixture.stored.episodes, asOf: fixture.asOf)
-        #expect(limited.columns.first == "product_id")
-        #expect(limited.rows.map { $0[1].formatted } == ["E", "A"], "monthly first, by start")
+            .table(episodes: fixture.stored.episodes, asOf: fixture.asOf, for: format)
+        #expect(limited.columns == EpisodeList.columns)
+        #expect(limited.columns.filter { $0 == "product_id" }.count == 1)
+        #expect(
+            limited.rows.map { "\($0[0].formatted)\($0[1].formatted) \($0[2].formatted)" } == [
+                "E1 com.example.monthly", "A1 com.example.monthly", "G1 com.example.yearly", "C1 com.example.yearly",
+            ])
+        try RenderedTable.expect(limited, as: format, columns: limited.columns, rows: limited.rows)
+    }
+}
+
+/// JSON answers as a program reads them: one JSON type per column, `null` for whatever is empty, booleans as
+/// booleans, and no word standing in for a number.
+@Suite struct TypedAnswerTests {
+    static let groupings: [[EpisodeGrouping]] = [
+        [], [.offerType, .graceLength], [.product, .storefront, .cohortWeek],
+    ]
+
+    @Test(arguments: EpisodeQuestion.Kind.allCases)
+    func everyColumnHoldsOneJSONType(_ kind: EpisodeQuestion.Kind) async throws {
+        let fixture = try await QueryFixture.shared()
+        for grouping in Self.groupings {
+            let table = EpisodeQuestion(kind, grouping: grouping)
+                .table(episodes: fixture.stored.episodes, asOf: fixture.asOf, for: .json)
+            let objects = try JSONValue.objects(TableRenderer.render(table, as: .json))
+            #expect(!objects.isEmpty, "\(kind) \(grouping)")
+            for object in objects {
+                #expect(Set(object.keys) == Set(table.columns))
+            }
+            for column in table.columns {
+                let types = Set(objects.compactMap { $0[column].map(Self.typeName) }).subtracting(["null"])
+                #expect(types.count <= 1, "\(kind) \(grouping) \(column): \(types)")
+                for object in objects {
+                    if case .string(let text) = object[column] {
+                        let words = ["", "true", "false", "none", "unknown", "(all)"]
+                        #expect(!words.contains(text), "\(column): \(text)")
+                    }
+                }
+            }
+            if !grouping.isEmpty && kind != .episodes {
+                #expect(objects.last?[EpisodeQuestion.totalColumn] == .boolean(true), "\(kind) ends with the total")
+                #expect(objects.dropLast().allSatisfy { $0[EpisodeQuestion.totalColumn] != nil })
+            } else {
+                #expect(objects.allSatisfy { $0[EpisodeQuestion.totalColumn] == nil })
+            }
+        }
+    }
+
+    @Test func graceLengthAndOfferTypeAreTypedInJSONAndWordsInText() async throws {
+        let fixture = try await QueryFixture.shared()
+        func table(_ grouping: EpisodeGrouping, _ format: TableRenderer.Format) -> ReportTable {
+            EpisodeQuestion(.recoveryRate, grouping: [grouping])
+                .table(episodes: fixture.stored.episodes, asOf: fixture.asOf, for: format)
+        }
+        let byGrace = table(.graceLength, .json)
+        #expect(Array(byGrace.columns.prefix(4)) == ["has_grace", "grace_days", "is_total", "episodes"])
+        #expect(
+            byGrace.rows.map { Array($0.prefix(4)) } == [
+                [.boolean(false), .empty, .boolean(false), .integer(4)],
+                [.boolean(true), .integer(3), .boolean(false), .integer(1)],
+                [.boolean(true), .integer(16), .boolean(false), .integer(2)],
+                [.boolean(true), .integer(28), .boolean(false), .integer(1)],
+                [.empty, .empty, .boolean(true), .integer(8)],
+            ])
+        #expect(
+            table(.graceLength, .csv).rows.map { $0[0].formatted } == ["none", "3", "16", "28", "(all)"])
+        let byOffer = table(.offerType, .json)
+        #expect(Array(byOffer.columns.prefix(3)) == ["offer_type", "offer_type_name", "is_total"])
+        #expect(
+            byOffer.rows.map { Array($0.prefix(4)) } == [
+                [.empty, .empty, .boolean(false), .integer(5)],
+                [.integer(1), .text("INTRODUCTORY_OFFER"), .boolean(false), .integer(2)],
+                [.integer(3), .text("OFFER_CODE"), .boolean(false), .integer(1)],
+                [.empty, .empty, .boolean(true), .integer(8)],
+            ])
+        // The pooled row of message-bands has no band number in JSON, and `(all)` in the file's layout.
+        let bands = EpisodeQuestion(.messageBands)
+            .table(episodes: fixture.stored.episodes, asOf: fixture.asOf, for: .json)
+        #expect(bands.rows.last?.first == .empty)
+        #expect(bands.rows.dropLast().allSatisfy { if case .integer = $0.first { true } else { false } })
+        #expect(
+            EpisodeQuestion(.messageBands).table(episodes: fixture.stored.episodes, asOf: fixture.asOf).rows.last?.first
+                == .text("(all)"))
+    }
+
+    static func typeName(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .boolean: return "boolean"
+        case .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Analysis
 import Foundation
 import Reports
+import TestSupport
 import Testing
 
 /// Reads a rendered table back, to check that every format shows the figures it was given.
@@ -73,32 +74,25 @@ enum RenderedTable {
         rows: [[ReportTable.Cell]],
         sourceLocation: SourceLocation
     ) throws {
-        let objects = try #require(
-            try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], sourceLocation: sourceLocation
-        )
+        let objects = try JSONValue.objects(text)
         #expect(objects.count == rows.count, "JSON rows", sourceLocation: sourceLocation)
         for (object, row) in zip(objects, rows) {
             #expect(Set(object.keys) == Set(columns), sourceLocation: sourceLocation)
             for (column, cell) in zip(columns, row) {
-                let value = object[column]
-                switch cell {
-                case .integer(let expected):
-                    #expect((value as? NSNumber)?.intValue == expected, "\(column)", sourceLocation: sourceLocation)
-                case .decimal, .exact:
-                    if cell.formatted.isEmpty {
-                        #expect(value is NSNull, "\(column)", sourceLocation: sourceLocation)
-                    } else {
-                        #expect(
-                            (value as? NSNumber)?.doubleValue == Double(cell.formatted), "\(column)",
-                            sourceLocation: sourceLocation
-                        )
-                    }
-                case .text(let expected):
-                    #expect(value as? String == expected, "\(column)", sourceLocation: sourceLocation)
-                case .empty:
-                    #expect(value is NSNull, "\(column)", sourceLocation: sourceLocation)
-                }
+                #expect(object[column] == json(cell), "\(column)", sourceLocation: sourceLocation)
             }
+        }
+    }
+
+    /// The JSON value a cell must be: numbers as numbers, yes or no as booleans, text as strings, and `null` for
+    /// whatever is empty in the CSV.
+    static func json(_ cell: ReportTable.Cell) -> JSONValue {
+        switch cell {
+        case .integer(let value): return .number(Double(value))
+        case .decimal, .exact: return Double(cell.formatted).map { .number($0) } ?? .null
+        case .text(let value): return value.isEmpty ? .null : .string(value)
+        case .boolean(let value): return .boolean(value)
+        case .empty: return .null
         }
     }
 }

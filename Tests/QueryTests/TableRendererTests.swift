@@ -1,6 +1,7 @@
 import Analysis
 import Foundation
 import Reports
+import TestSupport
 import Testing
 
 /// Aligned text, CSV, JSON and Markdown from one table, with awkward values.
@@ -51,6 +52,36 @@ import Testing
         #expect(objects[2]["revenue"] is NSNull)
         #expect(objects[2]["rate"] as? NSNumber == 0)
         #expect(TableRenderer.render(ReportTable(name: "e", columns: ["a"]), as: .json) == "[]\n")
+    }
+
+    @Test func writesBooleansAsBooleansAndEveryEmptyCellAsNull() throws {
+        let table = ReportTable(
+            name: "t.csv",
+            columns: ["mature", "currency", "offer_type", "episodes"],
+            rows: [
+                [.boolean(true), .text("EUR"), .integer(1), .integer(1)],
+                [.boolean(false), .text(""), .empty, .integer(0)],
+            ]
+        )
+        #expect(
+            TableRenderer.render(table, as: .csv) == "mature,currency,offer_type,episodes\ntrue,EUR,1,1\nfalse,,,0\n")
+        let text = TableRenderer.render(table, as: .json)
+        #expect(
+            text == """
+                [
+                  {"mature": true, "currency": "EUR", "offer_type": 1, "episodes": 1},
+                  {"mature": false, "currency": null, "offer_type": null, "episodes": 0}
+                ]
+
+                """
+        )
+        let objects = try JSONValue.objects(text)
+        #expect(objects[0]["mature"] == .boolean(true))
+        #expect(objects[1]["mature"] == .boolean(false))
+        #expect(objects[1]["currency"] == .null)
+        // Booleans are text, left-aligned, in the aligned table.
+        let aligned = TableRenderer.render(table, as: .table).split(separator: "\n")
+        #expect(aligned[2] == "true    EUR                1         1")
     }
 
     @Test func writesMarkdownWithPipesEscaped() {

@@ -1,6 +1,7 @@
 import Analysis
 import Foundation
 import PGClient
+import Reports
 import Store
 import TestSupport
 import Testing
@@ -33,7 +34,7 @@ import Testing
         )
         // Row for row the report's file, in every column the two share, numbers as the CSV writes them (from the
         // same doubles). (The report may have columns the view has not, or the reverse.)
-        let report = CSVTable(CSVWriter.render(ChurnReport.tables(fixture.stored)[0]))
+        let report = CSVTable(CSVWriter.render(ChurnReport(fixture.stored).tables[0]))
         let view = try connection.execute(
             "SELECT cohort_month AS cohort, * FROM recovery_by_cohort WHERE environment = $1", ["Production"]
         )
@@ -109,7 +110,7 @@ import Testing
         let fixture = try await QueryFixture.shared()
         let connection = try fixture.schema.connect()
         let rows = try connection.execute(
-            "SELECT day, at_risk, recovered, recovered_cumulative FROM daily_recovery WHERE environment = $1",
+            "SELECT day, at_risk, recovered_on_day, recovered_cumulative FROM daily_recovery WHERE environment = $1",
             ["Production"]
         ).rows.map { $0.map { Int($0 ?? "") ?? -1 } }
         #expect(rows.count == 60)
@@ -124,17 +125,59 @@ import Testing
         #expect(rows.map { [$0[0], $0[1], $0[3]] } == curve.map { [$0.day, $0.atRisk, $0.recovered] })
     }
 
+    /// `recovered` means one thing: in `recovery_curve.csv` and `churn query recovery-curve` it is cumulative, and the
+    /// view names its columns so that none reads as the other (`recovered_cumulative`, `recovered_on_day`).
+    @Test func dailyRecoveryNamesTheCurvesFiguresAsTheReportAndQueryPrintThem() async throws {
+        let fixture = try await QueryFixture.shared()
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("curve-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let report = try ChurnCommand.run(["report", "--out", out.path, "--database-url", fixture.schema.url])
+        #expect(report.status == 0, "\(report.stderr)")
+        let file = CSVTable(try String(contentsOf: out.appendingPathComponent("recovery_curve.csv"), encoding: .utf8))
+        #expect(file.header == ["day", "at_risk", "recovered", "cif_recovery"])
+        let query = try ChurnCommand.run(
+            ["query", "recovery-curve", "--format", "csv", "--database-url", fixture.schema.url])
+        #expect(query.status == 0, "\(query.stderr)")
+        #expect(CSVTable(query.stdout).rows == file.rows)
+
+        let connection = try fixture.schema.connect()
+        let view = try connection.execute(
+            "SELECT * FROM daily_recovery WHERE environment = $1 ORDER BY day", ["Production"])
+        #expect(view.columns == ["environment", "day", "at_risk", "recovered_on_day", "recovered_cumulative"])
+        let rows = view.rows.map { $0.dropFirst().map { Int($0 ?? "") ?? -1 } }
+        #expect(rows.count == 60)
+        var previous = 0
+        for (row, line) in zip(rows, file.rows) {
+            let recovered = Int(file.value("recovered", in: line) ?? "")
+            #expect(String(row[0]) == file.value("day", in: line))
+            #expect(String(row[1]) == file.value("at_risk", in: line))
+            #expect(row[3] == recovered, "recovered_cumulative is the file's recovered")
+            #expect(row[2] == (recovered ?? 0) - previous, "recovered_on_day is the day's step of it")
+            previous = recovered ?? 0
+        }
+        #expect(rows.map { $0[2] } != rows.map { $0[3] }, "the fixture tells the two apart")
+        // No column of the view is called `recovered` any more: a query written for the daily count fails.
+        #expect(throws: PGError.self) {
+            try connection.execute("SELECT recovered FROM daily_recovery")
+        }
+    }
+
     @Test func theViewsAreReplacedNotDuplicatedWhenMigratingAgain() throws {
         // A schema of its own: replacing views locks them, which must not race the other tests' reads.
         let schema = try TestDatabase.makeSchema("views")
         let connection = try schema.migrated()
-        // The latest migration that defines the views (004 replaced 003's).
-        let migration = try #require(Store.Migrator.all.first { $0.name == "004_metrics_v2.sql" })
-        try connection.withTransaction { try connection.executeScript(migration.sql, name: migration.name) }
+        // The migrations that define the views (004 replaced 003's) and rename daily_recovery's columns (006).
+        for name in ["004_metrics_v2.sql", "006_daily_recovery_names.sql"] {
+            let migration = try #require(Store.Migrator.all.first { $0.name == name })
+            try connection.withTransaction { try connection.executeScript(migration.sql, name: migration.name) }
+        }
         let views = try connection.execute(
             "SELECT table_name FROM information_schema.views WHERE table_schema = $1 ORDER BY 1", [schema.name]
         ).rows.compactMap { $0[0] }
         #expect(views == ["daily_recovery", "episodes", "recovery_by_cohort"])
+        #expect(
+            try connection.columns(of: "daily_recovery")
+                == ["environment", "day", "at_risk", "recovered_on_day", "recovered_cumulative"])
     }
 }
 

@@ -69,7 +69,7 @@ import Testing
         #expect(target.lastPathComponent == "2024-07-19")
 
         let summary = try TemporaryDirectory.read(target.appendingPathComponent("summary.md"))
-        #expect(summary.hasPrefix("# Involuntary churn: Sandbox, as of 2024-07-19T00:00:00Z\n"))
+        #expect(summary.hasPrefix("# Involuntary churn: Sandbox, as of 2024-07-19 00:00 UTC\n"))
         // The March episode is mature (recovered); the May one expired at day 60 but started 60 days before the
         // as-of time, one day short of mature.
         #expect(summary.contains("**Recovered: 100.0%** of mature episodes (1 of 1; 95% interval 20.7%–100.0%)"))

@@ -127,7 +127,7 @@ import TestSupport
 
         let summary = SummaryDocument(report: Sample.report(previous: previous)).markdown
         #expect(summary.contains("## Changes since the previous report"))
-        #expect(summary.contains("The previous report is as of 2024-06-01T00:00:00Z."))
+        #expect(summary.contains("The previous report is as of 2024-06-01 00:00 UTC."))
         #expect(summary.contains("It was written with the earlier definitions of the figures"))
         #expect(summary.contains("| `duplicates_skipped` | 3 | 1 | -2 |"))
         #expect(summary.contains("| `rejected_bad_signature` | 1 | 2 | +1 |"))
@@ -174,8 +174,7 @@ import TestSupport
         func write(asOf: Int64, environment: String = "Production") throws -> Report {
             let dataset = EpisodeBuilder(options: .init(environment: environment, asOf: asOf)).dataset(Sample.events)
             let report = Report(dataset: dataset, options: .init(environment: environment))
-            let name = Report.directoryName(asOf: asOf) + (environment == "Production" ? "" : "-" + environment)
-            try report.write(to: root.url.appendingPathComponent(name))
+            try report.write(to: root.url.appendingPathComponent(Report.directoryName(asOf: asOf)))
             return report
         }
         let may = try write(asOf: T.may1)
@@ -212,7 +211,7 @@ import TestSupport
         let july = Report(dataset: Sample.dataset(), options: .init(rejections: Sample.rejections, previous: previous))
         let summary = SummaryDocument(report: july).markdown
         #expect(summary.contains("## Changes since the previous report"))
-        #expect(summary.contains("The previous report is as of 2024-06-01T00:00:00Z."))
+        #expect(summary.contains("The previous report is as of 2024-06-01 00:00 UTC."))
         #expect(!summary.contains("not comparable"))
         #expect(!summary.contains("earlier definitions"))
         #expect(june.headline.all.episodes == 10)
@@ -251,5 +250,72 @@ import TestSupport
         let summary = SummaryDocument(report: Sample.report(previous: .current(previous))).markdown
         #expect(summary.contains("It covers the Sandbox environment, this one Production: the two are not comparable."))
         #expect(summary.contains("Its as-of time is not earlier than this report's."))
+    }
+
+    @Test func onlyDirectoriesNamedForTheirAsOfDateAreHistory() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let june = Report(dataset: Sample.dataset(asOf: T.june1), options: .init())
+        // The same complete report under names that are not the date of its as-of time.
+        for name in ["example", "2024-06-01-copy", "2024-05-31", "latest"] {
+            try june.write(to: root.url.appendingPathComponent(name))
+        }
+        #expect(try Headline.latest(inReportsRoot: root.url, before: T.july1, environment: "Production") == nil)
+        try june.write(to: root.url.appendingPathComponent("2024-06-01"))
+        #expect(
+            try Headline.latest(inReportsRoot: root.url, before: T.july1, environment: "Production")
+                == .current(june.headline))
+    }
+
+    @Test func anUnreadableHeadlineOutsideADatedDirectoryIsNotRead() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let example = root.url.appendingPathComponent("example")
+        try FileManager.default.createDirectory(at: example, withIntermediateDirectories: true)
+        try Data("{\"format\": 99}".utf8).write(to: example.appendingPathComponent("headline.json"))
+        #expect(try Headline.latest(inReportsRoot: root.url, before: T.july1, environment: "Production") == nil)
+    }
+
+    @Test func onlyReportsOfTheSameDatabaseAreHistory() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        func write(asOf: Int64, databaseID: String?) throws -> Report {
+            let report = Report(dataset: Sample.dataset(asOf: asOf), options: .init(databaseID: databaseID))
+            try report.write(to: root.url.appendingPathComponent(Report.directoryName(asOf: asOf)))
+            return report
+        }
+        let legacy = try write(asOf: T.may1, databaseID: nil)
+        let ours = try write(asOf: T.june1, databaseID: "ours")
+        _ = try write(asOf: T.june1 + T.day, databaseID: "theirs")
+        let written = try String(
+            contentsOf: root.url.appendingPathComponent("2024-06-01/headline.json"), encoding: .utf8)
+        #expect(written.contains(#""database_id" : "ours""#))
+
+        func latest(_ databaseID: String?, before asOf: Int64 = T.july1) throws -> PreviousHeadline? {
+            try Headline.latest(
+                inReportsRoot: root.url, before: asOf, environment: "Production", databaseID: databaseID)
+        }
+        #expect(try latest("ours") == .current(ours.headline))
+        #expect(try latest("theirs")?.asOf == T.june1 + T.day)
+        // A snapshot that names no database (written before reports recorded it) still counts …
+        #expect(try latest("ours", before: T.june1) == .current(legacy.headline))
+        #expect(try latest("another") == .current(legacy.headline))
+        // … and a report made without a database compares only with such snapshots.
+        #expect(try latest(nil) == .current(legacy.headline))
+    }
+
+    @Test func aPreviousReportOfAnotherOrAnUnknownDatabaseIsFlagged() {
+        var previous = Sample.previousHeadline
+        let now = Report(
+            dataset: Sample.dataset(), options: .init(databaseID: "ours", previous: .current(previous)))
+        #expect(SummaryDocument(report: now).markdown.contains("It does not record which database it was made from"))
+        previous.databaseID = "theirs"
+        let other = Report(
+            dataset: Sample.dataset(), options: .init(databaseID: "ours", previous: .current(previous)))
+        #expect(SummaryDocument(report: other).markdown.contains("It was made from another database"))
+        previous.databaseID = "ours"
+        let same = Report(dataset: Sample.dataset(), options: .init(databaseID: "ours", previous: .current(previous)))
+        let summary = SummaryDocument(report: same).markdown
+        #expect(!summary.contains("another database") && !summary.contains("does not record which database"))
     }
 }

@@ -57,15 +57,18 @@ import Testing
     }
 
     @Test(arguments: [
-        (Int64(1_719_792_000_000), "2024-07-01", "2024-07-01T00:00:00Z"),
-        (1_721_347_200_123, "2024-07-19", "2024-07-19T00:00:00.123Z"),
-        (1_709_251_199_999, "2024-02-29", "2024-02-29T23:59:59.999Z"),
-        (-1, "1969-12-31", "1969-12-31T23:59:59.999Z"),
-        (0, "1970-01-01", "1970-01-01T00:00:00Z"),
+        (Int64(1_719_792_000_000), "2024-07-01", "2024-07-01T00:00:00Z", "2024-07-01 00:00 UTC"),
+        (1_721_347_200_123, "2024-07-19", "2024-07-19T00:00:00.123Z", "2024-07-19 00:00 UTC"),
+        (1_709_251_199_999, "2024-02-29", "2024-02-29T23:59:59.999Z", "2024-02-29 23:59 UTC"),
+        (1_767_225_346_817, "2025-12-31", "2025-12-31T23:55:46.817Z", "2025-12-31 23:55 UTC"),
+        (-1, "1969-12-31", "1969-12-31T23:59:59.999Z", "1969-12-31 23:59 UTC"),
+        (0, "1970-01-01", "1970-01-01T00:00:00Z", "1970-01-01 00:00 UTC"),
     ])
-    func utcTimes(millis: Int64, date: String, timestamp: String) {
+    func utcTimes(millis: Int64, date: String, timestamp: String, minute: String) {
         #expect(UTCTime.date(millis) == date)
         #expect(UTCTime.timestamp(millis) == timestamp)
+        // For people: to the minute, cut rather than rounded.
+        #expect(UTCTime.minute(millis) == minute)
         #expect(Report.directoryName(asOf: millis) == date)
     }
 

@@ -9,8 +9,12 @@ enum Lifecycle {
     static let asOf = BillingLifecycle.asOf
     static let events = BillingLifecycle.events
 
+    /// The episodes of `events`, in Sandbox as of ``asOf``.
+    static func dataset(_ events: [NotificationEvent] = events) -> EpisodeDataset {
+        EpisodeBuilder(options: .init(environment: "Sandbox", asOf: asOf)).dataset(events)
+    }
+
     static func report() -> Report {
-        let dataset = EpisodeBuilder(options: .init(environment: "Sandbox", asOf: asOf)).dataset(events)
-        return Report(dataset: dataset, options: .init(environment: "Sandbox", rejections: ["bad_signature": 1]))
+        Report(dataset: dataset(), options: .init(environment: "Sandbox", rejections: ["bad_signature": 1]))
     }
 }

@@ -82,6 +82,6 @@ import Testing
         let report = Report(
             dataset: Sample.dataset(), options: .init(environment: "Pro|duction\nX", rejections: [:]))
         let summary = SummaryDocument(report: report).markdown
-        #expect(summary.hasPrefix("# Involuntary churn: Pro\\|duction X, as of 2024-07-01T00:00:00Z\n\n"))
+        #expect(summary.hasPrefix("# Involuntary churn: Pro\\|duction X, as of 2024-07-01 00:00 UTC\n\n"))
     }
 }

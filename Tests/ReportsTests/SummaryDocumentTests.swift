@@ -17,7 +17,7 @@ import Testing
         #expect(
             summary.contains("- **Involuntary churn: 25.0%** of mature episodes (2 of 8; 95% interval 7.1%–59.1%)."))
         #expect(summary.contains("- The other 2 mature episodes ended otherwise"))
-        #expect(summary.contains("(on or before 2024-05-01T00:00:00Z)"))
+        #expect(summary.contains("(on or before 2024-05-01 00:00 UTC)"))
         #expect(
             summary.contains(
                 "The 4 younger episodes are left out of these two rates because their expiries are not known yet"))
@@ -59,7 +59,7 @@ import Testing
         let summary = SummaryDocument(report: report).markdown
         #expect(summary.contains(Self.lateNote) == shows)
         if shows {
-            #expect(summary.contains("signed in the 7 days before the as-of time (since 2024-06-24T00:00:00Z)"))
+            #expect(summary.contains("signed in the 7 days before the as-of time (since 2024-06-24 00:00 UTC)"))
             #expect(summary.contains("The latest notification loaded was signed at") == (ahead != nil))
         }
     }

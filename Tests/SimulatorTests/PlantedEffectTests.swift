@@ -31,7 +31,7 @@ import Testing
         let simulation = try #require(Self.simulations.first { $0.0 == effect }?.1)
         let dataset = simulation.dataset()
         let bands = MessageBands.figures(episodes: dataset.episodes, asOf: dataset.asOf, schedule: .standard)
-        let pooled = MessageBands.pooled(bands)
+        let pooled = try #require(MessageBands.pooled(bands))
         let ratio = try #require(pooled.ratio)
         let interval = try #require(pooled.interval)
         #expect(interval.low <= effect && effect <= interval.high, "pooled \(ratio) in \(interval.low)…\(interval.high)")

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PGClient
 import Store
+import Synchronization
 import Testing
 import TestSupport
 
@@ -34,6 +35,51 @@ import TestSupport
         for table in ["fetch_checkpoints", "load_runs", "notifications", "quarantine", "schema_migrations", "source_files"] {
             #expect(tables.contains(table))
         }
+    }
+
+    /// From every older version, migrating applies exactly the versions after it, in order, and records each once.
+    @Test(arguments: 0..<Migrator.all.count)
+    func bringsEveryOlderVersionForward(from version: Int) throws {
+        let connection = try TestDatabase.makeSchema("forward").connect()
+        let migrator = Migrator(logger: Logger.test)
+        let versions = Migrator.all.map(\.version)
+        #expect(try migrator.migrate(connection, through: version) == Array(versions.prefix(version)))
+        #expect(try migrator.currentVersion(connection) == versions.prefix(version).last)
+        #expect(try migrator.migrate(connection) == Array(versions.dropFirst(version)))
+        #expect(try migrator.migrate(connection) == [])
+        let recorded = try connection.execute("SELECT version::text, name FROM schema_migrations ORDER BY version").rows
+        #expect(recorded == Migrator.all.map { [String($0.version), $0.name] })
+    }
+
+    /// Migrators started at the same moment on one schema take turns: the first applies everything, the others
+    /// find the schema current.
+    @Test func concurrentMigratorsApplyEachVersionOnce() throws {
+        let schema = try TestDatabase.makeSchema("concurrent")
+        let count = 4
+        let results = Mutex<[Result<[Int], any Error>]>([])
+        let connected = DispatchGroup()
+        let finished = DispatchGroup()
+        let go = DispatchSemaphore(value: 0)
+        for _ in 0..<count {
+            connected.enter()
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                let connection = Result { try schema.connect() }
+                connected.leave()
+                go.wait()
+                let result = Result { try Migrator(logger: Logger.test).migrate(try connection.get()) }
+                results.withLock { $0.append(result) }
+            }
+        }
+        connected.wait()
+        for _ in 0..<count { go.signal() }
+        finished.wait()
+        let applied = try results.withLock { try $0.map { try $0.get() } }
+        let expected = Array(repeating: [], count: count - 1) + [Migrator.all.map(\.version)]
+        #expect(applied.sorted { $0.count < $1.count } == expected)
+        let recorded = try schema.connect().execute("SELECT count(*), count(DISTINCT version) FROM schema_migrations")
+        #expect(recorded.rows == [[String(Migrator.all.count), String(Migrator.all.count)]])
     }
 }
 
@@ -113,5 +159,26 @@ import TestSupport
         try connection.withTransaction { try connection.executeScript(migration.sql, name: migration.name) }
         let backfilled = "SELECT count(*) FROM notifications WHERE renewal_currency IS NOT NULL"
         #expect(try connection.execute(backfilled).scalar == "1")
+    }
+}
+
+/// 006 renames daily_recovery's daily count in place: a view of one's own over it keeps working.
+@Suite struct DailyRecoveryNamesMigrationTests {
+    @Test func renamesTheDailyCountAndKeepsViewsOverIt() throws {
+        let schema = try TestDatabase.makeSchema("dailynames")
+        let connection = try schema.connect()
+        let migrator = Migrator(logger: Logger.test)
+        #expect(try migrator.migrate(connection, through: 5) == [1, 2, 3, 4, 5])
+        try connection.execute("CREATE VIEW my_days AS SELECT day, recovered AS daily FROM daily_recovery")
+        #expect(try migrator.migrate(connection).first == 6)
+        #expect(
+            try connection.columns(of: "daily_recovery")
+                == ["environment", "day", "at_risk", "recovered_on_day", "recovered_cumulative"])
+        #expect(try connection.execute("SELECT count(*) FROM my_days").scalar == "0")
+        let comment = try connection.execute("SELECT col_description('daily_recovery'::regclass, 4)").scalar
+        #expect(comment?.contains("that day alone") == true)
+        // Again: nothing to rename, nothing fails.
+        let migration = try #require(Migrator.all.first { $0.name == "006_daily_recovery_names.sql" })
+        try connection.withTransaction { try connection.executeScript(migration.sql, name: migration.name) }
     }
 }

@@ -1,14 +1,19 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Runs the built `churn` executable as a user would, capturing its exit status, stdout and stderr.
 package struct ChurnCommand {
     /// What a run of the command did.
     package struct Result: Sendable {
+        /// The exit status, or the number of the signal that ended the process.
         package var status: Int32
+        /// The signal that ended the process; nil when it exited.
+        package var signal: Int32?
         package var stdout: String
         package var stderr: String
     }
@@ -39,25 +44,32 @@ package struct ChurnCommand {
         let stdoutPath = scratch.appendingPathComponent("stdout").path
         let stderrPath = scratch.appendingPathComponent("stderr").path
 
-        var variables = ProcessInfo.processInfo.environment
-        for (key, value) in environment { variables[key] = value }
-        // A test never reaches the developer's own database by accident.
-        for key in ["DATABASE_URL", "PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE"] where environment[key] == nil {
-            variables[key] = nil
-        }
         let script = """
             cd "$1" && shift && exec "$@" > "\(stdoutPath)" 2> "\(stderrPath)" < /dev/null
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script, "sh", (directory ?? scratch).path, executable.path] + arguments
-        process.environment = variables
+        process.environment = variables(adding: environment)
         try process.run()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus,
+            signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
             stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
         )
+    }
+
+    /// This process's environment with `environment` added (nil values removed), and without the variables that
+    /// name a database unless `environment` gives them: a test never reaches the developer's own database by
+    /// accident.
+    package static func variables(adding environment: [String: String?]) -> [String: String] {
+        var variables = ProcessInfo.processInfo.environment
+        for (key, value) in environment { variables[key] = value }
+        for key in ["DATABASE_URL", "PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE"] where environment[key] == nil {
+            variables[key] = nil
+        }
+        return variables
     }
 }

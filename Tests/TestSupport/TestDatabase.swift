@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PGClient
 import Store
+import Synchronization
 
 /// The PostgreSQL server the test run uses: a throwaway cluster it starts itself (initdb + pg_ctl on a private
 /// Unix socket, as the `postgres` user when running as root), or the server in `CHURN_TEST_DATABASE_URL`.
@@ -40,12 +41,16 @@ package enum TestDatabase {
     }
 
     /// Creates a fresh, empty schema and returns how to reach it.
-    package static func makeSchema(_ label: String = "t") throws -> Schema {
+    /// - Parameter settings: server settings for every session of the schema's URL (names and values from the
+    ///   test's code: they are not quoted).
+    package static func makeSchema(_ label: String = "t", settings: [String: String] = [:]) throws -> Schema {
         let base = try baseURL()
         let name = "\(label.lowercased().filter { $0.isLetter || $0.isNumber })_\(UUID().uuidString.prefix(8).lowercased())"
         let connection = try PGConnection(url: base)
         try connection.execute("CREATE SCHEMA \(try connection.quoteIdentifier(name))")
-        return Schema(name: name, url: "\(base) options='-c search_path=\(name)'")
+        let options = (["search_path": name].merging(settings) { $1 }).sorted { $0.key < $1.key }
+            .map { "-c \($0.key)=\($0.value)" }.joined(separator: " ")
+        return Schema(name: name, url: "\(base) options='\(options)'")
     }
 
     private static func startServer() -> Result<String, TestDatabaseError> {
@@ -68,11 +73,11 @@ package enum TestDatabase {
         } catch {
             return .failure(TestDatabaseError(message: "cannot start the test PostgreSQL cluster: \(error)"))
         }
-        TestClusterRegistry.started = cluster
+        TestClusterRegistry.started.withLock { $0 = cluster }
         // Swift Testing may end the process without running atexit handlers; the next run then removes this
         // cluster (see removeAbandonedClusters), and `make test` removes it when the run ends.
         atexit {
-            guard let cluster = TestClusterRegistry.started else { return }
+            guard let cluster = TestClusterRegistry.started.withLock({ $0 }) else { return }
             _ = try? cluster.stop(immediate: true)
             try? FileManager.default.removeItem(at: cluster.home)
         }
@@ -110,7 +115,7 @@ package struct TestDatabaseError: Error, CustomStringConvertible, Sendable {
 
 /// The cluster to stop when the test process exits.
 enum TestClusterRegistry {
-    nonisolated(unsafe) static var started: EmbeddedCluster?
+    static let started = Mutex<EmbeddedCluster?>(nil)
 }
 
 extension Logger {

@@ -1,4 +1,5 @@
 import AnalysisStore
+import AppStoreNotifications
 import ArgumentParser
 import Foundation
 import Logging
@@ -10,6 +11,7 @@ extension Churn {
         static let configuration = CommandConfiguration(
             commandName: "analyze",
             abstract: "Rebuild the billing_episodes table for the subscriptions that new loads touched.",
+            usage: "churn analyze [<options>]",
             discussion: """
                 Only subscriptions with notifications from files not analyzed yet are
                 rebuilt (each from its whole history), so the nightly cost follows the
@@ -22,7 +24,7 @@ extension Churn {
         @OptionGroup var global: GlobalOptions
 
         @Option(help: ArgumentHelp("Environment whose episodes to build (Production, Sandbox).", valueName: "name"))
-        var environment: String = "Production"
+        var environment: Environment = .production
 
         @Flag(help: "Rebuild every subscription, not just the touched ones.")
         var full = false
@@ -32,15 +34,16 @@ extension Churn {
             let writer = try global.connectMigrated(logger: logger)
             let reader = try global.target.connect(logger: logger)
             let summary = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
-                .analyze(environment: environment, full: full)
-            if summary.filesAnalyzed == 0 {
-                print("\(environment): episodes are current (no new files since the last analysis)")
+                .analyze(environment: environment.rawValue, full: full)
+            let counts =
+                "\(summary.subscriptionsRebuilt) subscription(s) from \(summary.notificationsRead) notifications "
+                + "into \(summary.episodesWritten) episode(s) " + String(format: "in %.1f s", summary.seconds)
+            if full {
+                print("\(environment.rawValue): rebuilt every subscription of \(summary.filesAnalyzed) file(s): \(counts)")
+            } else if summary.filesAnalyzed == 0 {
+                print("\(environment.rawValue): episodes are current (no new files since the last analysis)")
             } else {
-                print(
-                    "\(environment): \(summary.filesAnalyzed) new file(s); rebuilt \(summary.subscriptionsRebuilt) subscription(s) "
-                        + "from \(summary.notificationsRead) notifications into \(summary.episodesWritten) episode(s) "
-                        + String(format: "in %.1f s", summary.seconds)
-                )
+                print("\(environment.rawValue): \(summary.filesAnalyzed) new file(s); rebuilt \(counts)")
             }
         }
     }

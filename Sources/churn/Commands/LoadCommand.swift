@@ -1,3 +1,4 @@
+import AppStoreNotifications
 import ArgumentParser
 import Foundation
 import Ingest
@@ -37,23 +38,23 @@ extension Churn {
         var files: [String]
 
         @Option(help: ArgumentHelp("Accept only this environment (Production, Sandbox).", valueName: "name"))
-        var environment: String?
+        var environment: Environment?
 
         @Flag(help: "Print no summary (errors and warnings still go to stderr).")
         var quiet = false
 
         func validate() throws {
             if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read once.") }
-            for file in files where file != "-" {
-                if let problem = FileAccess.problem(reading: file) {
-                    throw ValidationError("cannot read \(file): \(problem).")
-                }
-            }
         }
 
         func run() async throws {
             let logger = global.makeLogger()
-            let options = try ingest.loadOptions(environment: environment)
+            for file in files where file != "-" {
+                if let problem = FileAccess.problem(readingFile: file) {
+                    throw CommandFailure.unreadableInput("cannot read \(file): \(problem).")
+                }
+            }
+            let options = try ingest.loadOptions(environment: environment?.rawValue)
             let connection = try global.connectMigrated(logger: logger)
             let progress = ProgressBar(enabled: !quiet)
             let summary = try await Loader(connection: connection, options: options, logger: logger).load(files) {

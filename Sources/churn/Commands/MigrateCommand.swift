@@ -6,7 +6,8 @@ extension Churn {
     struct MigrateCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "migrate",
-            abstract: "Create or update the database schema (load and the other commands do this themselves)."
+            abstract: "Create or update the database schema (load and the other commands do this themselves).",
+            usage: "churn migrate [<options>]"
         )
 
         @OptionGroup var global: GlobalOptions

@@ -1,6 +1,7 @@
 import Analysis
 import AnalysisStore
 import AppStoreServerAPI
+import AppStoreNotifications
 import ArgumentParser
 import Foundation
 import Ingest
@@ -35,19 +36,27 @@ extension Churn {
                 and the next run resumes the fetch where it stopped.
 
                 Two runs never overlap: the second waits up to --lock-timeout
-                seconds, then exits with 75. Logs go to stderr (--log-format json for
-                one JSON object per line); the progress bar shows only on a terminal.
+                seconds, then exits with 75. Nothing is printed on stdout unless
+                you ask (--verbose) or inputs were rejected, so cron mails only
+                when something needs a look; logs go to stderr (--log-format json
+                for one JSON object per line); the progress bar shows only on a
+                terminal.
+
+                A missing export goes unnoticed unless you ask: with --expect-new,
+                a run that finds no new file still rebuilds and reports, then
+                says so on stderr and exits with 5, which cron mails and
+                monitoring can alert on.
 
                 Exit codes: 0 success, 1 failure, 2 more rejects than --max-rejects
-                (the report is still written), 64 bad usage, 66 unreadable input,
-                69 database unreachable (or, with --fetch, the App Store Server API
-                after its retries), 75 another run holds the lock, 77 the App Store
-                Server API refused the credentials.
+                (the report is still written), 5 no new file with --expect-new,
+                64 bad usage, 66 unreadable input, 69 database unreachable (or,
+                with --fetch, the App Store Server API after its retries),
+                75 another run holds the lock, 77 credentials refused (by the
+                database or by the App Store Server API).
 
                 crontab:
-                  15 3 * * *  CHURN_HOME=/var/lib/churn churn nightly \\
+                  15 3 * * *  CHURN_HOME=/var/lib/churn churn nightly --expect-new \\
                       --reports-root /var/lib/churn/reports /srv/exports
-
                 with the history fetched from Apple (crontab variables; the key file
                 mode 600, readable by the cron user only):
                   CHURN_HOME=/var/lib/churn
@@ -81,7 +90,7 @@ extension Churn {
 
         @Option(
             help: ArgumentHelp(
-                "Which files of a directory to load (shell pattern; repeatable). Default: *.json *.jsonl *.jws, each also .gz.",
+                "Which files of a directory to load (shell pattern; repeatable).",
                 valueName: "pattern"
             )
         )
@@ -91,18 +100,27 @@ extension Churn {
         var reportsRoot: String = "reports"
 
         @Option(help: ArgumentHelp("Environment to analyze and report (Production, Sandbox).", valueName: "name"))
-        var environment: String = "Production"
+        var environment: Environment = .production
 
-        @Option(help: ArgumentHelp("Seconds to wait for another nightly run to finish.", valueName: "seconds"))
+        @Flag(help: "Exit with status 5 when no new export file arrived since the last run.")
+        var expectNew = false
+
+        @Flag(help: "Print what the run did on stdout (by default only rejected inputs are shown).")
+        var verbose = false
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Seconds to wait for another nightly run to finish.", valueName: "seconds")
+        )
         var lockTimeout: Double = 60
 
         func validate() throws {
-            if lockTimeout < 0 { throw ValidationError("--lock-timeout must be 0 or more.") }
-            for path in paths where !FileManager.default.fileExists(atPath: path) {
-                throw ValidationError("\(path): no such file or directory.")
+            if lockTimeout < 0 { throw ValidationError("--lock-timeout must be 0 or more, not \(lockTimeout).") }
+            if let problem = FileAccess.problem(creatingIn: reportsRoot) {
+                throw ValidationError("--reports-root \(reportsRoot): \(problem).")
             }
             if fetch {
-                try FetchCommand.validate(environment: environment)
+                try FetchCommand.validate(environment: environment.rawValue)
                 if fetchDirectory == nil {
                     throw ValidationError("--fetch needs a directory for the history: --out DIR, or a directory path.")
                 }
@@ -123,15 +141,20 @@ extension Churn {
 
         func run() async throws {
             let logger = global.makeLogger()
+            for path in paths {
+                if let problem = FileAccess.problem(reading: path) {
+                    throw CommandFailure.unreadableInput("cannot read \(path): \(problem).")
+                }
+            }
             let options = try ingest.loadOptions(environment: nil)
             let fetching = try fetch ? fetchPlan() : nil
             let writer = try global.connectMigrated(logger: logger)
             let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.nightly, on: writer)
             guard try writer.advisoryLock(lock, timeout: lockTimeout) else {
-                FileHandle.standardError.write(
-                    Data("churn: another nightly run holds the lock (waited \(Int(lockTimeout)) s); try again later\n".utf8)
+                throw CommandFailure(
+                    status: .lockBusy,
+                    message: "another nightly run holds the lock (waited \(Int(lockTimeout)) s); try again later"
                 )
-                throw ExitStatus.lockBusy.exitCode
             }
             defer { _ = try? writer.advisoryUnlock(lock) }
             try Loader.markAbandonedRuns(connection: writer)
@@ -144,7 +167,7 @@ extension Churn {
                     let ranges = try await fetching.run(
                         connection: writer, logger: logger, now: Int64(Date().timeIntervalSince1970 * 1000)
                     )
-                    print(HistoryFetching.render(ranges))
+                    say(HistoryFetching.render(ranges))
                 } catch {
                     let reason = error is ExitCode ? "another fetch holds the lock" : "\(error)"
                     Console.warn("the fetch failed: \(reason). Loading and reporting what is on disk.")
@@ -170,7 +193,8 @@ extension Churn {
                 }
             }
             logger.info(
-                "nightly run", metadata: ["files.new": "\(newFiles.count)", "files.skipped": "\(skipped)"]
+                "nightly run",
+                metadata: ["files.new": .stringConvertible(newFiles.count), "files.skipped": .stringConvertible(skipped)]
             )
             var rejected = 0
             if !newFiles.isEmpty {
@@ -180,32 +204,33 @@ extension Churn {
                 }
                 progress.finish()
                 rejected = summary.rejected
-                print(LoadReport.render(summary))
+                say(LoadReport.render(summary), attention: summary.rejected > 0)
             } else {
-                print("no new export files (\(skipped) already loaded)")
+                say("no new export files (\(skipped) already loaded)")
             }
 
             let reader = try global.target.connect(logger: logger)
             let analysis = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
-                .analyze(environment: environment)
+                .analyze(environment: environment.rawValue)
             let store = StoredDataset(connection: writer)
             guard let asOf = try store.latestSignedDate() else {
-                print("nothing loaded yet: no report written")
+                say("nothing loaded yet: no report written")
                 if let fetchError { throw fetchError }
+                try refuseWithoutNewFiles(newFiles, skipped: skipped)
                 return
             }
-            let dataset = try store.stored(environment: environment, asOf: asOf)
+            let dataset = try store.stored(environment: environment.rawValue, asOf: asOf)
             let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
             let name = Reports.Report.directoryName(asOf: asOf)
             let directory = root.appendingPathComponent(name, isDirectory: true)
             FaultPoint.reach("nightly.before-report")
             let report = try ReportWriting.write(
-                dataset, store: store, environment: environment, root: root, directory: directory
+                dataset, store: store, environment: environment.rawValue, root: root, directory: directory
             )
             try LatestLink.point(in: root, at: name)
             // A run killed just before this one may still have held its lock at the start; mark it now.
             try Loader.markAbandonedRuns(connection: writer)
-            print(
+            say(
                 "rebuilt \(analysis.subscriptionsRebuilt) subscription(s); wrote \(directory.path)/ "
                     + "(\(report.outcomes.episodes) episodes, \(report.outcomes.recovered) recovered, "
                     + "\(report.outcomes.expired) expired); \(root.appendingPathComponent("latest").path) -> \(name)"
@@ -215,6 +240,7 @@ extension Churn {
             }
             if let fetchError { throw fetchError }
             if rejected > ingest.maxRejects { throw ExitStatus.tooManyRejects.exitCode }
+            try refuseWithoutNewFiles(newFiles, skipped: skipped)
         }
 
         /// The fetch `--fetch` asks for: since the last successful one, into ``fetchDirectory``.
@@ -225,10 +251,25 @@ extension Churn {
                 throw ValidationError("--fetch needs a directory for the history: --out DIR, or a directory path.")
             }
             return HistoryFetching(
-                credentials: credentials, baseURL: try api.resolvedBaseURL(environment: environment),
+                credentials: credentials, baseURL: try api.resolvedBaseURL(environment: environment.rawValue),
                 retry: try api.retryPolicy(),
-                scope: HistoryScope(environment: environment, bundleID: credentials.bundleID),
+                scope: HistoryScope(environment: environment.rawValue, bundleID: credentials.bundleID),
                 range: nil, directory: directory, pagesPerFile: 500, lockTimeout: lockTimeout
+            )
+        }
+
+        /// Prints a line of what the run did: with --verbose, or when it needs a look.
+        private func say(_ text: String, attention: Bool = false) {
+            if verbose || attention { print(text) }
+        }
+
+        /// With --expect-new, a run that loaded no new file fails with status 5.
+        private func refuseWithoutNewFiles(_ newFiles: [String], skipped: Int) throws {
+            guard expectNew, newFiles.isEmpty else { return }
+            throw CommandFailure(
+                status: .noNewExports,
+                message: "no new export file arrived (--expect-new): \(skipped) file(s) under "
+                    + paths.joined(separator: ", ") + " were all loaded before"
             )
         }
     }

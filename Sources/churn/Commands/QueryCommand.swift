@@ -47,26 +47,30 @@ extension Churn {
                       as for `churn report`
 
                 --group-by (repeat it, or separate with commas): cohort-month,
-                cohort-week, product, storefront, offer-type, grace-length (3, 16,
-                28 days, or none). A grouped answer ends with the figures over every
-                selected episode, marked (all).
+                cohort-week, product, storefront, offer-type (the code and Apple's
+                name), grace-length (3, 16, 28 days, none, or unknown). A grouped
+                answer ends with the figures over every selected episode, marked
+                (all). `episodes` lists each group's episodes in turn, --limit of
+                each.
 
-                Output: an aligned table, or --format csv, json (an array of objects,
-                numbers as numbers, null for empty) or markdown.
+                Output: an aligned table, or --format csv, json or markdown. JSON is
+                an array of objects with every value typed: numbers, true/false,
+                null for an empty cell and for none or unknown (has_grace tells no
+                grace from an unknown length), and is_total: true instead of (all).
 
                 Examples:
                   churn query recovery-rate --group-by cohort-month
                   churn query recovery-rate --group-by grace-length \\
-                      --from 2026-01 --to 2026-06
+                      --from 2025-01 --to 2025-06
                   churn query recovery-rate --group-by product,storefront \\
-                      --as-of 2026-10-31 --format json
-                  churn query recovery-curve --product com.example.monthly \\
+                      --as-of 2025-10-31 --format json
+                  churn query recovery-curve --product pro.monthly \\
                       --format csv > curve.csv
                   churn query grace-saves --group-by cohort-month
                   churn query grace-saves --revenue --storefront USA
                   churn query message-bands --trial-conversion --format markdown
                   churn query revenue --group-by product
-                  churn query flows --from 2026-W01
+                  churn query flows --from 2025-W40
                   churn query episodes --repeat-episode --group-by product --limit 20
                 """,
             subcommands: [

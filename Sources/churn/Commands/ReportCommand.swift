@@ -1,5 +1,6 @@
 import Analysis
 import AnalysisStore
+import AppStoreNotifications
 import ArgumentParser
 import Foundation
 import Logging
@@ -12,12 +13,15 @@ extension Churn {
         static let configuration = CommandConfiguration(
             commandName: "report",
             abstract: "Write the involuntary-churn report: CSV tables, summary.md and two charts.",
+            usage: "churn report [<options>]",
             discussion: """
                 Brings the stored episodes up to date first (like `churn analyze`),
                 then writes reports/<as-of date>/ (or --out DIR): every CSV file that
                 docs/METRICS.md defines, summary.md, recovery_curve.svg,
                 recovery_hazard.svg and headline.json. The same data gives
-                byte-identical files.
+                byte-identical files. summary.md compares with the previous report:
+                the latest earlier <date>/ directory under --reports-root of the
+                same environment and database (see README, "Episodes and reports").
 
                 --as-of takes a date (2026-11-20: the end of that day, UTC), a
                 date-time (2026-11-20T12:00:00Z) or Unix milliseconds; only
@@ -26,7 +30,7 @@ extension Churn {
 
                 Examples:
                   churn report
-                  churn report --as-of 2026-10-31 --granularity week
+                  churn report --as-of 2025-10-31 --granularity week
                   churn report --environment Sandbox --out /tmp/sandbox-report
                 """
         )
@@ -39,11 +43,11 @@ extension Churn {
         @Option(help: ArgumentHelp("Directory to write (default: reports/<as-of date>).", valueName: "dir"))
         var out: String?
 
-        @Option(help: ArgumentHelp("Directory holding dated reports (default: reports).", valueName: "dir"))
+        @Option(help: ArgumentHelp("Directory holding dated reports.", valueName: "dir"))
         var reportsRoot: String = "reports"
 
         @Option(help: ArgumentHelp("Environment to report on (Production, Sandbox).", valueName: "name"))
-        var environment: String = "Production"
+        var environment: Environment = .production
 
         @Option(help: ArgumentHelp("Cohorts by calendar month or ISO week: month, week.", valueName: "period"))
         var granularity: CalendarPeriod.Granularity = .month
@@ -51,8 +55,11 @@ extension Churn {
         @OptionGroup var schedule: ScheduleOption
 
         func validate() throws {
-            if let asOf, AsOfTime.parse(asOf) == nil {
-                throw ValidationError("--as-of \(asOf): expected YYYY-MM-DD, an ISO 8601 date-time, or Unix milliseconds.")
+            if let asOf { _ = try AsOfTime.parse(asOf) }
+            for (option, path) in [("--reports-root", reportsRoot), ("--out", out)] {
+                if let path, let problem = FileAccess.problem(creatingIn: path) {
+                    throw ValidationError("\(option) \(path): \(problem).")
+                }
             }
         }
 
@@ -61,26 +68,26 @@ extension Churn {
             let messageSchedule = try schedule.load()
             let writer = try global.connectMigrated(logger: logger)
             let reader = try global.target.connect(logger: logger)
-            try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment)
+            try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment.rawValue)
             let store = StoredDataset(connection: writer)
             guard let latest = try store.latestSignedDate() else {
-                throw ValidationError("nothing is loaded yet: run `churn load FILE…` first.")
+                throw CommandFailure(status: .failure, message: "nothing is loaded yet: run `churn load FILE…` first.")
             }
-            let asOfTime = asOf.flatMap(AsOfTime.parse) ?? latest
+            let asOfTime = try asOf.map { try AsOfTime.parse($0) } ?? latest
             let dataset = asOfTime >= latest
-                ? try store.stored(environment: environment, asOf: asOfTime)
-                : try store.build(environment: environment, asOf: asOfTime, reader: reader)
+                ? try store.stored(environment: environment.rawValue, asOf: asOfTime)
+                : try store.build(environment: environment.rawValue, asOf: asOfTime, reader: reader)
             let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
             let directory = out.map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? root.appendingPathComponent(Reports.Report.directoryName(asOf: asOfTime), isDirectory: true)
             let report = try ReportWriting.write(
-                dataset, store: store, environment: environment, root: root, directory: directory,
+                dataset, store: store, environment: environment.rawValue, root: root, directory: directory,
                 granularity: granularity, schedule: messageSchedule
             )
             let outcomes = report.outcomes
             print("wrote \(directory.path)/ (\(Reports.Report.fileNames.count) files)")
             print(
-                "\(environment) as of \(UTCTime.timestamp(asOfTime)): \(outcomes.episodes) episodes, "
+                "\(environment.rawValue) as of \(UTCTime.minute(asOfTime)): \(outcomes.episodes) episodes, "
                     + "\(outcomes.recovered) recovered, \(outcomes.expired) expired, \(outcomes.cancelled) cancelled, "
                     + "\(outcomes.other) other, \(outcomes.open) open"
             )

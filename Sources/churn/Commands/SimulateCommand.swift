@@ -11,8 +11,8 @@ extension Churn {
             abstract: "Write a realistic signed export of simulated subscribers, with its ground truth.",
             discussion: """
                 Simulates the subscribers of an app with weekly, monthly and annual
-                subscriptions sold in ten storefronts (USD, EUR, GBP, JPY, CAD, AUD,
-                BRL): free trials, renewals, billing failures with or without a grace
+                subscriptions sold in ten storefronts (USA, GBR, DEU, FRA, ITA, ESP,
+                JPN, CAN, AUS, BRA; seven currencies): free trials, renewals, billing failures with or without a grace
                 period, recoveries, cancels during billing retry, expiry after 60 days
                 of retry, new purchases during retry, refunds, withdrawn products,
                 resubscriptions, family sharing, Sandbox and TEST traffic, resent
@@ -94,10 +94,16 @@ extension Churn {
                 """
         )
 
-        @Option(help: ArgumentHelp("Subscribers to simulate (family members come on top).", valueName: "n"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Subscribers to simulate (family members come on top).", valueName: "n")
+        )
         var subscribers = 1000
 
-        @Option(help: ArgumentHelp("Seed of every random choice, the certificate authority included.", valueName: "n"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Seed of every random choice, the certificate authority included.", valueName: "n")
+        )
         var seed: UInt64 = 1
 
         @Option(
@@ -109,7 +115,10 @@ extension Churn {
         @Option(help: ArgumentHelp("First day of the history (UTC).", valueName: "YYYY-MM-DD"))
         var start = "2025-01-01"
 
-        @Option(help: ArgumentHelp("Months of history; subscribers join evenly over them.", valueName: "n"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Months of history; subscribers join evenly over them.", valueName: "n")
+        )
         var months = SimulationOptions().months
 
         @Option(
@@ -132,28 +141,43 @@ extension Churn {
         var recoveryHazard: String?
 
         @Option(
+            parsing: .unconditional,
             help: ArgumentHelp("Base share of renewal charges that fail (see multipliers).", valueName: "rate")
         )
         var failureRate = SimulationOptions().failureRate
 
-        @Option(help: ArgumentHelp("Chance of recovery within 60 days of retry, alone.", valueName: "rate"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Chance of recovery within 60 days of retry, alone.", valueName: "rate")
+        )
         var recoveryRate = SimulationOptions().recoveryRate
 
-        @Option(help: ArgumentHelp("Chance of a cancel during the 60 days of retry, alone.", valueName: "rate"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Chance of a cancel during the 60 days of retry, alone.", valueName: "rate")
+        )
         var cancelRate = SimulationOptions().cancelRate
 
-        @Option(help: ArgumentHelp("Chance of a refund or withdrawn product in retry, alone.", valueName: "rate"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Chance of a refund or withdrawn product in retry, alone.", valueName: "rate")
+        )
         var otherRate = SimulationOptions().otherRate
 
-        @Option(help: ArgumentHelp("Chance of an upgrade or new purchase in retry, alone.", valueName: "rate"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Chance of an upgrade or new purchase in retry, alone.", valueName: "rate")
+        )
         var newPurchaseRate = SimulationOptions().newPurchaseRate
 
         @Option(
+            parsing: .unconditional,
             help: ArgumentHelp("Recovery chance multiplier on message days of bands 2-4.", valueName: "x")
         )
         var messageEffect = SimulationOptions().messageEffect
 
         @Option(
+            parsing: .unconditional,
             help: ArgumentHelp("Recovery chance multiplier on the day the grace period ends.", valueName: "x")
         )
         var graceEndEffect = SimulationOptions().graceEndEffect
@@ -161,25 +185,41 @@ extension Churn {
         @Flag(help: "Same failure and recovery rates for every product and storefront.")
         var uniformRates = false
 
-        @Option(help: ArgumentHelp("Share of subscribers turning off auto-renew, per month.", valueName: "rate"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Share of subscribers turning off auto-renew, per month.", valueName: "rate")
+        )
         var voluntaryChurnRate = SimulationOptions().voluntaryChurnRate
 
-        @Option(help: ArgumentHelp("Share of new subscribers starting with a free trial.", valueName: "rate"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Share of new subscribers starting with a free trial.", valueName: "rate")
+        )
         var trialRate = SimulationOptions().trialRate
 
-        @Option(help: ArgumentHelp("Share of free trials that go on to the first charge.", valueName: "rate"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Share of free trials that go on to the first charge.", valueName: "rate")
+        )
         var trialConversionRate = SimulationOptions().trialConversionRate
 
-        @Option(help: ArgumentHelp("Share of paid periods refunded.", valueName: "rate"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Share of paid periods refunded.", valueName: "rate"))
         var refundRate = SimulationOptions().refundRate
 
-        @Option(help: ArgumentHelp("Share of subscriptions shared with 1 to 3 family members.", valueName: "rate"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Share of subscriptions shared with 1 to 3 family members.", valueName: "rate")
+        )
         var familyRate = SimulationOptions().familyRate
 
-        @Option(help: ArgumentHelp("Share of subscribers in the Sandbox environment.", valueName: "rate"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Share of subscribers in the Sandbox environment.", valueName: "rate")
+        )
         var sandboxRate = SimulationOptions().sandboxRate
 
         @Option(
+            parsing: .unconditional,
             help: ArgumentHelp(
                 "Share of recoveries (before grace ends) whose failure notice comes hours after them.",
                 valueName: "rate"
@@ -188,22 +228,35 @@ extension Churn {
         var lateFailureNoticeRate = SimulationOptions().lateFailureNoticeRate
 
         @Option(
+            parsing: .unconditional,
             help: ArgumentHelp(
                 "Share of recoveries followed by a late copy of their failure notice.", valueName: "rate"
             )
         )
         var staleFailureNoticeRate = SimulationOptions().staleFailureNoticeRate
 
-        @Option(help: ArgumentHelp("Share of grace periods no notification dates.", valueName: "rate"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Share of grace periods no notification dates.", valueName: "rate")
+        )
         var undatedGraceRate = SimulationOptions().undatedGraceRate
 
-        @Option(help: ArgumentHelp("Share of unpaid ends of retry with no EXPIRED sent.", valueName: "rate"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Share of unpaid ends of retry with no EXPIRED sent.", valueName: "rate")
+        )
         var missingExpiryRate = SimulationOptions().missingExpiryRate
 
-        @Option(help: ArgumentHelp("Share of notifications resent (the same line again).", valueName: "rate"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Share of notifications resent (the same line again).", valueName: "rate")
+        )
         var duplicateRate = SimulationOptions().duplicateRate
 
-        @Option(help: ArgumentHelp("Share of notifications delivered after the next one.", valueName: "rate"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Share of notifications delivered after the next one.", valueName: "rate")
+        )
         var outOfOrderRate = SimulationOptions().outOfOrderRate
 
         @Option(help: ArgumentHelp("Export format: jsonl or history.", valueName: "format"))
@@ -215,17 +268,23 @@ extension Churn {
         @Option(help: ArgumentHelp("The app's bundle id.", valueName: "id"))
         var bundleID = SimulationOptions().bundleID
 
-        @Option(help: ArgumentHelp("Threads that simulate and sign (default: one per core).", valueName: "n"))
-        var workers = ProcessInfo.processInfo.activeProcessorCount
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Threads that simulate and sign (default: one per core).", valueName: "n")
+        )
+        var workers: Int?
+
+        /// --workers, else one per core.
+        var workerCount: Int { workers ?? ProcessInfo.processInfo.activeProcessorCount }
 
         @Flag(help: "Print no summary.")
         var quiet = false
 
         func validate() throws {
-            if workers < 1 { throw ValidationError("--workers must be at least 1.") }
+            if let workers, workers < 1 { throw ValidationError("--workers must be at least 1, not \(workers).") }
             let directory = URL(fileURLWithPath: out).deletingLastPathComponent().path
-            if let problem = FileAccess.problem(writingTo: directory) {
-                throw ValidationError("cannot write to \(directory): \(problem).")
+            if let problem = FileAccess.problem(creatingIn: directory) {
+                throw ValidationError("--out \(out): cannot write to \(directory): \(problem).")
             }
             if let recoveryHazard, let problem = FileAccess.problem(reading: recoveryHazard) {
                 throw ValidationError("cannot read \(recoveryHazard): \(problem).")
@@ -239,13 +298,17 @@ extension Churn {
 
         func run() throws {
             let simulation = try ExportSimulation(options: makeOptions())
+            // The export's directory, with its parents, as `mkdir -p` would make them.
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: out).deletingLastPathComponent(), withIntermediateDirectories: true
+            )
             let output = ExportSimulation.Output(
                 exportPath: out,
                 format: ExportFormat(rawValue: format) ?? .jsonLines,
                 compressed: gzip
             )
             let showsProgress = !quiet && isatty(STDERR_FILENO) == 1
-            let summary = try simulation.run(to: output, workers: workers) { progress in
+            let summary = try simulation.run(to: output, workers: workerCount) { progress in
                 guard showsProgress else { return }
                 let rate = Int(Double(progress.notifications) / max(progress.seconds, 0.001))
                 let line =
@@ -254,7 +317,7 @@ extension Churn {
                 FileHandle.standardError.write(Data(line.utf8))
             }
             if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            if !quiet { print(Self.report(summary, workers: workers)) }
+            if !quiet { print(Self.report(summary, workers: workerCount)) }
         }
 
         /// The options from the flags; throws ``ValidationError`` for values that do not parse.

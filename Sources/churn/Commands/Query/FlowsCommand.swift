@@ -16,7 +16,7 @@ extension Churn.QueryCommand {
 
                 Examples:
                   churn query flows
-                  churn query flows --from 2026-W01 --format csv
+                  churn query flows --from 2025-W40 --format csv
                   churn query flows --group-by product --format markdown
                 """
         )

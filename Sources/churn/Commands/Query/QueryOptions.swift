@@ -1,5 +1,6 @@
 import Analysis
 import AnalysisStore
+import AppStoreNotifications
 import ArgumentParser
 import Foundation
 import Reports
@@ -8,7 +9,7 @@ import Store
 /// The options every `churn query` question takes: scope, filters, grouping and output format.
 struct QueryOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Environment to ask about (Production, Sandbox).", valueName: "name"))
-    var environment: String = "Production"
+    var environment: Environment = .production
 
     @Option(
         help: ArgumentHelp(
@@ -43,11 +44,17 @@ struct QueryOptions: ParsableArguments {
     )
     var to: String?
 
-    @Flag
-    var renewal: RenewalKind?
+    @Flag(help: "Only episodes whose failed charge was the first after a free trial.")
+    var trialConversion = false
 
-    @Flag
-    var episodeOrder: EpisodeOrder?
+    @Flag(help: "Only episodes whose failed charge renewed a paid period.")
+    var paidRenewal = false
+
+    @Flag(help: "Only a subscription's first episode (sequence 1).")
+    var firstEpisode = false
+
+    @Flag(help: "Only a subscription's later episodes (sequence 2 and up).")
+    var repeatEpisode = false
 
     @Option(
         name: .customLong("group-by"),
@@ -69,8 +76,12 @@ struct QueryOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let asOf, AsOfTime.parse(asOf) == nil {
-            throw ValidationError("--as-of \(asOf): expected YYYY-MM-DD, an ISO 8601 date-time, or Unix milliseconds.")
+        if let asOf { _ = try AsOfTime.parse(asOf) }
+        if trialConversion && paidRenewal {
+            throw ValidationError("--trial-conversion and --paid-renewal exclude each other: give at most one.")
+        }
+        if firstEpisode && repeatEpisode {
+            throw ValidationError("--first-episode and --repeat-episode exclude each other: give at most one.")
         }
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, CalendarPeriod.span(named: value) == nil {
@@ -100,8 +111,8 @@ struct QueryOptions: ParsableArguments {
             storefronts: storefronts,
             startFrom: from.flatMap(CalendarPeriod.span(named:))?.lowerBound,
             startBefore: to.flatMap(CalendarPeriod.span(named:))?.upperBound,
-            isTrialConversion: renewal.map { $0 == .trialConversion },
-            isFirstEpisode: episodeOrder.map { $0 == .firstEpisode }
+            isTrialConversion: trialConversion ? true : paidRenewal ? false : nil,
+            isFirstEpisode: firstEpisode ? true : repeatEpisode ? false : nil
         )
     }
 
@@ -109,21 +120,21 @@ struct QueryOptions: ParsableArguments {
     /// - Parameters:
     ///   - kind: what is asked.
     ///   - schedule: the message schedule, for `message-bands` and `retry-days`.
-    ///   - limit: the most rows, for `episodes`.
+    ///   - limit: the most rows of each group, for `episodes`.
     func answer(_ kind: EpisodeQuestion.Kind, schedule: MessageSchedule = .standard, limit: Int? = nil) throws {
         let logger = global.makeLogger()
         let writer = try global.connectMigrated(logger: logger)
         let reader = try global.target.connect(logger: logger)
-        try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment)
-        let query = EpisodeQuery(environment: environment, filter: filter)
-        guard let dataset = try query.dataset(asOf: asOf.flatMap(AsOfTime.parse), connection: writer, reader: reader)
+        try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment.rawValue)
+        let query = EpisodeQuery(environment: environment.rawValue, filter: filter)
+        guard let dataset = try query.dataset(asOf: asOf.map { try AsOfTime.parse($0) }, connection: writer, reader: reader)
         else {
-            throw ValidationError("nothing is loaded yet: run `churn load FILE…` first.")
+            throw CommandFailure(status: .failure, message: "nothing is loaded yet: run `churn load FILE…` first.")
         }
         let question = EpisodeQuestion(kind, grouping: grouping, schedule: schedule, limit: limit)
-        let table = question.table(episodes: dataset.episodes, asOf: dataset.asOf)
+        let table = question.table(episodes: dataset.episodes, asOf: dataset.asOf, for: format)
         if format == .table, Console.isInteractive {
-            let scope = "\(environment) as of \(UTCTime.timestamp(dataset.asOf))"
+            let scope = "\(environment.rawValue) as of \(UTCTime.minute(dataset.asOf))"
             FileHandle.standardError.write(Data("\(scope): \(dataset.episodes.count) episode(s) in scope\n".utf8))
         }
         FileHandle.standardOutput.write(Data(TableRenderer.render(table, as: format).utf8))

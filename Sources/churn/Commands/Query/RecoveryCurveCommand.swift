@@ -16,7 +16,7 @@ extension Churn.QueryCommand {
                 Examples:
                   churn query recovery-curve
                   churn query recovery-curve --group-by grace-length --format csv
-                  churn query recovery-curve --trial-conversion --from 2026-01 --to 2026-03
+                  churn query recovery-curve --trial-conversion --from 2025-01 --to 2025-03
                 """
         )
 

@@ -21,7 +21,7 @@ extension Churn.QueryCommand {
                   churn query recovery-rate --group-by cohort-month
                   churn query recovery-rate --group-by grace-length --paid-renewal
                   churn query recovery-rate --group-by storefront \\
-                      --product com.example.yearly --format csv
+                      --product pro.annual --format csv
                 """
         )
 

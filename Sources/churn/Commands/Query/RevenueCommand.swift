@@ -17,7 +17,7 @@ extension Churn.QueryCommand {
                 Examples:
                   churn query revenue
                   churn query revenue --group-by product --format csv
-                  churn query revenue --from 2026-01 --to 2026-03 --storefront USA
+                  churn query revenue --from 2025-01 --to 2025-03 --storefront USA
                 """
         )
 

@@ -1,0 +1,27 @@
+import Analysis
+
+extension Revenue {
+    package static let fileName = "revenue.csv"
+    package static let columns = [
+        "currency", "recovered_episodes", "recovered_amount", "saved_in_grace_amount", "expired_episodes",
+        "lost_amount", "open_episodes", "at_risk_amount",
+    ]
+
+    /// `revenue.csv`: one row per currency, amounts as currency units with 3 decimals, an amount too large to add
+    /// up as an empty cell.
+    package static func table(_ rows: [Row]) -> ReportTable {
+        ReportTable(
+            name: fileName,
+            columns: columns,
+            rows: rows.map { row in
+                let amounts = row.amounts
+                return [
+                    .text(row.currency), .integer(amounts.recoveredEpisodes),
+                    .milliunits(ifDefined: amounts.recoveredAmount),
+                    .milliunits(ifDefined: amounts.savedInGraceAmount), .integer(amounts.expiredEpisodes),
+                    .milliunits(ifDefined: amounts.lostAmount), .integer(amounts.openEpisodes),
+                    .milliunits(ifDefined: amounts.atRiskAmount),
+                ]
+            })
+    }
+}

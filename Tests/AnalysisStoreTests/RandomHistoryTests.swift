@@ -1,0 +1,118 @@
+import Analysis
+import AnalysisStore
+import Foundation
+import Ingest
+import Logging
+import PGClient
+import Simulator
+import Testing
+import TestSupport
+
+/// Random simulated histories (``RandomHistory``) loaded file by file, each file followed by an incremental analysis
+/// of both environments: after every file the stored episodes are those the episode builder makes of every
+/// notification loaded so far, and after the last file a full rebuild changes no row.
+///
+/// A failure names the seed and the shape of its history; `swift test --filter RandomHistoryTests` runs them all, and
+/// `RandomHistory(seed:)` makes the same files again.
+@Suite struct RandomHistoryTests {
+    @Test(arguments: [UInt64](1...8))
+    func incrementalAnalysesFollowTheBuilderAndEqualAFullRebuild(seed: UInt64) async throws {
+        let history = RandomHistory(seed: seed)
+        let schema = try TestDatabase.makeSchema("random")
+        let writer = try schema.migrated()
+        let reader = try schema.connect()
+        let analyzer = EpisodeAnalyzer(writer: writer, reader: reader, logger: .test)
+        let store = StoredDataset(connection: writer)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("random-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        var loaded: [NotificationEvent] = []
+        for index in history.files.indices {
+            let path = directory.appendingPathComponent("export-\(index).jsonl").path
+            let lines = try history.lines(ofFile: index)
+            try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
+            let loads = history.reloaded.contains(index) ? 2 : 1
+            for _ in 0..<loads {
+                let options = LoadOptions(policy: AcceptancePolicy(verifier: nil), workers: 2, command: "test")
+                let summary = try await Loader(connection: writer, options: options, logger: .test).load([path])
+                #expect(summary.rejected == 0, "\(history), file \(index)")
+            }
+            loaded += history.files[index].map { NotificationEvent($0, bundleId: history.options.bundleID) }
+            for environment in ["Production", "Sandbox"] {
+                let analysis = try analyzer.analyze(environment: environment)
+                #expect(analysis.filesAnalyzed == loads, "\(history), file \(index), \(environment)")
+                try expectStoredEqualsBuilt(
+                    store, writer, environment: environment, events: loaded,
+                    "\(history), \(environment), after file \(index)"
+                )
+            }
+        }
+
+        let incremental = try storedRows(writer)
+        for environment in ["Production", "Sandbox"] {
+            try analyzer.analyze(environment: environment, full: true)
+        }
+        let full = try storedRows(writer)
+        #expect(full.count == incremental.count, "\(history): rows after the full rebuild")
+        let difference = zip(incremental, full).first { $0 != $1 }
+        #expect(difference == nil, "\(history): incremental row \(difference?.0 ?? "") became \(difference?.1 ?? "")")
+
+        // The history holds what it is meant to exercise.
+        let latest = try #require(try store.latestSignedDate())
+        let production = try store.stored(environment: "Production", asOf: latest)
+        let quality = production.dataQuality
+        #expect(history.lateDeliveries > 0 && history.resends > 0, "\(history)")
+        #expect(production.episodes.count >= 20, "\(history)")
+        #expect(quality.lateFailureNotice > 0 && quality.staleFailureNotice > 0, "\(history): \(quality)")
+        #expect(quality.inferredExpiry > 0 && quality.duplicatesSkipped > 0, "\(history): \(quality)")
+        #expect(quality.familySharedSkipped > 0 && quality.outsideEnvironment > 0, "\(history): \(quality)")
+        if history.options.grace != .none {
+            #expect(quality.graceEndInferred + quality.graceEndUnknown > 0, "\(history): \(quality)")
+        }
+    }
+
+    /// The stored dataset equals the builder's over `events`, and so do the stored rows (with the grace ends the
+    /// analysis inferred in SQL) once the retry window of the as-of time is applied: at the latest signedDate and
+    /// 400 days later.
+    private func expectStoredEqualsBuilt(
+        _ store: StoredDataset, _ connection: PGConnection, environment: String, events: [NotificationEvent],
+        _ context: String
+    ) throws {
+        guard let latest = try store.latestSignedDate() else {
+            #expect(events.isEmpty, "\(context): nothing stored")
+            return
+        }
+        let rows = try EpisodeQuery(environment: environment).storedEpisodes(connection)
+        for asOf in [latest, latest + 400 * T.day] {
+            let built = EpisodeBuilder(options: .init(environment: environment, asOf: asOf)).dataset(events)
+            let stored = try store.stored(environment: environment, asOf: asOf)
+            #expect(stored.dataQuality == built.dataQuality, "\(context), as of \(asOf)")
+            #expect(stored.renewals == built.renewals, "\(context), as of \(asOf)")
+            expectSameEpisodes(stored.episodes, built.episodes, "\(context), as of \(asOf), stored dataset")
+            var closed = rows
+            for index in closed.indices { closed[index].closeRetryWindow(asOf: asOf) }
+            expectSameEpisodes(closed, built.episodes, "\(context), as of \(asOf), stored rows")
+        }
+    }
+
+    /// Compares two episode lists and names the first difference rather than printing both lists.
+    private func expectSameEpisodes(_ actual: [Episode], _ expected: [Episode], _ context: String) {
+        #expect(actual.count == expected.count, "\(context): episode count")
+        let difference = zip(actual, expected).first { $0 != $1 }
+        #expect(
+            difference == nil,
+            "\(context): \(difference.map { "got \($0.0), expected \($0.1)" } ?? "")"
+        )
+    }
+
+    /// Every row of the episode tables, as text, in a fixed order.
+    private func storedRows(_ connection: PGConnection) throws -> [String] {
+        var rows: [String] = []
+        for table in ["billing_episodes", "subscription_analysis", "subscription_renewals"] {
+            rows += try connection.execute("SELECT '\(table) ' || t::text FROM \(table) t ORDER BY 1").rows
+                .compactMap { $0[0] }
+        }
+        return rows
+    }
+}
