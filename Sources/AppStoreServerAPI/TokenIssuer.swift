@@ -53,7 +53,7 @@ package struct TokenIssuer: Sendable {
     package func sign(at now: Date) throws -> AuthenticationToken {
         let issuedAt = now.timeIntervalSince1970.rounded(.down)
         let expiresAt = issuedAt + lifetime.rounded(.down)
-        let header = Header(alg: "ES256", kid: credentials.keyID, typ: "JWT")
+        let header = JWSHeader(alg: "ES256", typ: "JWT", kid: credentials.keyID)
         let claims = Claims(
             iss: credentials.issuerID, iat: Int64(issuedAt), exp: Int64(expiresAt), aud: Self.audience,
             bid: credentials.bundleID
@@ -72,19 +72,6 @@ package struct TokenIssuer: Sendable {
             )
         } catch {
             throw AppStoreServerAPIError.invalidKey("signing a token failed (\(type(of: error)))")
-        }
-    }
-
-    /// The JWT header.
-    package struct Header: Codable, Sendable, Equatable {
-        package var alg: String
-        package var kid: String
-        package var typ: String
-
-        package init(alg: String, kid: String, typ: String) {
-            self.alg = alg
-            self.kid = kid
-            self.typ = typ
         }
     }
 

@@ -19,9 +19,9 @@ import Testing
         try #require(parts.count == 3)
         #expect(!token.compact.contains("="), "base64url without padding")
         let header = try JSONDecoder().decode(
-            TokenIssuer.Header.self, from: try #require(Base64URL.decode(parts[0].utf8))
+            JWSHeader.self, from: try #require(Base64URL.decode(parts[0].utf8))
         )
-        #expect(header == TokenIssuer.Header(alg: "ES256", kid: key.keyID, typ: "JWT"))
+        #expect(header == JWSHeader(alg: "ES256", typ: "JWT", kid: key.keyID))
         let claims = try JSONDecoder().decode(
             TokenIssuer.Claims.self, from: try #require(Base64URL.decode(parts[1].utf8))
         )
