@@ -2,8 +2,8 @@
 # `make bench`: builds churn in release mode under .build-bench (not .build) and runs scripts/bench.py, which
 # simulates the exports once (bench/data/exports/), measures load, its COPY ceiling, peak memory and analysis on a
 # dedicated embedded cluster (bench/data/cluster/), and writes bench/results.md.
-# BENCH_RUNS (default 3), BENCH_SIZES (default 10k,100k,300k) and BENCH_ANALYZE_ROWS (default 1000000; 0 skips the
-# analysis part) choose what runs.
+# BENCH_RUNS (default 3), BENCH_SIZES (default 10k,100k,300k), BENCH_ANALYZE_ROWS (default 1000000,10000000; 0 skips
+# the analysis part) and BENCH_CONCURRENT (default 1; 0 skips the loaders at once) choose what runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
