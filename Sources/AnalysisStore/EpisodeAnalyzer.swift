@@ -8,7 +8,11 @@ import Store
 /// `subscription_renewals`) for the subscriptions that loads since the last analysis touched.
 ///
 /// The nightly cost follows the new data: only files not yet in `analyzed_files` are looked at, and only their
-/// subscriptions are rebuilt (each from its whole history, so the result equals a full rebuild). Notifications
+/// subscriptions are rebuilt (each from its whole history, so the result equals a full rebuild). A file counts once
+/// it is settled, that is when no load will add rows to it any more: its load stored it whole (it has its SHA-256),
+/// or its load run is no longer running (it failed, or its process died and it is marked `interrupted` first: the
+/// batches it committed are analyzed). A file still being loaded commits batch by batch and waits for a later
+/// analysis, so none of its rows is missed. Notifications
 /// stream from a reader connection (`COPY … TO STDOUT`, ordered by subscription) while rows stream into the
 /// writer connection (`COPY … FROM STDIN`) inside one transaction: a crash leaves the previous state intact.
 ///
@@ -55,6 +59,8 @@ package struct EpisodeAnalyzer {
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.analyze, on: writer)
         try writer.execute("SELECT pg_advisory_lock($1::bigint)", [String(lock)])
         defer { _ = try? writer.advisoryUnlock(lock) }
+        // Before the snapshot: the files of loads that died are settled.
+        try LoadRunLocks(connection: writer).markAbandonedRunsInterrupted()
 
         // The reader's snapshot decides what this analysis covers.
         try reader.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
@@ -65,12 +71,18 @@ package struct EpisodeAnalyzer {
                 "SELECT 1 FROM analyzed_files WHERE environment = $1 LIMIT 1", [environment]
             ).rows.isEmpty
         }
+        // A full rebuild reads every stored row, but it too counts only settled files as analyzed.
         let pendingFiles = try reader.execute(
             full
-                ? "SELECT id FROM source_files ORDER BY id"
+                ? """
+                SELECT f.id FROM source_files f JOIN load_runs r ON r.id = f.load_run_id
+                WHERE (f.sha256 <> '' OR r.status <> 'running')
+                ORDER BY f.id
+                """
                 : """
-                SELECT f.id FROM source_files f
-                WHERE NOT EXISTS (SELECT 1 FROM analyzed_files a WHERE a.environment = $1 AND a.source_file_id = f.id)
+                SELECT f.id FROM source_files f JOIN load_runs r ON r.id = f.load_run_id
+                WHERE (f.sha256 <> '' OR r.status <> 'running')
+                  AND NOT EXISTS (SELECT 1 FROM analyzed_files a WHERE a.environment = $1 AND a.source_file_id = f.id)
                 ORDER BY f.id
                 """,
             full ? [] : [environment]

@@ -6,7 +6,7 @@ package struct LoadOptions: Sendable {
     package var maxRecordBytes: Int = 16 << 20
     /// How many bytes of a rejected record the quarantine keeps.
     package var quarantineRawBytes: Int = 64 << 10
-    /// Records decoded together, spread over the worker threads.
+    /// Records decoded together, spread over the worker threads, and written in one transaction.
     package var batchSize: Int = 512
     /// Threads that decode and verify.
     package var workers: Int

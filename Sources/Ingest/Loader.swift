@@ -6,21 +6,33 @@ import Store
 /// Loads export files into PostgreSQL: streaming reads, parallel decoding and verification, and COPY of each batch
 /// straight into `notifications`, so each `notificationUUID` is stored once.
 ///
-/// Each file is one transaction: its notifications, its quarantined inputs and its `source_files` row commit
-/// together or not at all, so a crash or kill at any point loses nothing and doubles nothing on the next run.
-/// Files of concurrent loads are written one at a time (a transaction-scoped advisory lock), so a batch's check of
-/// which notifications are already stored stays true until its COPY; a batch PostgreSQL refuses anyway goes
-/// through a staging table and an `INSERT … ON CONFLICT DO NOTHING` instead, row by row if need be.
+/// Each batch is a short transaction of its own: it takes the write lock (``AdvisoryLockKey/loadWrite``,
+/// transaction-scoped, waited for inside PostgreSQL), asks which of its notificationUUIDs are stored already, COPYs
+/// the others into `notifications` and commits. Only that check-and-write is serialized: loads running at once, in
+/// one process or on several machines, read, decode and verify in parallel. Each batch's check sees every row
+/// committed before it took the lock, and no load holds uncommitted rows while it waits for the lock, so none waits
+/// for another's rows or deadlocks with it. A batch PostgreSQL refuses anyway goes through a staging table and an
+/// `INSERT … ON CONFLICT DO NOTHING` instead, row by row if need be, in the batch's transaction.
+///
+/// A file's bookkeeping commits once the whole file is stored, in a last short transaction (under the write lock
+/// too): its `source_files` row, inserted with an empty `sha256` when the file starts so that its rows can point at
+/// it, gets the file's SHA-256 and counts, and its quarantined inputs, gathered meanwhile in a temporary table of the
+/// session, move into `quarantine`. So a `sha256` names only files stored whole (``SourceFiles/hasLoaded(sha256:)``,
+/// nightly's skip), and a kill leaves no quarantine rows. A file killed mid-way keeps the batches it committed, under
+/// its `source_files` row with the empty `sha256`; loading it again stores what is missing and counts the kept rows
+/// as duplicates, so each notification is still stored once.
 ///
 /// Within a file, a child task reads the records and decodes and verifies each batch on `workers` child tasks of its
-/// own, on Swift's cooperative pool, while the loading task, the only one that ever uses the connection, COPYs the
+/// own, on Swift's cooperative pool, while the loading task, the only one that ever uses the connection, writes the
 /// batch before on a thread of its own (``ConnectionExecutor``; see
-/// ``writeBatches(from:displayName:decoder:fileID:runID:progress:)``).
+/// ``writeBatches(from:displayName:decoder:fileID:runID:progress:)``). Each batch written is logged at `debug`
+/// (`batch written`, with when its decoding and its write started and ended, and when it got the write lock).
 package final class Loader {
     private let connection: PGConnection
     private let options: LoadOptions
     private let logger: Logger
     private var stagingReady = false
+    private var writeLock: Int64?
 
     package init(connection: PGConnection, options: LoadOptions, logger: Logger) {
         self.connection = connection
@@ -30,7 +42,7 @@ package final class Loader {
 
     /// Marks runs whose process died (status `running`, lock free) as `interrupted`.
     package static func markAbandonedRuns(connection: PGConnection) throws {
-        try LoadRuns(connection: connection).markAbandonedRunsInterrupted()
+        try LoadRunLocks(connection: connection).markAbandonedRunsInterrupted()
     }
 
     /// Loads the files in order, recording one load run.
@@ -102,25 +114,29 @@ package final class Loader {
         return (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
     }
 
+    /// Loads one file: its `source_files` row, then its batches, each committed on its own, then the file's
+    /// bookkeeping, committed once every batch is.
     private func loadFile(
         _ path: String,
         size fileSize: Int64?,
         runID: Int64,
         progress: (Int64, Int64?, Int, Int) -> Void
     ) async throws -> LoadSummary.File {
-        return try await connection.withTransaction {
-            let source = try ByteSource(path: path)
-            let displayName = source.displayName
-            try waitForOtherLoads()
-            try prepareStaging()
-            let fileID = try insertSourceFile(path: displayName, runID: runID)
-            let decoder = RecordDecoder(
-                policy: options.policy, fileID: fileID, loadRunID: runID, keepBytes: options.quarantineRawBytes
-            )
-            let (counts, digest) = try await writeBatches(
-                from: source, displayName: displayName, decoder: decoder, fileID: fileID, runID: runID
-            ) { bytesRead, records, rejected in progress(bytesRead, fileSize, records, rejected) }
+        let source = try ByteSource(path: path)
+        let displayName = source.displayName
+        try prepareStaging()
+        let fileID = try insertSourceFile(path: displayName, runID: runID)
+        let decoder = RecordDecoder(
+            policy: options.policy, fileID: fileID, loadRunID: runID, keepBytes: options.quarantineRawBytes
+        )
+        let (counts, digest) = try await writeBatches(
+            from: source, displayName: displayName, decoder: decoder, fileID: fileID, runID: runID
+        ) { bytesRead, records, rejected in progress(bytesRead, fileSize, records, rejected) }
 
+        return try connection.withTransaction {
+            // Under the write lock, so that a load of the same content at the same time has committed its
+            // bookkeeping (whose quarantined inputs this one then skips) or not begun it.
+            try lockWrites()
             let previousRun = try connection.execute(
                 "SELECT min(load_run_id) FROM source_files WHERE sha256 = $1 AND id <> $2::bigint",
                 [digest.sha256, String(fileID)]
@@ -154,11 +170,12 @@ package final class Loader {
         }
     }
 
-    /// Reads, decodes and COPYs one file, batch by batch, in input order.
+    /// Reads, decodes and COPYs one file, batch by batch, in input order, each batch in a transaction of its own.
     ///
     /// A child task reads the file and decodes each batch while this task writes the one before: the reader hands a
     /// batch over only when this task asks for the next, so at most two batches are in memory (one being written,
-    /// one decoded or being decoded), whatever the file's size. The connection never leaves this task.
+    /// one decoded or being decoded), whatever the file's size. The connection never leaves this task, and the write
+    /// lock is held only while a batch is checked and written.
     /// - Parameter progress: called after each batch is written with the bytes and records read up to that batch
     ///   and the rejections written so far.
     /// - Returns: the file's counts, and its SHA-256 and size once read to the end.
@@ -179,15 +196,46 @@ package final class Loader {
         // Stops the reader if this task leaves early (a failed write): it finds no more requests.
         defer { requestInput.finish() }
         var counts = FileCounts()
+        var number = 0
         requestInput.yield()
         for await batch in batches {
-            try write(batch, path: displayName, fileID: fileID, runID: runID, counts: &counts)
-            FaultPoint.reach("load.batch-copied")
+            number += 1
+            let storedBefore = counts.inserted
+            let writeStarted = Date()
+            var locked = writeStarted
+            try connection.withTransaction {
+                try lockWrites()
+                locked = Date()
+                try write(batch, path: displayName, fileID: fileID, runID: runID, counts: &counts)
+                FaultPoint.reach("load.batch-copied")
+            }
+            let written = Date()
+            FaultPoint.reach("load.batch-committed")
             requestInput.yield()
+            logger.debug(
+                "batch written",
+                metadata: [
+                    "file.path": "\(displayName)", "batch.number": .stringConvertible(number),
+                    "batch.records": .stringConvertible(batch.records.count),
+                    "batch.stored": .stringConvertible(counts.inserted - storedBefore),
+                    "batch.decode_start": .string(Self.timestamp(batch.decodeStarted)),
+                    "batch.decode_end": .string(Self.timestamp(batch.decodeFinished)),
+                    "batch.write_start": .string(Self.timestamp(writeStarted)),
+                    "batch.locked": .string(Self.timestamp(locked)),
+                    "batch.write_end": .string(Self.timestamp(written)),
+                ]
+            )
             progress(batch.bytesRead, batch.recordsRead, counts.rejected)
         }
         // The reader's failure, if it stopped early, comes out here.
         return (counts, try await digest)
+    }
+
+    /// A moment as ISO 8601 in UTC with milliseconds, as the log's own `time` field.
+    private static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
     }
 
     /// The reading side of ``writeBatches(from:displayName:decoder:fileID:runID:progress:)``: reads `source` in
@@ -217,7 +265,10 @@ package final class Loader {
                 }
                 guard !records.isEmpty else { break }
                 recordsRead += records.count
+                let decodeStarted = Date()
                 var batch = await encode(records, decoder: decoder, workers: options.workers)
+                batch.decodeStarted = decodeStarted
+                batch.decodeFinished = Date()
                 batch.bytesRead = source.rawBytesRead
                 batch.recordsRead = recordsRead
                 // The writer asks once it is done with the batch before: it stopped asking only if it failed.
@@ -255,6 +306,9 @@ package final class Loader {
         var bytesRead: Int64 = 0
         /// Records of the file read up to and including this batch (for progress).
         var recordsRead = 0
+        /// When the batch's decoding started and ended (for the log).
+        var decodeStarted = Date.distantPast
+        var decodeFinished = Date.distantPast
     }
 
     /// Decodes a batch on the worker tasks and joins the results in input order.
@@ -318,21 +372,29 @@ package final class Loader {
 
     // MARK: - SQL
 
+    /// Makes the session's staging tables, and empties the quarantine's for a new file.
+    ///
+    /// Temporary, so they vanish with the session; no indexes, so COPY into them is cheap. The notifications' staging
+    /// serves one batch's transaction; the quarantine's keeps a file's rejections across its batches' commits until
+    /// the file's last transaction merges them, so a file that never completes adds no quarantine rows.
     private func prepareStaging() throws {
-        guard !stagingReady else { return }
-        // Temporary, so it vanishes with the session; no indexes, so COPY into it is cheap.
-        try connection.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS churn_staging (LIKE notifications INCLUDING DEFAULTS) ON COMMIT DELETE ROWS"
-        )
-        try connection.execute(
-            """
-            CREATE TEMP TABLE IF NOT EXISTS churn_quarantine_staging
-                (LIKE quarantine INCLUDING DEFAULTS) ON COMMIT DELETE ROWS
-            """
-        )
-        stagingReady = true
+        if !stagingReady {
+            try connection.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS churn_staging (LIKE notifications INCLUDING DEFAULTS) ON COMMIT DELETE ROWS"
+            )
+            try connection.execute(
+                """
+                CREATE TEMP TABLE IF NOT EXISTS churn_quarantine_staging
+                    (LIKE quarantine INCLUDING DEFAULTS) ON COMMIT PRESERVE ROWS
+                """
+            )
+            stagingReady = true
+        }
+        try connection.execute("TRUNCATE churn_quarantine_staging")
     }
 
+    /// Inserts and commits the file's `source_files` row, which its batches' rows point at, with an empty `sha256`
+    /// until the file is stored whole.
     private func insertSourceFile(path: String, runID: Int64) throws -> Int64 {
         let id = try connection.execute(
             """
@@ -345,13 +407,16 @@ package final class Loader {
         return id
     }
 
-    /// Waits until no other load is writing a file into this schema, then holds that lock until the transaction ends.
-    private func waitForOtherLoads() throws {
-        let lock = String(try AdvisoryLockKey.scoped(AdvisoryLockKey.loadFile, on: connection))
-        let acquired = try connection.execute("SELECT pg_try_advisory_xact_lock($1::bigint)", [lock]).scalar == "t"
-        guard !acquired else { return }
-        logger.info("another load is writing a file into this database; waiting for it to commit")
-        try connection.execute("SELECT pg_advisory_xact_lock($1::bigint)", [lock])
+    /// Waits until no other load is writing into this schema, then holds that lock until the transaction ends.
+    private func lockWrites() throws {
+        let key: Int64
+        if let writeLock {
+            key = writeLock
+        } else {
+            key = try AdvisoryLockKey.scoped(AdvisoryLockKey.loadWrite, on: connection)
+            writeLock = key
+        }
+        try connection.execute("SELECT pg_advisory_xact_lock($1::bigint)", [String(key)])
     }
 
     private static let directCopy = "COPY notifications (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN"

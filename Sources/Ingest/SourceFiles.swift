@@ -1,8 +1,10 @@
 import PGClient
 
-/// The export files committed loads stored, one `source_files` row each, by the SHA-256 of their content.
+/// The export files loads stored, one `source_files` row each, by the SHA-256 of their content.
 ///
-/// A file's row commits with its notifications, so a row means the whole file was stored.
+/// A file's row gets its SHA-256 in the transaction that completes the file, after every batch of its notifications
+/// committed, so a row with a SHA-256 means the whole file was stored. A row whose `sha256` is empty is a file still
+/// being loaded, or one whose load died or failed (the batches it committed stay).
 package struct SourceFiles {
     let connection: PGConnection
 
@@ -10,7 +12,7 @@ package struct SourceFiles {
         self.connection = connection
     }
 
-    /// Whether a committed load stored a file with this content.
+    /// Whether a load stored a file with this content whole.
     /// - Parameter sha256: the content's SHA-256, lowercase hex, as ``ExportFiles/sha256(ofFile:)`` gives it.
     /// - Throws: ``PGError``.
     package func hasLoaded(sha256: String) throws -> Bool {

@@ -1,6 +1,7 @@
 import PGClient
 
-/// Keys of the session-level advisory locks the tool takes. One namespace, so they never collide.
+/// Keys of the advisory locks the tool takes, session-level unless a key says otherwise. One namespace, so they never
+/// collide.
 ///
 /// Advisory locks belong to a database, and a database may hold several churn schemas (one per app, or per
 /// test): ``scoped(_:on:)`` mixes the current schema into a key so each schema has its own locks.
@@ -17,8 +18,10 @@ package enum AdvisoryLockKey {
     package static let nightly: Int64 = 0x4348_5552_4E00_0002
     /// Serializes episode rebuilds.
     package static let analyze: Int64 = 0x4348_5552_4E00_0003
-    /// Serializes the files loads write: held for each file's transaction.
-    package static let loadFile: Int64 = 0x4348_5552_4E00_0004
+    /// Serializes what loads write: held (transaction-scoped) by each batch's check of which notifications are
+    /// stored and its COPY of the others, and by each file's final transaction. Earlier versions held it for a whole
+    /// file's transaction under the same number, so they and this one still never write at once.
+    package static let loadWrite: Int64 = 0x4348_5552_4E00_0004
     /// Held by a history fetch (`churn fetch`, `churn nightly --fetch`) for its whole run.
     package static let fetch: Int64 = 0x4348_5552_4E00_0005
 }

@@ -13,8 +13,10 @@ import Synchronization
 ///
 /// Fault injection exists only in builds that define `CHURN_FAULTS`, which the package sets for debug builds (the
 /// ones the tests run). There, a point is inert unless `CHURN_FAULT=<point>[:<n>]` is set: then the process sends
-/// itself SIGKILL the n-th time (default the first) it reaches that point. Points: `load.batch-copied`,
-/// `load.file-merged`, `load.file-committed`, `analyze.episodes-copied`, `nightly.before-report`,
+/// itself SIGKILL the n-th time (default the first) it reaches that point. Points: `load.batch-copied` (a batch's
+/// rows are copied, its transaction not yet committed), `load.batch-committed` (the batch is committed, its file not
+/// yet complete), `load.file-merged` (a file's quarantined inputs are merged, its last transaction not yet
+/// committed), `load.file-committed`, `analyze.episodes-copied`, `nightly.before-report`,
 /// `fetch.page-written` (a history page is durably in its file, its checkpoint not yet committed) and
 /// `fetch.page-committed` (the page's checkpoint is committed).
 ///

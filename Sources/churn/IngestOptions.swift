@@ -48,6 +48,12 @@ struct IngestOptions: ParsableArguments {
     )
     var workers: Int?
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Records decoded together and written in one transaction.", valueName: "n")
+    )
+    var batchSize: Int = 512
+
     /// --workers, else one per core.
     var workerCount: Int { workers ?? ProcessInfo.processInfo.activeProcessorCount }
 
@@ -63,6 +69,7 @@ struct IngestOptions: ParsableArguments {
             throw ValidationError("--quarantine-raw-bytes must be 0 or more, not \(quarantineRawBytes).")
         }
         if let workers, workers < 1 { throw ValidationError("--workers must be at least 1, not \(workers).") }
+        if batchSize < 1 { throw ValidationError("--batch-size must be at least 1, not \(batchSize).") }
         for path in trustRoots {
             if let problem = FileAccess.problem(reading: path) {
                 throw ValidationError("cannot read trust root \(path): \(problem).")
@@ -85,6 +92,7 @@ struct IngestOptions: ParsableArguments {
         )
         options.maxRecordBytes = maxRecordBytes
         options.quarantineRawBytes = quarantineRawBytes
+        options.batchSize = batchSize
         return options
     }
 

@@ -38,9 +38,17 @@ package struct ChurnCommand {
         in directory: URL? = nil,
         environment: [String: String?] = [:]
     ) throws -> Result {
+        try start(arguments, in: directory, environment: environment).wait()
+    }
+
+    /// Starts `churn` as ``run(_:in:environment:)`` does and returns at once; ``Running/wait()`` gives its result.
+    package static func start(
+        _ arguments: [String],
+        in directory: URL? = nil,
+        environment: [String: String?] = [:]
+    ) throws -> Running {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("churn-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
         let stdoutPath = scratch.appendingPathComponent("stdout").path
         let stderrPath = scratch.appendingPathComponent("stderr").path
 
@@ -51,14 +59,41 @@ package struct ChurnCommand {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script, "sh", (directory ?? scratch).path, executable.path] + arguments
         process.environment = variables(adding: environment)
-        try process.run()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
-            stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
-        )
+        do {
+            try process.run()
+        } catch {
+            try? FileManager.default.removeItem(at: scratch)
+            throw error
+        }
+        return Running(process: process, scratch: scratch)
+    }
+
+    /// A `churn` process started by ``start(_:in:environment:)``.
+    package final class Running {
+        let process: Process
+        let scratch: URL
+
+        init(process: Process, scratch: URL) {
+            self.process = process
+            self.scratch = scratch
+        }
+
+        /// Whether the process has not ended yet.
+        package var isRunning: Bool { process.isRunning }
+
+        /// Waits for the process to end and returns what it did.
+        package func wait() -> Result {
+            process.waitUntilExit()
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            return Result(
+                status: process.terminationStatus,
+                signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
+                stdout: (try? String(contentsOfFile: scratch.appendingPathComponent("stdout").path, encoding: .utf8))
+                    ?? "",
+                stderr: (try? String(contentsOfFile: scratch.appendingPathComponent("stderr").path, encoding: .utf8))
+                    ?? ""
+            )
+        }
     }
 
     /// This process's environment with `environment` added (nil values removed), and without the variables that

@@ -15,7 +15,8 @@ extension Churn {
             discussion: """
                 Only subscriptions with notifications from files not analyzed yet are
                 rebuilt (each from its whole history), so the nightly cost follows the
-                new data. `churn report` and `churn nightly` run this themselves.
+                new data. A file still being loaded waits for the next analysis.
+                `churn report` and `churn nightly` run this themselves.
 
                 From psql:  SELECT outcome, count(*) FROM billing_episodes GROUP BY 1;
                 """

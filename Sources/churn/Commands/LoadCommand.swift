@@ -24,6 +24,10 @@ extension Churn {
                 new. Bad inputs go to the quarantine table with file, line and
                 reason, and the load goes on.
 
+                Several loads can run at once, on this machine or on others: they
+                decode and verify side by side and take turns only to write each
+                batch (--log-level debug logs each batch's times).
+
                 Examples:
                   churn load exports/2026-11-20.jsonl.gz
                   churn load --trust-root testCA.der --environment Sandbox sandbox.jsonl
