@@ -39,6 +39,10 @@ package struct Migrator {
             version: 7, name: "007_fetch_checkpoints.sql",
             sql: String(decoding: PackageResources._07_fetch_checkpoints_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 8, name: "008_subscription_keys.sql",
+            sql: String(decoding: PackageResources._08_subscription_keys_sql, as: UTF8.self)
+        ),
     ]
 
     let logger: Logger
