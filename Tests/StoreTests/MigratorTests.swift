@@ -19,6 +19,9 @@ import TestSupport
             let onDisk = try String(contentsOf: directory.appendingPathComponent(migration.name), encoding: .utf8)
             #expect(migration.sql == onDisk, "\(migration.name) differs from the compiled-in copy")
         }
+        let layout = Migrator.partitionedLayout
+        let onDisk = try String(contentsOf: directory.appendingPathComponent(layout.name), encoding: .utf8)
+        #expect(layout.sql == onDisk, "\(layout.name) differs from the compiled-in copy")
     }
 
     @Test func migratesOnceAndRecordsEachVersion() throws {
