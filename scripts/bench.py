@@ -74,7 +74,8 @@ _MS = "(date_part('epoch', n.{0}) * 1000)::int8"
 ANALYZE_COLUMNS = ", ".join(
     [
         "n.notification_uuid", "n.notification_type", "n.subtype", _MS.format("signed_date"), "n.environment",
-        "n.original_transaction_id", "n.transaction_id", "n.product_id", "n.storefront", _MS.format("purchase_date"),
+        "nullif(n.original_transaction_id, '')", "n.transaction_id", "n.product_id", "n.storefront",
+        _MS.format("purchase_date"),
         _MS.format("expires_date"), "n.price", "n.currency", "n.in_app_ownership_type", "n.offer_type",
         "n.offer_discount_type", _MS.format("grace_period_expires_date"), "n.transaction_reason", "n.bundle_id",
         "n.renewal_price", "n.renewal_currency",
@@ -451,7 +452,10 @@ def replicate_to(database, target_rows, state):
     def select_list(suffix):
         replaced = {
             "notification_uuid": "gen_random_uuid()",
-            "original_transaction_id": f"original_transaction_id || '-{suffix}'",
+            # '' (no subscription) stays ''.
+            "original_transaction_id": (
+                f"CASE original_transaction_id WHEN '' THEN '' ELSE original_transaction_id || '-{suffix}' END"
+            ),
             "transaction_id": f"transaction_id || '-{suffix}'",
         }
         return ", ".join(replaced.get(column, column) for column in columns)
@@ -476,7 +480,7 @@ def replicate_to(database, target_rows, state):
                 f"INSERT INTO notifications ({column_list}) SELECT {select_list(suffix)} FROM bench_base "
                 "WHERE original_transaction_id IN (SELECT original_transaction_id FROM ("
                 "SELECT original_transaction_id, sum(count(*)) OVER (ORDER BY original_transaction_id) AS running "
-                "FROM bench_base WHERE original_transaction_id IS NOT NULL GROUP BY 1) s "
+                "FROM bench_base WHERE original_transaction_id <> '' GROUP BY 1) s "
                 f"WHERE running <= {remaining});",
             )
             break

@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
-# Builds with warnings as errors and runs the whole suite. The tests start their own PostgreSQL cluster
+# Builds with warnings as errors and runs the whole suite once per schema layout: plain, then partitioned
+# (notifications and the per-subscription tables hash-partitioned by original_transaction_id; CHURN_SCHEMA_LAYOUT
+# makes every schema the tests create, and every churn they run, use it). Name layouts to run only those:
+# `scripts/test.sh partitioned`. Exits non-zero if any run fails. The tests start their own PostgreSQL cluster
 # (initdb + pg_ctl on a private Unix socket) in a private temporary directory, which is removed afterwards.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+layouts=("$@")
+[ ${#layouts[@]} -gt 0 ] || layouts=(plain partitioned)
+for layout in "${layouts[@]}"; do
+    case "$layout" in
+        plain | partitioned) ;;
+        *) echo "test.sh: unknown layout '$layout' (plain or partitioned)" >&2; exit 64 ;;
+    esac
+done
+
 scratch=$(mktemp -d /tmp/churn-test-run.XXXXXX)
 chmod 755 "$scratch"
 cleanup() {
-    # Stop any test cluster the run left behind (Swift Testing may exit without running atexit handlers).
+    # Stop any test cluster a run left behind (Swift Testing may exit without running atexit handlers).
     for data in "$scratch"/churn-tests-*/pgdata; do
         [ -f "$data/postmaster.pid" ] || continue
         pg_ctl=$(ls /usr/lib/postgresql/*/bin/pg_ctl 2>/dev/null | sort -V | tail -n 1)
@@ -23,8 +35,25 @@ trap cleanup EXIT
 
 export TMPDIR="$scratch"
 swift build --build-tests -Xswiftc -warnings-as-errors || exit $?
-# The status of swift test itself, not of the filter after it.
-swift test --skip-build 2>&1 | tee "$scratch/test.log" | grep -vE '^(◇|↳)|passed after'
-status=${PIPESTATUS[0]}
-tail -n 3 "$scratch/test.log"
+
+status=0
+summary=()
+for layout in "${layouts[@]}"; do
+    echo
+    echo "=== the whole suite on the $layout layout (CHURN_SCHEMA_LAYOUT=$layout) ==="
+    log="$scratch/test-$layout.log"
+    started=$SECONDS
+    # The status of swift test itself, not of the filter after it.
+    CHURN_SCHEMA_LAYOUT=$layout swift test --skip-build 2>&1 | tee "$log" | grep -vE '^(◇|↳)|passed after'
+    run_status=${PIPESTATUS[0]}
+    tail -n 3 "$log"
+    result=$(grep -E '^. Test run with [0-9]+ tests? ' "$log" | tail -n 1)
+    [ -n "$result" ] || result="no Swift Testing summary; swift test exited $run_status"
+    summary+=("$layout layout ($((SECONDS - started)) s): $result")
+    [ "$run_status" -eq 0 ] || status=$run_status
+done
+
+echo
+echo "=== summary ==="
+printf '%s\n' "${summary[@]}"
 exit "$status"

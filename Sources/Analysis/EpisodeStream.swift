@@ -3,7 +3,7 @@
 /// Feed events in consecutive runs of the same `originalTransactionId` (for example from
 /// `ORDER BY original_transaction_id, signed_date, notification_uuid`); the order inside a run does not matter.
 /// Only the current run is held in memory. Notifications without an `originalTransactionId` form their own run
-/// (PostgreSQL sorts NULLs together), which only feeds the data-quality counts.
+/// (stored with original_transaction_id '', they sort together), which only feeds the data-quality counts.
 ///
 /// - Important: a subscription split over two runs yields two results and its episodes would be wrong.
 package struct EpisodeStream: Sendable {

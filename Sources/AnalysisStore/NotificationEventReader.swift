@@ -3,6 +3,9 @@ import PGClient
 
 /// Streams stored notifications as ``NotificationEvent`` values, ordered by subscription, `signedDate` and
 /// `notificationUUID`, with one `COPY … TO STDOUT`: memory stays flat however many rows there are.
+///
+/// A notification without a subscription (`original_transaction_id` '') becomes an event whose
+/// `originalTransactionId` is nil; those come first, as one run.
 struct NotificationEventReader {
     let connection: PGConnection
 
@@ -22,7 +25,7 @@ struct NotificationEventReader {
     static func query(_ scope: Scope) -> String {
         let columns = [
             "n.notification_uuid", "n.notification_type", "n.subtype", milliseconds("signed_date"), "n.environment",
-            "n.original_transaction_id", "n.transaction_id", "n.product_id", "n.storefront",
+            "nullif(n.original_transaction_id, '')", "n.transaction_id", "n.product_id", "n.storefront",
             milliseconds("purchase_date"), milliseconds("expires_date"), "n.price", "n.currency",
             "n.in_app_ownership_type", "n.offer_type", "n.offer_discount_type",
             milliseconds("grace_period_expires_date"), "n.transaction_reason", "n.bundle_id", "n.renewal_price",
@@ -36,15 +39,9 @@ struct NotificationEventReader {
                 sql += " WHERE n.signed_date <= 'epoch'::timestamptz + \(asOf) * interval '1 millisecond'"
             }
         case .touched:
-            // A plain equality join walks the subscription index from the touched subscriptions; notifications
-            // without a subscription ('' in churn_touched) come from their own branch.
-            sql += """
-                 JOIN churn_touched t ON t.original_transaction_id = n.original_transaction_id
-                 UNION ALL SELECT \(columns) FROM notifications n
-                 WHERE n.original_transaction_id IS NULL
-                   AND EXISTS (SELECT 1 FROM churn_touched WHERE original_transaction_id = '')
-                """
-            return "COPY (SELECT * FROM (\(sql)) touched ORDER BY 6, 4, 1) TO STDOUT"
+            // A plain equality join walks the subscription index from the touched subscriptions, notifications
+            // without one ('') included.
+            sql += " JOIN churn_touched t ON t.original_transaction_id = n.original_transaction_id"
         }
         sql += " ORDER BY n.original_transaction_id, n.signed_date, n.notification_uuid"
         return "COPY (\(sql)) TO STDOUT"

@@ -7,8 +7,8 @@ import PGClient
 
 /// What Apple's notification history holds for a range that the database lacks, per UTC day of `signedDate`.
 ///
-/// The history is read page by page; each page's `notificationUUID`s are looked up in `notifications`, so memory
-/// holds only the counts per day and the missing UUIDs. The notifications are decoded without verifying their
+/// The history is read page by page; each page's notifications are looked up in `notifications` by their key, so
+/// memory holds only the counts per day and the missing UUIDs. The notifications are decoded without verifying their
 /// signatures: nothing is stored, and a notification the load refused (see `quarantine`) is missing all the same.
 package struct HistoryGaps: Sendable {
     /// One day with notifications in Apple's history.
@@ -51,7 +51,7 @@ package struct HistoryGaps: Sendable {
                 )
             }) {
                 pages += 1
-                var listed: [(uuid: String, day: Int)] = []
+                var listed: [(key: NotificationKey, day: Int)] = []
                 for item in page.response.notificationHistory ?? [] {
                     guard let token = item.signedPayload,
                         let decoded = try? NotificationDecoder.decodeSignedPayload(token),
@@ -60,16 +60,19 @@ package struct HistoryGaps: Sendable {
                         undecodable += 1
                         continue
                     }
-                    listed.append((uuid.lowercased(), CivilDate.split(unixMilliseconds: signedDate).daysSinceEpoch))
+                    let key = NotificationKey(
+                        subscription: NotificationRow.subscription(of: decoded), uuid: uuid.lowercased()
+                    )
+                    listed.append((key, CivilDate.split(unixMilliseconds: signedDate).daysSinceEpoch))
                 }
-                let stored = try storedUUIDs(listed.map(\.uuid), connection: connection)
-                for (uuid, day) in listed {
+                let stored = try storedKeys(listed.map(\.key), connection: connection)
+                for (key, day) in listed {
                     var entry = counts[day] ?? (0, 0, [])
                     entry.apple += 1
-                    if stored.contains(uuid) {
+                    if stored.contains(key) {
                         entry.stored += 1
                     } else {
-                        entry.missing.append(uuid)
+                        entry.missing.append(key.uuid)
                     }
                     counts[day] = entry
                 }
@@ -87,14 +90,9 @@ package struct HistoryGaps: Sendable {
         }
     }
 
-    /// Which of `uuids` `notifications` holds (lowercase). Text that is no UUID is never stored.
-    private static func storedUUIDs(_ uuids: [String], connection: PGConnection) throws -> Set<String> {
-        let valid = uuids.filter(UUIDText.isValid)
-        guard !valid.isEmpty else { return [] }
-        let rows = try connection.execute(
-            "SELECT notification_uuid::text FROM notifications WHERE notification_uuid = ANY($1::uuid[])",
-            ["{" + valid.joined(separator: ",") + "}"]
-        ).rows
-        return Set(rows.compactMap { $0.first ?? nil })
+    /// Which of `keys` `notifications` holds, by its primary key (the subscription a notification's content decides,
+    /// and its UUID). Text that is no UUID is never stored.
+    private static func storedKeys(_ keys: [NotificationKey], connection: PGConnection) throws -> Set<NotificationKey> {
+        try NotificationKey.stored(keys.filter { UUIDText.isValid($0.uuid) }, connection: connection)
     }
 }

@@ -421,19 +421,15 @@ package final class Loader {
 
     private static let directCopy = "COPY notifications (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN"
 
-    /// COPYs the rows whose notificationUUID is neither stored yet nor earlier in the batch straight into
-    /// `notifications`.
+    /// COPYs the rows whose key (subscription and notificationUUID) is neither stored yet nor earlier in the batch
+    /// straight into `notifications`.
     /// - Returns: how many rows were stored, or nil when PostgreSQL refused the batch (none of it stays).
     private func copyNewRows(_ rows: CopyText) throws -> Int? {
         let spans = Self.rowSpans(rows.bytes)
         do {
             return try connection.withSavepoint("churn_batch") {
-                let stored = try connection.execute(
-                    "SELECT notification_uuid::text FROM notifications WHERE notification_uuid = ANY($1::uuid[])",
-                    ["{" + spans.map(\.uuid).joined(separator: ",") + "}"]
-                )
-                var seen = Set(stored.rows.compactMap { $0.first ?? nil })
-                let kept = spans.filter { seen.insert($0.uuid).inserted }
+                var seen = try NotificationKey.stored(spans.map(\.key), connection: connection)
+                let kept = spans.filter { seen.insert($0.key).inserted }
                 guard !kept.isEmpty else { return 0 }
                 try connection.copyIn(Self.directCopy) { writer in
                     if kept.count == spans.count {
@@ -450,16 +446,22 @@ package final class Loader {
         }
     }
 
-    /// Each encoded row's bytes (newline included) and its notificationUUID in lower case, the form PostgreSQL
-    /// prints. The UUID is the row's first field, checked by ``UUIDText`` when the row was encoded.
-    static func rowSpans(_ bytes: [UInt8]) -> [(range: Range<Int>, uuid: String)] {
-        var spans: [(range: Range<Int>, uuid: String)] = []
+    /// Each encoded row's bytes (newline included) and its key: the original_transaction_id, and the
+    /// notificationUUID in lower case, the form PostgreSQL prints. The UUID is the row's first field, checked by
+    /// ``UUIDText`` when the row was encoded.
+    static func rowSpans(_ bytes: [UInt8]) -> [(range: Range<Int>, key: NotificationKey)] {
+        var spans: [(range: Range<Int>, key: NotificationKey)] = []
         var start = 0
         while start < bytes.count {
             let end = (bytes.firstIndex(of: 0x0A, from: start) ?? (bytes.count - 1)) + 1
             let field = bytes[start..<end].prefix { $0 != 0x09 && $0 != 0x0A }
             let uuid = String(decoding: field.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-            spans.append((start..<end, uuid))
+            let subscription = bytes.withUnsafeBytes { row in
+                CopyTextParser.field(
+                    UnsafeRawBufferPointer(rebasing: row[start..<end]), at: NotificationRow.subscriptionField
+                )
+            }
+            spans.append((start..<end, NotificationKey(subscription: subscription ?? "", uuid: uuid)))
             start = end
         }
         return spans
@@ -545,16 +547,17 @@ package final class Loader {
         return String(decoding: cleaned, as: UTF8.self)
     }
 
-    /// Moves staged notifications into `notifications`, once per notificationUUID, and empties staging.
+    /// Moves staged notifications into `notifications`, once per key (subscription and notificationUUID), and empties
+    /// staging.
     /// - Returns: how many were new.
     private func mergeStaging() throws -> Int {
         let columns = NotificationRow.columns.joined(separator: ", ")
         let inserted = try connection.execute(
             """
             INSERT INTO notifications (\(columns))
-            SELECT DISTINCT ON (notification_uuid) \(columns) FROM churn_staging
-            ORDER BY notification_uuid, source_line
-            ON CONFLICT (notification_uuid) DO NOTHING
+            SELECT DISTINCT ON (original_transaction_id, notification_uuid) \(columns) FROM churn_staging
+            ORDER BY original_transaction_id, notification_uuid, source_line
+            ON CONFLICT (original_transaction_id, notification_uuid) DO NOTHING
             """
         ).affectedRows
         try connection.execute("TRUNCATE churn_staging")

@@ -16,6 +16,9 @@ struct NotificationRow: Sendable {
         "verified", "source_file_id", "source_line", "load_run_id",
     ]
 
+    /// The position of `original_transaction_id` in ``columns``.
+    static let subscriptionField = columns.firstIndex(of: "original_transaction_id") ?? columns.count
+
     /// Encodes one decoded notification as a COPY text row.
     ///
     /// - Throws: ``RowRejection`` with its reason and a detail when a value cannot be stored (a bad UUID, a date
@@ -46,7 +49,7 @@ struct NotificationRow: Sendable {
             row.append(data?.appAppleId ?? payload.summary?.appAppleId ?? payload.externalPurchaseToken?.appAppleId
                 ?? payload.appData?.appAppleId)
             row.append(data?.status?.rawValue)
-            try row.append(transaction?.originalTransactionId ?? renewal?.originalTransactionId)
+            try row.append(subscription(of: decoded))
             try row.append(transaction?.transactionId)
             try row.append(transaction?.webOrderLineItemId)
             try row.append(transaction?.productId ?? payload.summary?.productId)
@@ -85,6 +88,13 @@ struct NotificationRow: Sendable {
         } catch {
             throw RowRejection(.nulByte, "a text field holds a NUL character, which PostgreSQL cannot store")
         }
+    }
+
+    /// The subscription a notification belongs to, `notifications.original_transaction_id`: the signed
+    /// transaction's originalTransactionId, else the signed renewal info's, else '' (a TEST notification, an external
+    /// purchase token). The content alone decides it, so every copy of one notification has the same key.
+    static func subscription(of decoded: DecodedNotification) -> String {
+        decoded.transaction?.originalTransactionId ?? decoded.renewalInfo?.originalTransactionId ?? ""
     }
 
     /// The environment a notification belongs to, wherever its kind keeps it.

@@ -32,6 +32,32 @@ package enum CopyTextParser {
         return fields
     }
 
+    /// The field at `position` (0 for the first) of one row, as ``fields(_:)`` reads it, reading the row only up to
+    /// that field's end. `nil` is SQL NULL, or a row with fewer fields.
+    package static func field(_ row: UnsafeRawBufferPointer, at position: Int) -> String? {
+        var end = row.count
+        if end > 0, row[end - 1] == 0x0A { end -= 1 }
+        var start = 0
+        var current = 0
+        var index = 0
+        var hasEscape = false
+        while index <= end {
+            if index == end || row[index] == 0x09 {
+                if current == position { return field(row, start, index, hasEscape) }
+                current += 1
+                start = index + 1
+                hasEscape = false
+            } else if row[index] == 0x5C {
+                // A backslash with nothing after it ends the last field and is dropped.
+                if index + 1 == end { return current == position ? field(row, start, index, hasEscape) : nil }
+                hasEscape = true
+                index += 1
+            }
+            index += 1
+        }
+        return nil
+    }
+
     private static func field(_ row: UnsafeRawBufferPointer, _ start: Int, _ end: Int, _ hasEscape: Bool) -> String? {
         if end - start == 2, row[start] == 0x5C, row[start + 1] == 0x4E { return nil }
         let slice = UnsafeRawBufferPointer(rebasing: row[start..<end])

@@ -1,9 +1,15 @@
+import Foundation
 import Logging
 import PGClient
 
 /// Applies the numbered SQL files of `sql/` in order, each in its own transaction, and records them.
 ///
 /// The files are compiled into the binary, so `churn` finds them from any working directory.
+///
+/// A new schema gets the ``SchemaLayout`` asked for (by the initializer, else by `CHURN_SCHEMA_LAYOUT`, else plain):
+/// for the partitioned layout, `sql/layouts/partitioned.sql` creates the partitioned tables in the transaction of the
+/// first migration, before it, and the numbered migrations then add everything else to them as to plain tables.
+/// An existing schema keeps the layout recorded in `schema_layout` (plain for one made before 008).
 package struct Migrator {
     /// One schema change: its number, name and SQL text.
     package struct Migration: Sendable {
@@ -39,19 +45,49 @@ package struct Migrator {
             version: 7, name: "007_fetch_checkpoints.sql",
             sql: String(decoding: PackageResources._07_fetch_checkpoints_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 8, name: "008_subscription_keys.sql",
+            sql: String(decoding: PackageResources._08_subscription_keys_sql, as: UTF8.self)
+        ),
     ]
 
-    let logger: Logger
+    /// The first version whose schema can have a layout other than plain (it records the layout, `schema_layout`).
+    package static let layoutVersion = 8
 
-    package init(logger: Logger) {
+    /// `sql/layouts/partitioned.sql`: the partitioned tables, made before the first migration of a new schema.
+    package static let partitionedLayout = Migration(
+        version: 0, name: "layouts/partitioned.sql",
+        sql: String(decoding: PackageResources.partitioned_sql, as: UTF8.self)
+    )
+
+    let logger: Logger
+    /// The layout asked for by the caller; nil to take `CHURN_SCHEMA_LAYOUT`'s (or plain).
+    let requestedLayout: SchemaLayout?
+    let environment: [String: String]
+
+    /// - Parameters:
+    ///   - layout: the layout of a schema this migrator creates. An existing schema with another layout makes
+    ///     ``migrate(_:through:)`` throw. Nil: the layout `CHURN_SCHEMA_LAYOUT` names for new schemas, else plain;
+    ///     an existing schema then keeps its own.
+    ///   - environment: where `CHURN_SCHEMA_LAYOUT` and `CHURN_SCHEMA_PARTITIONS` are read.
+    package init(
+        logger: Logger,
+        layout: SchemaLayout? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.logger = logger
+        self.requestedLayout = layout
+        self.environment = environment
     }
 
     /// Brings the schema of the connection's `search_path` up to date.
     ///
     /// Concurrent callers serialize on an advisory lock; each migration commits with its record.
     /// - Parameter last: the last version to apply (the schema of an older release, for upgrade tests); nil for all.
+    ///   A schema made only up to a version before ``layoutVersion`` is plain, as that release's schemas were.
     /// - Returns: the versions applied by this call (empty when the schema was current).
+    /// - Throws: ``SchemaLayoutError`` when the layout setting is not valid, or when a layout was passed to the
+    ///   initializer and the existing schema has another; ``PGError`` for the database's errors.
     @discardableResult
     package func migrate(_ connection: PGConnection, through last: Int? = nil) throws -> [Int] {
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.migrate, on: connection)
@@ -68,9 +104,15 @@ package struct Migrator {
         )
         let versions = try connection.execute("SELECT version FROM schema_migrations").rows
         let applied = Set(versions.compactMap { row in row.first.flatMap { $0 }.flatMap { Int($0) } })
+        let newLayout = try layoutToCreate(connection, applied: applied, through: last ?? Int.max)
         var newlyApplied: [Int] = []
         for migration in Self.all where !applied.contains(migration.version) && migration.version <= last ?? Int.max {
             try connection.withTransaction {
+                if migration.version == 1, case .partitioned(let partitions) = newLayout {
+                    try connection.execute("SELECT set_config('churn.partitions', $1, true)", [String(partitions)])
+                    try connection.executeScript(Self.partitionedLayout.sql, name: Self.partitionedLayout.name)
+                    logger.info("created the partitioned tables", metadata: ["migration.partitions": "\(partitions)"])
+                }
                 try connection.executeScript(migration.sql, name: migration.name)
                 try connection.execute(
                     "INSERT INTO schema_migrations (version, name) VALUES ($1::integer, $2)",
@@ -81,6 +123,42 @@ package struct Migrator {
             newlyApplied.append(migration.version)
         }
         return newlyApplied
+    }
+
+    /// The layout a call to ``migrate(_:through:)`` makes the schema with: nil when it makes no new schema (or a plain
+    /// one, which the numbered migrations make alone).
+    private func layoutToCreate(
+        _ connection: PGConnection,
+        applied: Set<Int>,
+        through last: Int
+    ) throws -> SchemaLayout? {
+        let requested = try requestedLayout ?? SchemaLayout.requested(by: environment) ?? .plain
+        // A schema with migrations is plain unless it recorded otherwise.
+        let existing = try layout(connection) ?? (applied.isEmpty ? nil : .plain)
+        if let existing {
+            if let asked = requestedLayout, asked != existing {
+                throw SchemaLayoutError.layoutKept(recorded: existing, requested: asked)
+            }
+            if requested != existing {
+                logger.debug(
+                    "the schema keeps its layout",
+                    metadata: ["migration.layout": "\(existing)", "migration.requested": "\(requested)"]
+                )
+            }
+            return nil
+        }
+        guard last >= Self.layoutVersion, case .partitioned = requested else { return nil }
+        return requested
+    }
+
+    /// The layout recorded in the schema (`schema_layout`), or nil before migration 008 and before the first.
+    package func layout(_ connection: PGConnection) throws -> SchemaLayout? {
+        let exists = try connection.execute("SELECT to_regclass('schema_layout') IS NOT NULL").scalar == "t"
+        guard exists else { return nil }
+        guard let row = try connection.execute("SELECT layout, partitions::text FROM schema_layout").rows.first,
+            let name = row.first ?? nil
+        else { return nil }
+        return try SchemaLayout(name: name, partitions: row.count > 1 ? row[1].flatMap { Int($0) } : nil)
     }
 
     /// The latest migration version recorded in the schema, or nil before the first migration.

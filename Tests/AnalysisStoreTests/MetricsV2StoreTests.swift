@@ -192,12 +192,13 @@ struct V2Database {
     let lines: (first: [String], second: [String])
     let directory: URL
 
-    init(_ label: String, migrateThrough last: Int? = nil) throws {
+    /// - Parameter given: stories to sign with (their authority, and their numbering continued); nil for new ones.
+    init(_ label: String, migrateThrough last: Int? = nil, stories given: SignedStories? = nil) throws {
         schema = try TestDatabase.makeSchema(label)
         writer = try schema.connect()
         try Migrator(logger: .test).migrate(writer, through: last)
         reader = try schema.connect()
-        var stories = try SignedStories(name: "MetricsV2")
+        var stories = try given ?? SignedStories(name: "MetricsV2")
         lines = try MetricsV2Story.lines(&stories)
         self.stories = stories
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")

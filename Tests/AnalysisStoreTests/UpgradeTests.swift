@@ -3,6 +3,7 @@ import AnalysisStore
 import Foundation
 import Logging
 import PGClient
+import Reports
 import Store
 import Testing
 import TestSupport
@@ -121,5 +122,92 @@ import TestSupport
             try connection.execute(
                 "SELECT stake_price::text, stake_currency FROM billing_episodes WHERE original_transaction_id = 'G'"
             ).rows == [["1990", "GBP"]])
+    }
+}
+
+/// A database of migration 007 with notifications loaded (some without a subscription, stored NULL then) and episodes
+/// analyzed upgrades to 008 in place: every row is kept, the stored episodes stay valid, and the reports do not
+/// change; later loads and incremental analyses go on as on a database created with 008.
+@Suite struct SubscriptionKeysUpgradeTests {
+    static let tables = [
+        "load_runs", "source_files", "notifications", "quarantine", "billing_episodes", "subscription_analysis",
+        "subscription_renewals", "analyzed_files",
+    ]
+
+    @Test func aVersion7DatabaseKeepsEveryRowAndItsReports() async throws {
+        // The reference: the export loaded into and analyzed on the current schema (of either layout).
+        let current = try V2Database("keysnew")
+        var stories = current.stories
+        try await current.load(
+            [try stories.testNotification(at: 3)] + current.lines.first + [try stories.testNotification(at: 44)],
+            "first.jsonl"
+        )
+        try await current.load(current.lines.second, "second.jsonl")
+        try EpisodeAnalyzer(writer: current.writer, reader: current.reader, logger: .test)
+            .analyze(environment: "Production")
+
+        // What 007 held: the same rows, with NULL for a notification without a subscription, as its loads stored it.
+        let old = try V2Database("keysold", migrateThrough: 7, stories: stories)
+        let connection = old.writer
+        let from = try connection.quoteIdentifier(current.schema.name)
+        for table in Self.tables {
+            try connection.execute("INSERT INTO \(table) SELECT * FROM \(from).\(table)")
+        }
+        for table in ["load_runs", "source_files"] {
+            try connection.execute("SELECT setval(pg_get_serial_sequence('\(table)', 'id'), max(id)) FROM \(table)")
+        }
+        try connection.execute(
+            "UPDATE database_identity SET id = (SELECT id FROM \(from).database_identity)"
+        )
+        try connection.execute(
+            "UPDATE notifications SET original_transaction_id = NULL WHERE original_transaction_id = ''"
+        )
+        #expect(
+            try connection.execute("SELECT count(*) FROM notifications WHERE original_transaction_id IS NULL").scalar
+                == "2")
+        let reportBefore = try Self.report(old)
+        #expect(reportBefore == (try Self.report(current)))
+
+        #expect(try Migrator(logger: .test).migrate(connection) == [8])
+        for table in Self.tables {
+            let rows = "SELECT t::text FROM \(table) t ORDER BY 1"
+            #expect(try connection.execute(rows).rows == current.writer.execute(rows).rows, "\(table)")
+        }
+        // Nothing to rebuild: the stored episodes were right, and the report is the same.
+        let analyzer = EpisodeAnalyzer(writer: connection, reader: old.reader, logger: .test)
+        #expect(try analyzer.analyze(environment: "Production").filesAnalyzed == 0)
+        #expect(try Self.report(old) == reportBefore)
+        let rebuilt = try analyzer.analyze(environment: "Production", full: true)
+        #expect(rebuilt.filesAnalyzed == 2)
+        #expect(try old.storedRows() == current.storedRows())
+        #expect(try Self.report(old) == reportBefore)
+
+        // A later file, with a notification without a subscription and a new failure, goes into both the same way.
+        var later = stories
+        let third = [
+            try later.testNotification(at: 126),
+            try later.line("G", "DID_FAIL_TO_RENEW", at: 127, expires: 127),
+        ]
+        try await old.load(third, "third.jsonl")
+        try await current.load(third, "third.jsonl")
+        let incremental = try analyzer.analyze(environment: "Production")
+        #expect(incremental.filesAnalyzed == 1 && incremental.subscriptionsRebuilt == 2)
+        try EpisodeAnalyzer(writer: current.writer, reader: current.reader, logger: .test)
+            .analyze(environment: "Production")
+        let rows = "SELECT n::text FROM notifications n ORDER BY 1"
+        #expect(try connection.execute(rows).rows == current.writer.execute(rows).rows)
+        #expect(try old.storedRows() == current.storedRows())
+        #expect(try Self.report(old) == (try Self.report(current)))
+    }
+
+    /// The report of the stored episodes as of the latest notification: every file, as text.
+    static func report(_ database: V2Database) throws -> [Report.File] {
+        let store = StoredDataset(connection: database.writer)
+        let asOf = try #require(try store.latestSignedDate())
+        let options = Report.Options(
+            environment: "Production", databaseID: try store.databaseID(), rejections: try store.rejectionsByReason(),
+            latestSignedDate: asOf
+        )
+        return try Report(dataset: try store.stored(environment: "Production", asOf: asOf), options: options).files()
     }
 }

@@ -131,7 +131,14 @@ import TestSupport
         let row = try harness.rows(
             "SELECT notification_uuid::text, notification_type, environment, bundle_id, (extract(epoch FROM signed_date) * 1000)::bigint::text, original_transaction_id FROM notifications"
         )
-        #expect(row == [["9ad56bd2-0bc6-42e0-af24-fd996d87a1e6", "TEST", "Sandbox", "com.example", "1681314324000", nil]])
+        // No transaction, no subscription: original_transaction_id '' (a key column is never NULL).
+        #expect(
+            row == [["9ad56bd2-0bc6-42e0-af24-fd996d87a1e6", "TEST", "Sandbox", "com.example", "1681314324000", ""]])
+        // Found stored by its key the next time.
+        let again = try await harness.load(
+            [path], policy: AcceptancePolicy(verifier: try Fixtures.appleTestVerifier())
+        )
+        #expect((again.loaded, again.duplicates) == (0, 1))
     }
 
     @Test func keepsUnknownNotificationTypesAndSubtypes() async throws {

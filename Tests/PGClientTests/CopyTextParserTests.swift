@@ -224,4 +224,33 @@ import TestSupport
     func readsTheFormatsEscapes(row: String, expected: [String?]) {
         #expect(Self.fields(row) == expected)
     }
+
+    /// One field read alone is the same field read with the others, and a position past the last is nil.
+    @Test func readsOneFieldAsItReadsThemAll() throws {
+        var random = SeededRandom(seed: 0xF1E1D)
+        var failures = 0
+        for _ in 0..<2_000 where failures < 5 {
+            let values = (0..<Int.random(in: 1...8, using: &random)).map { _ in Self.value(&random) }
+            var row = CopyText()
+            for value in values { try row.append(value) }
+            row.endRow()
+            let single = (0...values.count).map { position in
+                row.bytes.withUnsafeBytes { CopyTextParser.field($0, at: position) }
+            }
+            if single != values + [nil] {
+                Issue.record("wrote \(values) as \(row.bytes), read one at a time \(single)")
+                failures += 1
+            }
+        }
+        // Rows as PostgreSQL's reader takes them: a lone backslash at the end, an escaped tab, no newline.
+        for row in ["a\\\tb\tc\n", "a\tb\\", "a\\\tb", "\\N\t\tx"] {
+            let bytes = Array(row.utf8)
+            let all = Self.fields(bytes)
+            for position in 0...all.count {
+                let one = bytes.withUnsafeBytes { CopyTextParser.field($0, at: position) }
+                #expect(one == (position < all.count ? all[position] : nil), "\(row) field \(position)")
+            }
+        }
+    }
+
 }

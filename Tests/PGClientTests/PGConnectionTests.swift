@@ -14,6 +14,21 @@ import TestSupport
         #expect(rows.rows == [[hostile, "t"]])
     }
 
+    /// Text array parameters (`$1::text[]`) carry any text as itself, and pair up with another array in `unnest`.
+    @Test func arrayLiteralsCarryAnyTextAsItself() throws {
+        let connection = try TestDatabase.makeSchema("arrays").connect()
+        let values = [
+            "", " ", "a,b", "{x}", "NULL", "null", "\"quoted\"", "back\\slash", "\\", "tab\tand\nnewline", "é€𝄞",
+            "  padded  ", "'single'",
+        ]
+        let rows = try connection.execute(
+            "SELECT t, n::text FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS u (t, n, o) ORDER BY o",
+            [PGArray.literal(values), "{" + values.indices.map(String.init).joined(separator: ",") + "}"]
+        ).rows
+        #expect(rows == values.indices.map { [values[$0], String($0)] })
+        #expect(try connection.execute("SELECT cardinality($1::text[])", [PGArray.literal([])]).scalar == "0")
+    }
+
     @Test func reportsSQLStateAndMessage() throws {
         let schema = try TestDatabase.makeSchema("errors")
         let connection = try schema.connect()

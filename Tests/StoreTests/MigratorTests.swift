@@ -19,6 +19,9 @@ import TestSupport
             let onDisk = try String(contentsOf: directory.appendingPathComponent(migration.name), encoding: .utf8)
             #expect(migration.sql == onDisk, "\(migration.name) differs from the compiled-in copy")
         }
+        let layout = Migrator.partitionedLayout
+        let onDisk = try String(contentsOf: directory.appendingPathComponent(layout.name), encoding: .utf8)
+        #expect(layout.sql == onDisk, "\(layout.name) differs from the compiled-in copy")
     }
 
     @Test func migratesOnceAndRecordsEachVersion() throws {
@@ -180,5 +183,76 @@ import TestSupport
         // Again: nothing to rename, nothing fails.
         let migration = try #require(Migrator.all.first { $0.name == "006_daily_recovery_names.sql" })
         try connection.withTransaction { try connection.executeScript(migration.sql, name: migration.name) }
+    }
+}
+
+/// 008 puts original_transaction_id into the key of notifications in place: a notification without a subscription
+/// gets '', the primary key becomes (original_transaction_id, notification_uuid), and the schema is recorded plain.
+@Suite struct SubscriptionKeysMigrationTests {
+    @Test func upgradesTheKeysInPlaceAndKeepsEveryRow() throws {
+        let schema = try TestDatabase.makeSchema("keys")
+        let connection = try schema.connect()
+        let migrator = Migrator(logger: Logger.test)
+        #expect(try migrator.migrate(connection, through: 7) == Array(1...7))
+        try connection.execute("INSERT INTO load_runs (id, command, verified) VALUES (1, 'load', true)")
+        try connection.execute(
+            """
+            INSERT INTO source_files (id, load_run_id, path, size_bytes, sha256, records, loaded, duplicates, rejected)
+            VALUES (1, 1, 'export.jsonl', 10, 'x', 3, 3, 0, 0)
+            """
+        )
+        let notification = """
+            INSERT INTO notifications (notification_uuid, notification_type, signed_date, original_transaction_id,
+                                       payload, verified, source_file_id, load_run_id)
+            VALUES ($1::uuid, $2, '2024-03-10Z', $3, '{}', true, 1, 1)
+            """
+        let rows: [[String?]] = [
+            ["00000000-0000-4000-8000-000000000001", "DID_RENEW", "A"],
+            ["00000000-0000-4000-8000-000000000002", "TEST", nil],
+            ["00000000-0000-4000-8000-000000000003", "DID_FAIL_TO_RENEW", "A"],
+        ]
+        for row in rows { try connection.execute(notification, row) }
+        let primaryKey = """
+            SELECT pg_get_constraintdef(oid) FROM pg_constraint
+            WHERE conrelid = 'notifications'::regclass AND contype = 'p'
+            """
+        #expect(try connection.execute(primaryKey).scalar == "PRIMARY KEY (notification_uuid)")
+
+        #expect(try migrator.migrate(connection) == [8])
+        let stored = try connection.execute(
+            "SELECT notification_uuid::text, notification_type, original_transaction_id FROM notifications ORDER BY 1"
+        ).rows
+        #expect(stored == rows.map { [$0[0], $0[1], $0[2] ?? ""] })
+        #expect(try connection.execute(primaryKey).scalar == "PRIMARY KEY (original_transaction_id, notification_uuid)")
+        #expect(try connection.execute("SELECT layout FROM schema_layout").scalar == "plain")
+        let references = try connection.execute(
+            """
+            SELECT conname FROM pg_constraint WHERE conrelid = 'notifications'::regclass AND contype = 'f' ORDER BY 1
+            """
+        ).rows
+        #expect(references == [["notifications_load_run_id_fkey"], ["notifications_source_file_id_fkey"]])
+        // A notification without a subscription gets '' by default; NULL is refused, and so is a key stored twice.
+        try connection.execute(
+            """
+            INSERT INTO notifications (notification_uuid, notification_type, signed_date, payload, verified,
+                                       load_run_id)
+            VALUES ('00000000-0000-4000-8000-000000000004', 'TEST', '2024-03-11Z', '{}', true, 1)
+            """
+        )
+        #expect(
+            try connection.execute(
+                "SELECT original_transaction_id FROM notifications WHERE notification_type = 'TEST' ORDER BY 1"
+            ).rows == [[""], [""]])
+        #expect(throws: PGError.self) {
+            try connection.execute(notification, ["00000000-0000-4000-8000-000000000005", "TEST", nil])
+        }
+        let error = try #require(throws: PGError.self) { try connection.execute(notification, rows[0]) }
+        #expect(error.sqlState == "23505")
+
+        // Running the migration's text again changes nothing.
+        let migration = try #require(Migrator.all.first { $0.version == 8 })
+        try connection.withTransaction { try connection.executeScript(migration.sql, name: migration.name) }
+        #expect(try connection.execute("SELECT count(*) FROM notifications").scalar == "4")
+        #expect(try connection.execute("SELECT count(*) FROM schema_layout").scalar == "1")
     }
 }

@@ -63,4 +63,18 @@ package struct SignedStories {
         if let subtype { payload["subtype"] = subtype }
         return "{\"signedPayload\":\"\(try signer.sign(try JSONSerialization.data(withJSONObject: payload)))\"}"
     }
+
+    /// A TEST notification (App Store Connect's "Request a Test Notification"), signed at `day`: no transaction, no
+    /// renewal info, so no subscription.
+    package mutating func testNotification(at day: Int64, environment: String = "Production") throws -> String {
+        counter += 1
+        let payload: [String: Any] = [
+            "notificationType": "TEST",
+            "notificationUUID": String(format: "00000000-0000-4000-8000-%012d", counter),
+            "signedDate": Self.day(day),
+            "version": "2.0",
+            "data": ["environment": environment, "bundleId": "com.example"],
+        ]
+        return "{\"signedPayload\":\"\(try signer.sign(try JSONSerialization.data(withJSONObject: payload)))\"}"
+    }
 }
