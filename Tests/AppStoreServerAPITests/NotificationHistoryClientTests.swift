@@ -41,7 +41,7 @@ import Testing
         )
         return try await AppStoreServerAPIClient.withClient(
             baseURL: server.baseURL, tokens: try TokenIssuer(credentials: credentials),
-            retry: try retry ?? RetryPolicy(),
+            retry: try retry ?? RetryPolicy(), requestTimeout: MockAppStoreServer.patientRequestTimeout,
             logger: Logger.test, sleep: sleeps.sleep, body
         )
     }

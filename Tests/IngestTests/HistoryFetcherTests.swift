@@ -36,7 +36,8 @@ import Testing
         )
         return try await AppStoreServerAPIClient.withClient(
             baseURL: server.baseURL, tokens: try TokenIssuer(credentials: credentials),
-            retry: try retry ?? RetryPolicy(), logger: Logger.test, sleep: { _ in }
+            retry: try retry ?? RetryPolicy(), requestTimeout: MockAppStoreServer.patientRequestTimeout,
+            logger: Logger.test, sleep: { _ in }
         ) { client in
             try await fetcher.fetch(scope: scope, startDate: history.day(0), endDate: history.day(4), client: client)
         }
@@ -182,7 +183,7 @@ import Testing
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let (first, second) = try await AppStoreServerAPIClient.withClient(
                 baseURL: server.baseURL, tokens: try TokenIssuer(credentials: credentials), retry: try RetryPolicy(),
-                logger: Logger.test
+                requestTimeout: MockAppStoreServer.patientRequestTimeout, logger: Logger.test
             ) { client in
                 let first = try await fetcher.fetchSinceLastSuccess(scope: scope, client: client, now: now - 3_600_000)
                 let second = try await fetcher.fetchSinceLastSuccess(scope: scope, client: client, now: now)

@@ -121,6 +121,14 @@ package final class MockAppStoreServer: Sendable {
     /// `http://127.0.0.1:<port>`, for `--base-url`.
     package var baseURL: String { "http://127.0.0.1:\(portNumber.withLock { $0 })" }
 
+    /// The request timeout of clients in tests that count requests and tries.
+    ///
+    /// Long on purpose: the suite's synchronous tests wait for `churn` processes on threads of Swift's cooperative
+    /// pool, which has one thread per core, so on a small machine a client may get no thread for a minute while its
+    /// answer waits. With the client's default timeout that try then times out and is tried again, and the counts
+    /// such a test checks change; with this one it only finishes later.
+    package static let patientRequestTimeout: Duration = .seconds(900)
+
     /// Every request so far, in order.
     package var requests: [Request] { state.withLock { $0.requests } }
 
