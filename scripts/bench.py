@@ -518,7 +518,8 @@ def measure_analysis(base_export, nightly_export, targets, runs):
         base_rows, rows = replicate_to(database, target_rows, state)
         log(f"  {base_rows:,} loaded, {rows:,} after replication; first analysis")
         first = analyze_once(database, full=False)
-        results = {"rows": rows, "base_rows": base_rows, "first": first, "scan": [], "full": [], "report": []}
+        results = {"rows": rows, "base_rows": base_rows, "first": first, "scan": [], "full": [], "report": [],
+                   "sizes": table_sizes(database)}
         for index in range(runs):
             checkpoint()
             results["scan"].append({"seconds": psql(database, ORDERED_SCAN, timed=True)})
@@ -537,6 +538,20 @@ def measure_analysis(base_export, nightly_export, targets, runs):
         stages.append(results)
     drop_database(database)
     return stages
+
+
+def table_sizes(database):
+    """Bytes on disk of the notifications (heap, TOAST and indexes), of the analysis tables, and of the database."""
+    sql = (
+        "SELECT coalesce(sum(pg_total_relation_size(c.oid)) FILTER (WHERE c.relname LIKE 'notifications%'), 0), "
+        "coalesce(sum(pg_total_relation_size(c.oid)) FILTER (WHERE c.relname SIMILAR TO "
+        "'(billing_episodes|subscription_analysis|subscription_renewals)%'), 0), pg_database_size(current_database()) "
+        "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        # Plain tables and the partitions of partitioned ones (a partitioned table itself has no storage).
+        "WHERE n.nspname = 'public' AND c.relkind = 'r';"
+    )
+    notifications, analysis, database_bytes = (int(v) for v in psql(database, sql).split("|"))
+    return {"notifications": notifications, "analysis": analysis, "database": database_bytes}
 
 
 def measure_nightly(database, nightly_export, rows, runs):
@@ -697,6 +712,14 @@ def render(context):
             f"| | {seconds_text(median_of(stage['report'], 'cpu_seconds'))} | {number(peak_mb(stage['report']))} MB "
             f"| ordered scan | {paired(stage['report'], stage['scan']):.2f} |"
         )
+        if stage.get("sizes"):
+            sizes = stage["sizes"]
+            add(
+                f"| disk: `notifications` with its TOAST and indexes; the analysis tables; the whole database "
+                f"| {number(rows)} rows | {number(sizes['notifications'] / 1e9, 2)} GB "
+                f"({number(sizes['notifications'] / rows)} bytes a notification); "
+                f"{number(sizes['analysis'] / 1e9, 2)} GB; {number(sizes['database'] / 1e9, 2)} GB | | | | | |"
+            )
         if stage.get("nightly"):
             touched = stage["nightly"][0]
             nightly_export = context["nightly_export"]
