@@ -506,11 +506,10 @@ package final class Loader {
         return rejections
     }
 
-    /// The `source_line` column of an encoded row (the second field from the end).
+    /// The `source_line` column of an encoded row.
     private static func sourceLine(ofRow row: ArraySlice<UInt8>) -> Int {
-        let fields = row.split(separator: 0x09, omittingEmptySubsequences: false)
-        guard fields.count >= 3 else { return 0 }
-        return Int(String(decoding: fields[fields.count - 2], as: UTF8.self)) ?? 0
+        let text = row.withUnsafeBytes { CopyTextParser.field($0, at: NotificationRow.sourceLineField) }
+        return text.flatMap { Int($0) } ?? 0
     }
 
     private func copyRejections(_ rejections: [Rejection], path: String, fileID: Int64, runID: Int64) throws {

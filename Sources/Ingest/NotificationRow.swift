@@ -19,6 +19,9 @@ struct NotificationRow: Sendable {
     /// The position of `original_transaction_id` in ``columns``.
     static let subscriptionField = columns.firstIndex(of: "original_transaction_id") ?? columns.count
 
+    /// The position of `source_line` in ``columns``.
+    static let sourceLineField = columns.firstIndex(of: "source_line") ?? columns.count
+
     /// Encodes one decoded notification as a COPY text row.
     ///
     /// - Throws: ``RowRejection`` with its reason and a detail when a value cannot be stored (a bad UUID, a date

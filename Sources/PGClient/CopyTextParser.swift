@@ -8,26 +8,9 @@ package enum CopyTextParser {
     package static func fields(_ row: UnsafeRawBufferPointer) -> [String?] {
         var fields: [String?] = []
         fields.reserveCapacity(24)
-        var end = row.count
-        if end > 0, row[end - 1] == 0x0A { end -= 1 }
-        var start = 0
-        var index = 0
-        var hasEscape = false
-        while index <= end {
-            if index == end || row[index] == 0x09 {
-                fields.append(field(row, start, index, hasEscape))
-                start = index + 1
-                hasEscape = false
-            } else if row[index] == 0x5C {
-                // A backslash with nothing after it ends the last field and is dropped.
-                if index + 1 == end {
-                    fields.append(field(row, start, index, hasEscape))
-                    return fields
-                }
-                hasEscape = true
-                index += 1
-            }
-            index += 1
+        scanFields(row) { _, start, end, hasEscape in
+            fields.append(field(row, start, end, hasEscape))
+            return true
         }
         return fields
     }
@@ -35,6 +18,20 @@ package enum CopyTextParser {
     /// The field at `position` (0 for the first) of one row, as ``fields(_:)`` reads it, reading the row only up to
     /// that field's end. `nil` is SQL NULL, or a row with fewer fields.
     package static func field(_ row: UnsafeRawBufferPointer, at position: Int) -> String? {
+        var found: String?
+        scanFields(row) { index, start, end, hasEscape in
+            guard index == position else { return true }
+            found = field(row, start, end, hasEscape)
+            return false
+        }
+        return found
+    }
+
+    /// Finds each field of a row in order (the trailing newline is ignored) and hands over its number, its bytes'
+    /// bounds and whether it holds an escape, until `body` returns false.
+    private static func scanFields(
+        _ row: UnsafeRawBufferPointer, _ body: (_ index: Int, _ start: Int, _ end: Int, _ hasEscape: Bool) -> Bool
+    ) {
         var end = row.count
         if end > 0, row[end - 1] == 0x0A { end -= 1 }
         var start = 0
@@ -43,19 +40,21 @@ package enum CopyTextParser {
         var hasEscape = false
         while index <= end {
             if index == end || row[index] == 0x09 {
-                if current == position { return field(row, start, index, hasEscape) }
+                guard body(current, start, index, hasEscape) else { return }
                 current += 1
                 start = index + 1
                 hasEscape = false
             } else if row[index] == 0x5C {
                 // A backslash with nothing after it ends the last field and is dropped.
-                if index + 1 == end { return current == position ? field(row, start, index, hasEscape) : nil }
+                if index + 1 == end {
+                    _ = body(current, start, index, hasEscape)
+                    return
+                }
                 hasEscape = true
                 index += 1
             }
             index += 1
         }
-        return nil
     }
 
     private static func field(_ row: UnsafeRawBufferPointer, _ start: Int, _ end: Int, _ hasEscape: Bool) -> String? {
