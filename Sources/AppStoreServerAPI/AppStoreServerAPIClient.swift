@@ -102,7 +102,10 @@ package final class AppStoreServerAPIClient: Sendable {
         let checked = try checkedBaseURL(baseURL)
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
-        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(15), read: .seconds(60))
+        // A try's whole time is bounded by `requestTimeout`; the wait between reads may be as long (60 s by default).
+        configuration.timeout = HTTPClient.Configuration.Timeout(
+            connect: .seconds(15), read: .nanoseconds(Int64(requestTimeout.components.seconds) * 1_000_000_000)
+        )
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let client = AppStoreServerAPIClient(
             http: http, baseURL: checked, tokens: tokens, retry: retry, requestTimeout: requestTimeout, logger: logger,
