@@ -95,11 +95,11 @@ let benchmarks: @Sendable () -> Void = {
         try Inputs()
     }
 
-    // One row of `COPY … FROM STDIN` text from a decoded notification: 41 columns and the escaped JSON document,
-    // into a new buffer per record as the loader's RecordDecoder does.
+    // One row of binary `COPY … FROM STDIN` from a decoded notification: 41 columns and the JSON document, into a
+    // new buffer per record as the loader's RecordDecoder does.
     Benchmark("copy.encode") { benchmark, inputs in
         for line in benchmark.scaledIterations {
-            var rows = CopyText()
+            var rows = CopyBinary()
             try NotificationRow.encode(
                 inputs.decoded, verified: true, fileID: 1, line: line, loadRunID: 1, into: &rows
             )

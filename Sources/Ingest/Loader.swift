@@ -248,7 +248,7 @@ package final class Loader {
     /// A batch decoded and encoded, ready for COPY.
     struct EncodedBatch: Sendable {
         var records: [RawRecord]
-        var rows: CopyText
+        var rows: CopyBinary
         var rowCount: Int
         var rejections: [Rejection]
         /// Bytes of the file read when the batch was cut (for progress).
@@ -261,7 +261,7 @@ package final class Loader {
     private static func encode(_ batch: [RawRecord], decoder: RecordDecoder, workers: Int) async -> EncodedBatch {
         let decoded = await decodeInParallel(batch, decoder: decoder, workers: workers)
         var encoded = EncodedBatch(
-            records: batch, rows: CopyText(reservingCapacity: decoded.reduce(0) { $0 + $1.rows.count }), rowCount: 0,
+            records: batch, rows: CopyBinary(reservingCapacity: decoded.reduce(0) { $0 + $1.rows.count }), rowCount: 0,
             rejections: []
         )
         for record in decoded {
@@ -354,12 +354,13 @@ package final class Loader {
         try connection.execute("SELECT pg_advisory_xact_lock($1::bigint)", [lock])
     }
 
-    private static let directCopy = "COPY notifications (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN"
+    private static let directCopy =
+        "COPY notifications (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN WITH (FORMAT binary)"
 
     /// COPYs the rows whose notificationUUID is neither stored yet nor earlier in the batch straight into
     /// `notifications`.
     /// - Returns: how many rows were stored, or nil when PostgreSQL refused the batch (none of it stays).
-    private func copyNewRows(_ rows: CopyText) throws -> Int? {
+    private func copyNewRows(_ rows: CopyBinary) throws -> Int? {
         let spans = Self.rowSpans(rows.bytes)
         do {
             return try connection.withSavepoint("churn_batch") {
@@ -385,26 +386,26 @@ package final class Loader {
         }
     }
 
-    /// Each encoded row's bytes (newline included) and its notificationUUID in lower case, the form PostgreSQL
-    /// prints. The UUID is the row's first field, checked by ``UUIDText`` when the row was encoded.
+    /// Each encoded row's bytes and its notificationUUID in lower case, the form PostgreSQL prints. The UUID is the
+    /// row's first field, checked by ``UUIDText`` when the row was encoded.
     static func rowSpans(_ bytes: [UInt8]) -> [(range: Range<Int>, uuid: String)] {
-        var spans: [(range: Range<Int>, uuid: String)] = []
-        var start = 0
-        while start < bytes.count {
-            let end = (bytes.firstIndex(of: 0x0A, from: start) ?? (bytes.count - 1)) + 1
-            let field = bytes[start..<end].prefix { $0 != 0x09 && $0 != 0x0A }
-            let uuid = String(decoding: field.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-            spans.append((start..<end, uuid))
-            start = end
+        CopyBinary.rowRanges(bytes).map { range in
+            // The field count (2 bytes), the UUID's length (4 bytes, 16), then its 16 bytes.
+            let uuid = bytes[range].dropFirst(6).prefix(16)
+            return (range, CopyBinary.uuidText(uuid))
         }
-        return spans
     }
 
     private static let stagingCopy = "COPY churn_staging (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN"
 
     /// COPYs a batch of rows into staging. When PostgreSQL refuses some row (a value it cannot store), the batch is
     /// retried one row at a time and only the refused rows come back, as rejections.
-    private func copyRows(_ rows: CopyText, count: Int, batch: [RawRecord]) throws -> [Rejection] {
+    ///
+    /// The rows go as text here, so that PostgreSQL's message for a refused row names the value as its text input
+    /// reads it.
+    private func copyRows(_ binaryRows: CopyBinary, count: Int, batch: [RawRecord]) throws -> [Rejection] {
+        var rows = CopyText(reservingCapacity: binaryRows.count + binaryRows.count / 4)
+        try rows.append(binaryRows: binaryRows.bytes[...], types: NotificationRow.types)
         do {
             try connection.withSavepoint("churn_batch") {
                 try connection.copyIn(Self.stagingCopy) { writer in try writer.write(rows.bytes) }
