@@ -121,21 +121,27 @@ package struct CopyBinary: Sendable {
     /// of the 8-4-4-4-12 form.
     /// - Throws: ``PGError`` of kind `invalidValue` when the text is not a UUID.
     package mutating func append(uuid text: String) throws(PGError) {
-        var value = [UInt8](repeating: 0, count: 16)
+        // The first and the last 16 digits, as two big-endian halves.
+        var halves: (UInt64, UInt64) = (0, 0)
         var digits = 0
         for byte in text.utf8 {
             if byte == UInt8(ascii: "-") && (digits == 8 || digits == 12 || digits == 16 || digits == 20) { continue }
             guard digits < 32, let nibble = Self.hexValue(byte) else {
                 throw PGError(kind: .invalidValue, message: "\"\(text.prefix(60))\" is not a UUID")
             }
-            value[digits / 2] |= digits % 2 == 0 ? nibble << 4 : nibble
+            if digits < 16 {
+                halves.0 = halves.0 << 4 | UInt64(nibble)
+            } else {
+                halves.1 = halves.1 << 4 | UInt64(nibble)
+            }
             digits += 1
         }
         guard digits == 32 else {
             throw PGError(kind: .invalidValue, message: "\"\(text.prefix(60))\" is not a UUID")
         }
         beginField(length: 16)
-        bytes.append(contentsOf: value)
+        appendBigEndian(halves.0)
+        appendBigEndian(halves.1)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -147,11 +153,26 @@ package struct CopyBinary: Sendable {
         }
     }
 
-    /// Appends an integer at its own width: `Int16` for `int2`, `Int32` for `int4`, `Int64` for `int8`. `nil`
-    /// appends NULL.
-    package mutating func append<Integer: FixedWidthInteger>(_ value: Integer?) {
+    /// Appends an `int2` (`smallint`), or NULL.
+    package mutating func append(_ value: Int16?) {
+        appendInteger(value)
+    }
+
+    /// Appends an `int4` (`integer`), or NULL.
+    package mutating func append(_ value: Int32?) {
+        appendInteger(value)
+    }
+
+    /// Appends an `int8` (`bigint`), or NULL.
+    package mutating func append(_ value: Int64?) {
+        appendInteger(value)
+    }
+
+    /// An integer at its own width. The public overloads are concrete, so that callers in other modules get code
+    /// specialized for each width.
+    private mutating func appendInteger<Integer: FixedWidthInteger>(_ value: Integer?) {
         guard let value else { return appendNull() }
-        beginField(length: Int32(Integer.bitWidth / 8))
+        beginField(length: Int32(MemoryLayout<Integer>.size))
         appendBigEndian(value)
     }
 

@@ -38,16 +38,16 @@ extension CopyText {
             appendVerbatim(CopyBinary.uuidText(field).utf8)
         case .smallint, .integer, .bigint:
             switch field.count {
-            case 2: append(CopyBinary.integer(field, at: 0, as: Int16.self))
-            case 4: append(CopyBinary.integer(field, at: 0, as: Int32.self))
-            case 8: append(CopyBinary.integer(field, at: 0, as: Int64.self))
+            case 2: append(CopyBinary.int16(field, at: 0))
+            case 4: append(CopyBinary.int32(field, at: 0))
+            case 8: append(CopyBinary.int64(field, at: 0))
             default: throw Self.malformed("an integer field has \(field.count) bytes")
             }
         case .boolean:
             guard field.count == 1 else { throw Self.malformed("a boolean field has \(field.count) bytes") }
             append(field.first != 0)
         case .timestamptz:
-            guard let microseconds = CopyBinary.integer(field, at: 0, as: Int64.self), field.count == 8 else {
+            guard let microseconds = CopyBinary.int64(field, at: 0), field.count == 8 else {
                 throw Self.malformed("a timestamp field has \(field.count) bytes")
             }
             let (unix, overflow) = microseconds.addingReportingOverflow(946_684_800_000_000)

@@ -48,7 +48,7 @@ import TestSupport
         rows.endRow()
         let value: [UInt8] = [0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF]
         #expect(rows.bytes == [0, 1, 0, 0, 0, 16] + value)
-        #expect(CopyBinary.uuidText(value) == "01234567-89ab-cdef-0123-456789abcdef")
+        #expect(CopyBinary.uuidText(value[...]) == "01234567-89ab-cdef-0123-456789abcdef")
     }
 
     @Test(arguments: [
@@ -97,7 +97,7 @@ import TestSupport
         let first = rows.bytes[ranges[0]]
         let fields = CopyBinary.fieldRanges(ofRow: first)
         #expect(fields == [6..<11, nil, 19..<27])
-        #expect(CopyBinary.integer(first, at: 19, as: Int64.self) == 7)
+        #expect(CopyBinary.int64(first, at: 19) == 7)
         #expect(CopyBinary.fieldRanges(ofRow: rows.bytes[ranges[1]]).isEmpty)
         #expect(CopyBinary.fieldRanges(ofRow: rows.bytes[ranges[2]]) == [6..<6])
         // A cut buffer yields the whole rows before the cut.
@@ -166,7 +166,7 @@ import TestSupport
             if index == 0 { uuid = Array(repeating: 0, count: 16) }
             if index == 1 { uuid = Array(repeating: 0xFF, count: 16) }
             return Row(
-                uuid: maybe(CopyBinary.uuidText(uuid)),
+                uuid: maybe(CopyBinary.uuidText(uuid[...])),
                 text: maybe(texts[index % texts.count]),
                 text2: maybe(texts.randomElement(using: &random) ?? ""),
                 json: maybe(jsons.randomElement(using: &random) ?? "{}"),
