@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PGClient
 import Store
+import Synchronization
 
 /// Loads export files into PostgreSQL: streaming reads, parallel decoding and verification, and COPY of each batch
 /// straight into `notifications`, so each `notificationUUID` is stored once.
@@ -156,9 +157,10 @@ package final class Loader {
 
     /// Reads, decodes and COPYs one file, batch by batch, in input order.
     ///
-    /// A child task reads the file and decodes each batch while this task writes the one before: the reader hands a
-    /// batch over only when this task asks for the next, so at most two batches are in memory (one being written,
-    /// one decoded or being decoded), whatever the file's size. The connection never leaves this task.
+    /// A child task reads the file and decodes each batch while this task writes the one before, and reads the next
+    /// batch while the workers decode: the reader hands a batch over only when this task asks for the next, so at
+    /// most three batches are in memory (one being written, one being decoded, one being read), whatever the file's
+    /// size. The connection never leaves this task.
     /// - Parameter progress: called after each batch is written with the bytes and records read up to that batch
     ///   and the rejections written so far.
     /// - Returns: the file's counts, and its SHA-256 and size once read to the end.
@@ -207,25 +209,35 @@ package final class Loader {
                 source: source, maxRecordBytes: options.maxRecordBytes, keepBytes: options.quarantineRawBytes
             )
             var requests = requests.makeAsyncIterator()
-            var records: [RawRecord] = []
-            records.reserveCapacity(options.batchSize)
+            var records = try readRecords(from: &reader, count: options.batchSize)
             var recordsRead = 0
-            while true {
-                records.removeAll(keepingCapacity: true)
-                while records.count < options.batchSize, let record = try reader.next() {
-                    records.append(record)
-                }
-                guard !records.isEmpty else { break }
+            while !records.isEmpty {
                 recordsRead += records.count
-                var batch = await encode(records, decoder: decoder, workers: options.workers)
-                batch.bytesRead = source.rawBytesRead
+                let bytesRead = source.rawBytesRead
+                let current = records
+                // The next batch is read (and the file hashed) while the workers decode this one.
+                async let decoded = encode(current, decoder: decoder, workers: options.workers)
+                let next = try readRecords(from: &reader, count: options.batchSize)
+                var batch = await decoded
+                batch.bytesRead = bytesRead
                 batch.recordsRead = recordsRead
                 // The writer asks once it is done with the batch before: it stopped asking only if it failed.
                 guard await requests.next() != nil else { throw CancellationError() }
                 batches.yield(batch)
+                records = next
             }
             return SourceDigest(sha256: source.sha256Hex(), bytesRead: source.rawBytesRead)
         }
+    }
+
+    /// The next `count` records, fewer at the end of the input.
+    private static func readRecords(from reader: inout RecordReader, count: Int) throws -> [RawRecord] {
+        var records: [RawRecord] = []
+        records.reserveCapacity(count)
+        while records.count < count, let record = try reader.next() {
+            records.append(record)
+        }
+        return records
     }
 
     private struct FileCounts {
@@ -299,20 +311,42 @@ package final class Loader {
         }
     }
 
-    /// Decodes records on `workers` child tasks, each a contiguous share, keeping their order.
+    /// Decodes records on `workers` child tasks, keeping their order.
+    ///
+    /// The workers take small shares of the batch in turn, so that one slowed down (by the reader or the server on
+    /// its core) leaves the rest of the batch to the others instead of keeping them waiting for its half.
     static func decodeInParallel(_ batch: [RawRecord], decoder: RecordDecoder, workers: Int) async -> [DecodedRecord] {
         if workers <= 1 || batch.count < 2 {
             return batch.map(decoder.decode)
         }
-        let chunk = (batch.count + workers - 1) / workers
-        return await withTaskGroup(of: (Int, [DecodedRecord]).self) { group in
-            for lower in stride(from: 0, to: batch.count, by: chunk) {
-                let records = batch[lower..<min(lower + chunk, batch.count)]
-                group.addTask { (lower / chunk, records.map { decoder.decode($0) }) }
+        let share = max(1, min(16, batch.count / (workers * 4)))
+        let shares = (batch.count + share - 1) / share
+        let counter = ShareCounter()
+        return await withTaskGroup(of: [(Int, [DecodedRecord])].self) { group in
+            for _ in 0..<min(workers, shares) {
+                group.addTask {
+                    var decoded: [(Int, [DecodedRecord])] = []
+                    while case let index = counter.take(), index < shares {
+                        let lower = index * share
+                        decoded.append((index, batch[lower..<min(lower + share, batch.count)].map { decoder.decode($0) }))
+                    }
+                    return decoded
+                }
             }
-            var parts = [[DecodedRecord]](repeating: [], count: (batch.count + chunk - 1) / chunk)
-            for await (part, decoded) in group { parts[part] = decoded }
+            var parts = [[DecodedRecord]](repeating: [], count: shares)
+            for await decoded in group {
+                for (index, records) in decoded { parts[index] = records }
+            }
             return parts.flatMap { $0 }
+        }
+    }
+
+    /// Hands out share numbers 0, 1, 2, … to the decoding tasks, each once.
+    private final class ShareCounter: Sendable {
+        private let taken = Atomic<Int>(0)
+
+        func take() -> Int {
+            taken.wrappingAdd(1, ordering: .relaxed).oldValue
         }
     }
 
