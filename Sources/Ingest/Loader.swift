@@ -327,8 +327,8 @@ package final class Loader {
                 group.addTask {
                     var decoded: [(Int, [DecodedRecord])] = []
                     while case let index = counter.take(), index < shares {
-                        let lower = index * share
-                        decoded.append((index, batch[lower..<min(lower + share, batch.count)].map { decoder.decode($0) }))
+                        let records = batch[(index * share)..<min((index + 1) * share, batch.count)]
+                        decoded.append((index, records.map { decoder.decode($0) }))
                     }
                     return decoded
                 }

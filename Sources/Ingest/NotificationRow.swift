@@ -122,7 +122,11 @@ package struct NotificationRow: Sendable {
             ?? payload.appData?.bundleId
     }
 
-    private static func appendDate(_ milliseconds: Int64?, _ field: String, _ row: inout CopyBinary) throws(RowRejection) {
+    private static func appendDate(
+        _ milliseconds: Int64?,
+        _ field: String,
+        _ row: inout CopyBinary
+    ) throws(RowRejection) {
         guard row.appendTimestamp(milliseconds: milliseconds) else {
             throw RowRejection(.dateOutOfRange, "\(field) \(milliseconds ?? 0) is outside the years 1–9999")
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Builds rows in PostgreSQL's binary COPY format: per row a 16-bit field count, then per field a 32-bit length

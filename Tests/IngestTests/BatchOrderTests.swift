@@ -1,7 +1,7 @@
 import Foundation
 import Ingest
-import Testing
 import TestSupport
+import Testing
 
 /// However the workers share a batch out, rows keep the file's order: each notification is stored once, from the
 /// first line that carries it, and its line is that line's.

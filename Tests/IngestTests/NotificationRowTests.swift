@@ -2,8 +2,8 @@ import AppStoreNotifications
 import Foundation
 import Ingest
 import PGClient
-import Testing
 import TestSupport
+import Testing
 
 /// The stored row of a notification, written in binary COPY format: the types the `notifications` table has, and
 /// for real signed notifications the same values as the text the loader sends when PostgreSQL refuses a batch, and
@@ -80,7 +80,9 @@ import TestSupport
         }
         // A notification without data (no transaction): most columns NULL.
         tokens.append(
-            try signer.sign(["notificationType": "TEST", "notificationUUID": UUID().uuidString, "signedDate": 1_700_000_000_000])
+            try signer.sign([
+                "notificationType": "TEST", "notificationUUID": UUID().uuidString, "signedDate": 1_700_000_000_000,
+            ])
         )
         return tokens
     }
@@ -118,11 +120,17 @@ import TestSupport
             ("transaction_id", "transaction_id", "\(tx) ->> 'transactionId'"),
             ("web_order_line_item_id", "web_order_line_item_id", "\(tx) ->> 'webOrderLineItemId'"),
             ("product_id", "product_id", "coalesce(\(tx) ->> 'productId', payload #>> '{summary,productId}')"),
-            ("subscription_group_identifier", "subscription_group_identifier", "\(tx) ->> 'subscriptionGroupIdentifier'"),
+            (
+                "subscription_group_identifier", "subscription_group_identifier",
+                "\(tx) ->> 'subscriptionGroupIdentifier'"
+            ),
             ("storefront", "storefront", "\(tx) ->> 'storefront'"),
             ("storefront_id", "storefront_id", "\(tx) ->> 'storefrontId'"),
             ("purchase_date", milliseconds("purchase_date"), "(\(tx) ->> 'purchaseDate')::bigint"),
-            ("original_purchase_date", milliseconds("original_purchase_date"), "(\(tx) ->> 'originalPurchaseDate')::bigint"),
+            (
+                "original_purchase_date", milliseconds("original_purchase_date"),
+                "(\(tx) ->> 'originalPurchaseDate')::bigint"
+            ),
             ("expires_date", milliseconds("expires_date"), "(\(tx) ->> 'expiresDate')::bigint"),
             ("price", "price", "(\(tx) ->> 'price')::bigint"),
             ("currency", "currency", "\(tx) ->> 'currency'"),
@@ -138,7 +146,10 @@ import TestSupport
                 "grace_period_expires_date", milliseconds("grace_period_expires_date"),
                 "(\(renewal) ->> 'gracePeriodExpiresDate')::bigint"
             ),
-            ("is_in_billing_retry_period", "is_in_billing_retry_period", "(\(renewal) ->> 'isInBillingRetryPeriod')::boolean"),
+            (
+                "is_in_billing_retry_period", "is_in_billing_retry_period",
+                "(\(renewal) ->> 'isInBillingRetryPeriod')::boolean"
+            ),
             ("expiration_intent", "expiration_intent", "(\(renewal) ->> 'expirationIntent')::integer"),
             ("auto_renew_status", "auto_renew_status", "(\(renewal) ->> 'autoRenewStatus')::integer"),
             ("auto_renew_product_id", "auto_renew_product_id", "\(renewal) ->> 'autoRenewProductId'"),
@@ -215,6 +226,7 @@ import TestSupport
             FROM from_binary
             """
         ).rows
-        #expect(extremes == [["0001-01-01 00:00:00+00", "9999-12-31 23:59:59.999+00", "-32768", "32767", "9223372036854775807", "20"]])
+        let expected = ["0001-01-01 00:00:00+00", "9999-12-31 23:59:59.999+00", "-32768", "32767"]
+        #expect(extremes == [expected + ["9223372036854775807", "20"]])
     }
 }

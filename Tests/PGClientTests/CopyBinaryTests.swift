@@ -1,6 +1,6 @@
 import PGClient
-import Testing
 import TestSupport
+import Testing
 
 /// Binary COPY encoding: the bytes of each type without a server, then many generated rows stored through binary
 /// COPY, through the text transcoding of the same rows, and through rows built independently with ``CopyText``,
@@ -40,13 +40,16 @@ import TestSupport
     }
 
     @Test(arguments: [
-        "01234567-89ab-cdef-0123-456789abcdef", "01234567-89AB-CDEF-0123-456789ABCDEF", "0123456789abcdef0123456789abcdef",
+        "01234567-89ab-cdef-0123-456789abcdef", "01234567-89AB-CDEF-0123-456789ABCDEF",
+        "0123456789abcdef0123456789abcdef",
     ])
     func readsAUUIDInEitherCaseWithOrWithoutHyphens(_ text: String) throws {
         var rows = CopyBinary()
         try rows.append(uuid: text)
         rows.endRow()
-        let value: [UInt8] = [0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF]
+        let value: [UInt8] = [
+            0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF,
+        ]
         #expect(rows.bytes == [0, 1, 0, 0, 0, 16] + value)
         #expect(CopyBinary.uuidText(value[...]) == "01234567-89ab-cdef-0123-456789abcdef")
     }
@@ -64,7 +67,9 @@ import TestSupport
     @Test func refusesANulByteInTextAndJSON() {
         var rows = CopyBinary()
         #expect(throws: PGError.self) { try rows.append("a\u{0}b") }
-        #expect(throws: PGError.self) { try Array("{\"a\":\"\u{0}\"}".utf8).withUnsafeBytes { try rows.appendJSONB(utf8: $0) } }
+        #expect(throws: PGError.self) {
+            try Array("{\"a\":\"\u{0}\"}".utf8).withUnsafeBytes { try rows.appendJSONB(utf8: $0) }
+        }
         #expect(rows.bytes.isEmpty)
     }
 
@@ -171,8 +176,12 @@ import TestSupport
                 text2: maybe(texts.randomElement(using: &random) ?? ""),
                 json: maybe(jsons.randomElement(using: &random) ?? "{}"),
                 small: maybe([Int16.min, Int16.max, 0, -1, 4].randomElement(using: &random) ?? 0),
-                integer: maybe(random.chance(0.5) ? Int32.random(in: .min ... .max, using: &random) : [Int32.min, Int32.max][index % 2]),
-                big: maybe(random.chance(0.5) ? Int64.random(in: .min ... .max, using: &random) : [Int64.min, Int64.max][index % 2]),
+                integer: maybe(
+                    random.chance(0.5)
+                        ? Int32.random(in: .min ... .max, using: &random) : [Int32.min, Int32.max][index % 2]),
+                big: maybe(
+                    random.chance(0.5)
+                        ? Int64.random(in: .min ... .max, using: &random) : [Int64.min, Int64.max][index % 2]),
                 flag: maybe(random.chance(0.5)),
                 time: maybe(instants[index % instants.count]),
                 time2: maybe(Int64.random(in: -62_135_596_800_000..<253_402_300_800_000, using: &random)),
@@ -204,7 +213,8 @@ import TestSupport
             binary.append(row.integer)
             binary.append(row.big)
             binary.append(row.flag)
-            let inRange = binary.appendTimestamp(milliseconds: row.time) && binary.appendTimestamp(milliseconds: row.time2)
+            let inRange =
+                binary.appendTimestamp(milliseconds: row.time) && binary.appendTimestamp(milliseconds: row.time2)
             #expect(inRange)
             binary.append(row.number)
             binary.endRow()
@@ -218,7 +228,11 @@ import TestSupport
             text.append(row.big)
             text.append(row.flag)
             for time in [row.time, row.time2] {
-                if let time, let value = PGTimestamp.text(milliseconds: time) { text.appendVerbatim(value) } else { text.appendNull() }
+                if let time, let value = PGTimestamp.text(milliseconds: time) {
+                    text.appendVerbatim(value)
+                } else {
+                    text.appendNull()
+                }
             }
             text.append(row.number)
             text.endRow()
@@ -226,7 +240,8 @@ import TestSupport
         var transcoded = CopyText()
         try transcoded.append(binaryRows: binary.bytes[...], types: Self.types + [.bigint])
 
-        let stored = try connection.copyIn("COPY from_binary FROM STDIN WITH (FORMAT binary)", chunkSize: 4096) { writer in
+        let stored = try connection.copyIn("COPY from_binary FROM STDIN WITH (FORMAT binary)", chunkSize: 4096) {
+            writer in
             // In pieces, to show rows of one buffer can be sent in any grouping.
             for range in CopyBinary.rowRanges(binary.bytes) { try writer.write(binary.bytes[range]) }
         }
