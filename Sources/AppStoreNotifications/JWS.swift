@@ -12,8 +12,8 @@ package struct JWS: Sendable {
     package var payload: Data
     /// The decoded signature bytes (64 bytes `r‖s` for ES256).
     package var signature: Data
-    /// The bytes the signature covers: the ASCII text `base64url(header).base64url(payload)`.
-    package var signingInput: Data
+    /// The bytes the signature covers: the ASCII text `base64url(header).base64url(payload)`, a slice of the token.
+    package var signingInput: ArraySlice<UInt8>
 
     /// Shared by all calls: `JSONDecoder` is `Sendable` and safe to use from several threads at once.
     private static let headerDecoder = JSONDecoder()
@@ -73,12 +73,12 @@ package struct JWS: Sendable {
     /// - Returns: the decoded header, payload and signature, and the signing input.
     /// - Throws: ``JWSError`` naming the segment that is malformed.
     package static func parse(_ token: some StringProtocol) throws(JWSError) -> JWS {
-        var utf8 = Array(token.utf8)
-        return try parse(bytes: &utf8)
+        try parse(bytes: Array(token.utf8)[...])
     }
 
-    /// Splits and decodes a compact JWS given as UTF-8 bytes.
-    package static func parse(bytes: inout [UInt8]) throws(JWSError) -> JWS {
+    /// Splits and decodes a compact JWS given as UTF-8 bytes. The JWS keeps the bytes (its signing input is a slice
+    /// of them) rather than a copy.
+    package static func parse(bytes: ArraySlice<UInt8>) throws(JWSError) -> JWS {
         guard !bytes.isEmpty else { throw .empty }
         // memchr: tokens run to 20 KB, and the search goes to the end to be sure there is no third dot.
         let dots = bytes.withUnsafeBytes { buffer in
@@ -86,9 +86,9 @@ package struct JWS: Sendable {
             guard let base = buffer.baseAddress else { return dots }
             var start = 0
             while dots.count < 3, start < buffer.count, let found = memchr(base + start, Int32(UInt8(ascii: ".")), buffer.count - start) {
-                let index = base.distance(to: UnsafeRawPointer(found))
-                dots.append(index)
-                start = index + 1
+                let offset = base.distance(to: UnsafeRawPointer(found))
+                dots.append(bytes.startIndex + offset)
+                start = offset + 1
             }
             return dots
         }
@@ -103,7 +103,7 @@ package struct JWS: Sendable {
             header: header,
             payload: payload,
             signature: signature,
-            signingInput: Data(bytes[..<dots[1]])
+            signingInput: bytes[..<dots[1]]
         )
     }
 }

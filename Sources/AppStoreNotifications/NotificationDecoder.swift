@@ -77,16 +77,16 @@ package enum NotificationDecoder {
         _ token: some StringProtocol,
         decoding: Decoding = .shallowWhenPossible
     ) throws(NotificationDecodingError) -> DecodedNotification {
-        var bytes = Array(token.utf8)
-        return try decodeSignedPayload(bytes: &bytes, decoding: decoding)
+        try decodeSignedPayload(bytes: Array(token.utf8)[...], decoding: decoding)
     }
 
-    /// ``decodeSignedPayload(_:decoding:)`` for a token given as its UTF-8 bytes, as the loader reads it.
+    /// ``decodeSignedPayload(_:decoding:)`` for a token given as its UTF-8 bytes, as the loader reads it: a slice of
+    /// the line, kept by the result's ``DecodedNotification/jws`` rather than copied.
     package static func decodeSignedPayload(
-        bytes token: inout [UInt8],
+        bytes token: ArraySlice<UInt8>,
         decoding: Decoding = .shallowWhenPossible
     ) throws(NotificationDecodingError) -> DecodedNotification {
-        let jws = try parse(bytes: &token, at: nil)
+        let jws = try parse(bytes: token, at: nil)
         let scanned = try scan(jws.payload, at: nil, locating: nestedTokenFields)
         let payload = try decode(ResponseBodyV2DecodedPayload.self, from: jws.payload, scanned.members, at: nil, decoding)
         try requireNotificationFields(payload)
@@ -225,13 +225,12 @@ package enum NotificationDecoder {
     // MARK: Steps
 
     private static func parse(_ token: some StringProtocol, at path: String?) throws(NotificationDecodingError) -> JWS {
-        var bytes = Array(token.utf8)
-        return try parse(bytes: &bytes, at: path)
+        try parse(bytes: Array(token.utf8)[...], at: path)
     }
 
-    private static func parse(bytes: inout [UInt8], at path: String?) throws(NotificationDecodingError) -> JWS {
+    private static func parse(bytes: ArraySlice<UInt8>, at path: String?) throws(NotificationDecodingError) -> JWS {
         do {
-            return try JWS.parse(bytes: &bytes)
+            return try JWS.parse(bytes: bytes)
         } catch {
             throw NotificationDecodingError(error, at: path)
         }

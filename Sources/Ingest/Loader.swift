@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PGClient
 import Store
+import Synchronization
 
 /// Loads export files into PostgreSQL: streaming reads, parallel decoding and verification, and COPY of each batch
 /// straight into `notifications`, so each `notificationUUID` is stored once.
@@ -172,10 +173,11 @@ package final class Loader {
 
     /// Reads, decodes and COPYs one file, batch by batch, in input order, each batch in a transaction of its own.
     ///
-    /// A child task reads the file and decodes each batch while this task writes the one before: the reader hands a
-    /// batch over only when this task asks for the next, so at most two batches are in memory (one being written,
-    /// one decoded or being decoded), whatever the file's size. The connection never leaves this task, and the write
-    /// lock is held only while a batch is checked and written.
+    /// A child task reads the file and decodes each batch while this task writes the one before, and reads the next
+    /// batch while the workers decode, so a batch is handed over once the next one is read (from a pipe, once its
+    /// input has come). The reader hands a batch over only when this task asks for the next, so at most three batches
+    /// are in memory (one being written, one being decoded, one being read), whatever the file's size. The connection
+    /// never leaves this task, and the write lock is held only while a batch is checked and written.
     /// - Parameter progress: called after each batch is written with the bytes and records read up to that batch
     ///   and the rejections written so far.
     /// - Returns: the file's counts, and its SHA-256 and size once read to the end.
@@ -255,28 +257,38 @@ package final class Loader {
                 source: source, maxRecordBytes: options.maxRecordBytes, keepBytes: options.quarantineRawBytes
             )
             var requests = requests.makeAsyncIterator()
-            var records: [RawRecord] = []
-            records.reserveCapacity(options.batchSize)
+            var records = try readRecords(from: &reader, count: options.batchSize)
             var recordsRead = 0
-            while true {
-                records.removeAll(keepingCapacity: true)
-                while records.count < options.batchSize, let record = try reader.next() {
-                    records.append(record)
-                }
-                guard !records.isEmpty else { break }
+            while !records.isEmpty {
                 recordsRead += records.count
+                let bytesRead = source.rawBytesRead
+                let current = records
                 let decodeStarted = Date()
-                var batch = await encode(records, decoder: decoder, workers: options.workers)
+                // The next batch is read (and the file hashed) while the workers decode this one.
+                async let decoded = encode(current, decoder: decoder, workers: options.workers)
+                let next = try readRecords(from: &reader, count: options.batchSize)
+                var batch = await decoded
                 batch.decodeStarted = decodeStarted
                 batch.decodeFinished = Date()
-                batch.bytesRead = source.rawBytesRead
+                batch.bytesRead = bytesRead
                 batch.recordsRead = recordsRead
                 // The writer asks once it is done with the batch before: it stopped asking only if it failed.
                 guard await requests.next() != nil else { throw CancellationError() }
                 batches.yield(batch)
+                records = next
             }
             return SourceDigest(sha256: source.sha256Hex(), bytesRead: source.rawBytesRead)
         }
+    }
+
+    /// The next `count` records, fewer at the end of the input.
+    private static func readRecords(from reader: inout RecordReader, count: Int) throws -> [RawRecord] {
+        var records: [RawRecord] = []
+        records.reserveCapacity(count)
+        while records.count < count, let record = try reader.next() {
+            records.append(record)
+        }
+        return records
     }
 
     private struct FileCounts {
@@ -299,7 +311,7 @@ package final class Loader {
     /// A batch decoded and encoded, ready for COPY.
     struct EncodedBatch: Sendable {
         var records: [RawRecord]
-        var rows: CopyText
+        var rows: CopyBinary
         var rowCount: Int
         var rejections: [Rejection]
         /// Bytes of the file read when the batch was cut (for progress).
@@ -315,7 +327,7 @@ package final class Loader {
     private static func encode(_ batch: [RawRecord], decoder: RecordDecoder, workers: Int) async -> EncodedBatch {
         let decoded = await decodeInParallel(batch, decoder: decoder, workers: workers)
         var encoded = EncodedBatch(
-            records: batch, rows: CopyText(reservingCapacity: decoded.reduce(0) { $0 + $1.rows.count }), rowCount: 0,
+            records: batch, rows: CopyBinary(reservingCapacity: decoded.reduce(0) { $0 + $1.rows.count }), rowCount: 0,
             rejections: []
         )
         for record in decoded {
@@ -353,20 +365,42 @@ package final class Loader {
         }
     }
 
-    /// Decodes records on `workers` child tasks, each a contiguous share, keeping their order.
+    /// Decodes records on `workers` child tasks, keeping their order.
+    ///
+    /// The workers take small shares of the batch in turn, so that one slowed down (by the reader or the server on
+    /// its core) leaves the rest of the batch to the others instead of keeping them waiting for its half.
     static func decodeInParallel(_ batch: [RawRecord], decoder: RecordDecoder, workers: Int) async -> [DecodedRecord] {
         if workers <= 1 || batch.count < 2 {
             return batch.map(decoder.decode)
         }
-        let chunk = (batch.count + workers - 1) / workers
-        return await withTaskGroup(of: (Int, [DecodedRecord]).self) { group in
-            for lower in stride(from: 0, to: batch.count, by: chunk) {
-                let records = batch[lower..<min(lower + chunk, batch.count)]
-                group.addTask { (lower / chunk, records.map { decoder.decode($0) }) }
+        let share = max(1, min(16, batch.count / (workers * 4)))
+        let shares = (batch.count + share - 1) / share
+        let counter = ShareCounter()
+        return await withTaskGroup(of: [(Int, [DecodedRecord])].self) { group in
+            for _ in 0..<min(workers, shares) {
+                group.addTask {
+                    var decoded: [(Int, [DecodedRecord])] = []
+                    while case let index = counter.take(), index < shares {
+                        let records = batch[(index * share)..<min((index + 1) * share, batch.count)]
+                        decoded.append((index, records.map { decoder.decode($0) }))
+                    }
+                    return decoded
+                }
             }
-            var parts = [[DecodedRecord]](repeating: [], count: (batch.count + chunk - 1) / chunk)
-            for await (part, decoded) in group { parts[part] = decoded }
+            var parts = [[DecodedRecord]](repeating: [], count: shares)
+            for await decoded in group {
+                for (index, records) in decoded { parts[index] = records }
+            }
             return parts.flatMap { $0 }
+        }
+    }
+
+    /// Hands out share numbers 0, 1, 2, … to the decoding tasks, each once.
+    private final class ShareCounter: Sendable {
+        private let taken = Atomic<Int>(0)
+
+        func take() -> Int {
+            taken.wrappingAdd(1, ordering: .relaxed).oldValue
         }
     }
 
@@ -419,12 +453,13 @@ package final class Loader {
         try connection.execute("SELECT pg_advisory_xact_lock($1::bigint)", [String(key)])
     }
 
-    private static let directCopy = "COPY notifications (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN"
+    private static let directCopy =
+        "COPY notifications (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN WITH (FORMAT binary)"
 
     /// COPYs the rows whose key (subscription and notificationUUID) is neither stored yet nor earlier in the batch
     /// straight into `notifications`.
     /// - Returns: how many rows were stored, or nil when PostgreSQL refused the batch (none of it stays).
-    private func copyNewRows(_ rows: CopyText) throws -> Int? {
+    private func copyNewRows(_ rows: CopyBinary) throws -> Int? {
         let spans = Self.rowSpans(rows.bytes)
         do {
             return try connection.withSavepoint("churn_batch") {
@@ -446,32 +481,33 @@ package final class Loader {
         }
     }
 
-    /// Each encoded row's bytes (newline included) and its key: the original_transaction_id, and the
-    /// notificationUUID in lower case, the form PostgreSQL prints. The UUID is the row's first field, checked by
-    /// ``UUIDText`` when the row was encoded.
+    /// Each encoded row's bytes and its key: the original_transaction_id, and the notificationUUID in lower case,
+    /// the form PostgreSQL prints. The UUID is the row's first field, checked by ``UUIDText`` when the row was
+    /// encoded.
     static func rowSpans(_ bytes: [UInt8]) -> [(range: Range<Int>, key: NotificationKey)] {
-        var spans: [(range: Range<Int>, key: NotificationKey)] = []
-        var start = 0
-        while start < bytes.count {
-            let end = (bytes.firstIndex(of: 0x0A, from: start) ?? (bytes.count - 1)) + 1
-            let field = bytes[start..<end].prefix { $0 != 0x09 && $0 != 0x0A }
-            let uuid = String(decoding: field.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-            let subscription = bytes.withUnsafeBytes { row in
-                CopyTextParser.field(
-                    UnsafeRawBufferPointer(rebasing: row[start..<end]), at: NotificationRow.subscriptionField
-                )
+        CopyBinary.rowRanges(bytes).map { range in
+            let row = bytes[range]
+            let fields = CopyBinary.fieldRanges(ofRow: row)
+            func text(_ index: Int) -> ArraySlice<UInt8> {
+                guard index < fields.count, let field = fields[index] else { return [] }
+                return row[(range.lowerBound + field.lowerBound)..<(range.lowerBound + field.upperBound)]
             }
-            spans.append((start..<end, NotificationKey(subscription: subscription ?? "", uuid: uuid)))
-            start = end
+            let uuid = CopyBinary.uuidText(text(0))
+            let subscription = String(decoding: text(NotificationRow.subscriptionField), as: UTF8.self)
+            return (range, NotificationKey(subscription: subscription, uuid: uuid))
         }
-        return spans
     }
 
     private static let stagingCopy = "COPY churn_staging (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN"
 
     /// COPYs a batch of rows into staging. When PostgreSQL refuses some row (a value it cannot store), the batch is
     /// retried one row at a time and only the refused rows come back, as rejections.
-    private func copyRows(_ rows: CopyText, count: Int, batch: [RawRecord]) throws -> [Rejection] {
+    ///
+    /// The rows go as text here, so that PostgreSQL's message for a refused row names the value as its text input
+    /// reads it.
+    private func copyRows(_ binaryRows: CopyBinary, count: Int, batch: [RawRecord]) throws -> [Rejection] {
+        var rows = CopyText(reservingCapacity: binaryRows.count + binaryRows.count / 4)
+        try rows.append(binaryRows: binaryRows.bytes[...], types: NotificationRow.types)
         do {
             try connection.withSavepoint("churn_batch") {
                 try connection.copyIn(Self.stagingCopy) { writer in try writer.write(rows.bytes) }

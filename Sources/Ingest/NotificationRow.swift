@@ -3,9 +3,9 @@ import Foundation
 import PGClient
 
 /// One notification as stored: the typed columns of the `notifications` table and the decoded document.
-struct NotificationRow: Sendable {
+package struct NotificationRow: Sendable {
     /// The columns, in COPY order. Staging and `notifications` share them.
-    static let columns = [
+    package static let columns = [
         "notification_uuid", "notification_type", "subtype", "signed_date", "version", "environment", "bundle_id",
         "app_apple_id", "status", "original_transaction_id", "transaction_id", "web_order_line_item_id",
         "product_id", "subscription_group_identifier", "storefront", "storefront_id", "purchase_date",
@@ -22,17 +22,31 @@ struct NotificationRow: Sendable {
     /// The position of `source_line` in ``columns``.
     static let sourceLineField = columns.firstIndex(of: "source_line") ?? columns.count
 
-    /// Encodes one decoded notification as a COPY text row.
+    /// The column types, in the order of ``columns``: the binary format writes each value in its type's own format.
+    package static let types: [CopyBinary.FieldType] = [
+        .uuid, .text, .text, .timestamptz, .text, .text, .text,
+        .bigint, .smallint, .text, .text, .text,
+        .text, .text, .text, .text, .timestamptz,
+        .timestamptz, .timestamptz, .bigint, .text, .text, .text,
+        .integer, .text, .text, .text, .timestamptz,
+        .integer, .timestamptz, .boolean, .integer,
+        .integer, .text, .bigint, .text, .timestamptz, .jsonb,
+        .boolean, .bigint, .bigint, .bigint,
+    ]
+
+    /// Encodes one decoded notification as a row of binary COPY, in the order of ``columns``.
     ///
+    /// A `status` outside `smallint` is written at its own 4 bytes, which PostgreSQL refuses: the batch then goes
+    /// through the loader's text path, where PostgreSQL names the value it cannot store, as for any other refusal.
     /// - Throws: ``RowRejection`` with its reason and a detail when a value cannot be stored (a bad UUID, a date
     ///   outside years 1–9999, a NUL character).
-    static func encode(
+    package static func encode(
         _ decoded: DecodedNotification,
         verified: Bool,
         fileID: Int64,
         line: Int,
         loadRunID: Int64,
-        into row: inout CopyText
+        into row: inout CopyBinary
     ) throws(RowRejection) {
         let payload = decoded.payload
         guard let uuid = payload.notificationUUID, UUIDText.isValid(uuid) else {
@@ -42,7 +56,7 @@ struct NotificationRow: Sendable {
         let renewal = decoded.renewalInfo
         let data = payload.data
         do {
-            try row.append(uuid)
+            try row.append(uuid: uuid)
             try row.append(payload.notificationType?.rawValue)
             try row.append(payload.subtype?.rawValue)
             try appendDate(payload.signedDate, "signedDate", &row)
@@ -51,7 +65,11 @@ struct NotificationRow: Sendable {
             try row.append(bundleID(of: payload))
             row.append(data?.appAppleId ?? payload.summary?.appAppleId ?? payload.externalPurchaseToken?.appAppleId
                 ?? payload.appData?.appAppleId)
-            row.append(data?.status?.rawValue)
+            if let status = data?.status?.rawValue, let narrow = Int16(exactly: status) {
+                row.append(narrow)
+            } else {
+                row.append(data?.status?.rawValue)
+            }
             try row.append(subscription(of: decoded))
             try row.append(transaction?.transactionId)
             try row.append(transaction?.webOrderLineItemId)
@@ -80,10 +98,10 @@ struct NotificationRow: Sendable {
             row.append(renewal?.renewalPrice)
             try row.append(renewal?.currency)
             try appendDate(renewal?.renewalDate, "data.signedRenewalInfo.renewalDate", &row)
-            try decoded.document.withUnsafeBytes { try row.append(utf8: $0) }
+            try decoded.document.withUnsafeBytes { try row.appendJSONB(utf8: $0) }
             row.append(verified)
             row.append(fileID)
-            row.append(line)
+            row.append(Int64(line))
             row.append(loadRunID)
             row.endRow()
         } catch let rejection as RowRejection {
@@ -101,7 +119,7 @@ struct NotificationRow: Sendable {
     }
 
     /// The environment a notification belongs to, wherever its kind keeps it.
-    static func environment(of payload: ResponseBodyV2DecodedPayload) -> String? {
+    package static func environment(of payload: ResponseBodyV2DecodedPayload) -> String? {
         if let environment = payload.data?.environment ?? payload.summary?.environment ?? payload.appData?.environment {
             return environment.rawValue
         }
@@ -112,16 +130,18 @@ struct NotificationRow: Sendable {
     }
 
     /// The bundle id a notification belongs to, wherever its kind keeps it.
-    static func bundleID(of payload: ResponseBodyV2DecodedPayload) -> String? {
+    package static func bundleID(of payload: ResponseBodyV2DecodedPayload) -> String? {
         payload.data?.bundleId ?? payload.summary?.bundleId ?? payload.externalPurchaseToken?.bundleId
             ?? payload.appData?.bundleId
     }
 
-    private static func appendDate(_ milliseconds: Int64?, _ field: String, _ row: inout CopyText) throws(RowRejection) {
-        guard let milliseconds else { return row.appendNull() }
-        guard let text = PGTimestamp.text(milliseconds: milliseconds) else {
-            throw RowRejection(.dateOutOfRange, "\(field) \(milliseconds) is outside the years 1–9999")
+    private static func appendDate(
+        _ milliseconds: Int64?,
+        _ field: String,
+        _ row: inout CopyBinary
+    ) throws(RowRejection) {
+        guard row.appendTimestamp(milliseconds: milliseconds) else {
+            throw RowRejection(.dateOutOfRange, "\(field) \(milliseconds ?? 0) is outside the years 1–9999")
         }
-        row.appendVerbatim(text)
     }
 }

@@ -25,7 +25,7 @@ struct RecordDecoder: Sendable {
         // The common shapes are recognised on the bytes, without building a String of the whole line.
         let trimmed = Self.trimmedRange(bytes)
         if let token = Self.fastSignedPayload(bytes, trimmed) ?? Self.bareToken(bytes, trimmed) {
-            decodeSignedPayload(Array(bytes[token]), record, item: nil, into: &result)
+            decodeSignedPayload(bytes[token], record, item: nil, into: &result)
             return result
         }
         if bytes.contains(0) {
@@ -45,7 +45,7 @@ struct RecordDecoder: Sendable {
                 reject(.notJSON, "the line starts with a quote but is not a JSON string", record, item: nil, raw: bytes, into: &result)
                 return result
             }
-            decodeSignedPayload(Array(token.utf8), record, item: nil, into: &result)
+            decodeSignedPayload(Array(token.utf8)[...], record, item: nil, into: &result)
         default:
             reject(.notJSON, "the line is neither JSON nor a JWS", record, item: nil, raw: bytes, into: &result)
         }
@@ -133,14 +133,15 @@ struct RecordDecoder: Sendable {
             let arrayItem: Int? = isArray ? index : nil
             if let token = envelope.signedPayload {
                 decodeSignedPayload(
-                    Array(token.utf8), record, item: arrayItem ?? (envelope.notificationHistory == nil ? nil : item), into: &result
+                    Array(token.utf8)[...], record, item: arrayItem ?? (envelope.notificationHistory == nil ? nil : item),
+                    into: &result
                 )
                 item += 1
             }
             if let history = envelope.notificationHistory {
                 for entry in history {
                     if let token = entry.signedPayload {
-                        decodeSignedPayload(Array(token.utf8), record, item: item, into: &result)
+                        decodeSignedPayload(Array(token.utf8)[...], record, item: item, into: &result)
                     } else {
                         reject(.noSignedPayload, "notificationHistory[\(item)] has no signedPayload", record, item: item, raw: [], into: &result)
                     }
@@ -171,12 +172,13 @@ struct RecordDecoder: Sendable {
 
     // MARK: - Notifications
 
-    private func decodeSignedPayload(_ token: [UInt8], _ record: RawRecord, item: Int?, into result: inout DecodedRecord) {
+    private func decodeSignedPayload(
+        _ token: ArraySlice<UInt8>, _ record: RawRecord, item: Int?, into result: inout DecodedRecord
+    ) {
         let raw = item == nil ? record.bytes : Array(token.prefix(keepBytes))
         let decoded: DecodedNotification
         do {
-            var token = token
-            decoded = try NotificationDecoder.decodeSignedPayload(bytes: &token)
+            decoded = try NotificationDecoder.decodeSignedPayload(bytes: token)
         } catch {
             reject(Rejection.Reason(error.reason), error.detail, record, item: item, raw: raw, into: &result)
             return

@@ -1,7 +1,7 @@
 /// A row that cannot be stored, with its reason.
-struct RowRejection: Error {
-    var reason: Rejection.Reason
-    var detail: String
+package struct RowRejection: Error {
+    package var reason: Rejection.Reason
+    package var detail: String
 
     init(_ reason: Rejection.Reason, _ detail: String) {
         self.reason = reason

@@ -6,8 +6,11 @@ extension PGConnection {
     /// `body` writes rows through the ``PGCopyWriter``, which sends them in chunks of about `chunkSize` bytes.
     /// When `body` throws, the COPY is aborted on the server, the connection stays usable, and `body`'s error is
     /// rethrown unchanged.
+    ///
+    /// For `FORMAT binary` the writer sends ``CopyBinary/header`` before `body`'s rows and ``CopyBinary/trailer``
+    /// after them: `body` writes rows only (``CopyBinary/bytes``), whole or any of them.
     /// - Parameters:
-    ///   - sql: a `COPY table (columns) FROM STDIN` statement.
+    ///   - sql: a `COPY table (columns) FROM STDIN` statement, optionally `WITH (FORMAT binary)`.
     ///   - chunkSize: bytes buffered before each `PQputCopyData`.
     /// - Returns: the number of rows the server stored.
     /// - Throws: `body`'s error, or ``PGError`` when the server refuses the data.
@@ -18,10 +21,13 @@ extension PGConnection {
         _ body: (inout PGCopyWriter) throws -> Void
     ) throws -> Int {
         defer { drainResults() }
-        _ = try check(PQexec(pointer, sql), expecting: [PGRES_COPY_IN], sql: sql)
+        let started = try check(PQexec(pointer, sql), expecting: [PGRES_COPY_IN], sql: sql)
+        let isBinary = PQbinaryTuples(started.pointer) == 1
         var writer = PGCopyWriter(connection: pointer, chunkSize: chunkSize)
         do {
+            if isBinary { try writer.write(CopyBinary.header) }
             try body(&writer)
+            if isBinary { try writer.write(CopyBinary.trailer) }
             try writer.flush()
         } catch {
             let reason = "aborted by the client: \(String(describing: error).prefix(200))"

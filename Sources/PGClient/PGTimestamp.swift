@@ -2,10 +2,15 @@ import CivilTime
 
 /// Unix milliseconds as PostgreSQL `timestamptz` text in UTC, without Foundation date formatting.
 package enum PGTimestamp {
+    /// Whether an instant lies within the years 1–9999, the range timestamps are written in.
+    package static func isInRange(milliseconds: Int64) -> Bool {
+        // 0001-01-01 and 10000-01-01 in Unix milliseconds.
+        milliseconds >= -62_135_596_800_000 && milliseconds < 253_402_300_800_000
+    }
+
     /// `YYYY-MM-DD HH:MM:SS.mmm+00`, or nil outside years 1–9999.
     package static func text(milliseconds: Int64) -> [UInt8]? {
-        // 0001-01-01 and 10000-01-01 in Unix milliseconds.
-        guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else { return nil }
+        guard isInRange(milliseconds: milliseconds) else { return nil }
         let (days, remainder) = CivilDate.split(unixMilliseconds: milliseconds)
         let date = CivilDate(daysSinceEpoch: days)
         let (year, month, day) = (Int64(date.year), Int64(date.month), Int64(date.day))

@@ -24,6 +24,22 @@ import Testing
         #expect(decoded.document == decoded.jws.payload)
     }
 
+    /// A token inside a larger buffer (as the loader passes the token of an export line) parses as the token alone.
+    @Test func parsesATokenInsideALine() throws {
+        let token = try Fixture.token("apple-mock-signed/testNotification")
+        let line = Array("{\"signedPayload\":\"\(token)\"}".utf8)
+        let slice = line[18..<(line.count - 2)]
+        let alone = try JWS.parse(token)
+        let inside = try JWS.parse(bytes: slice)
+        #expect(inside.payload == alone.payload)
+        #expect(inside.signature == alone.signature)
+        #expect(Array(inside.signingInput) == Array(alone.signingInput))
+        let parts = token.split(separator: ".")
+        #expect(Array(inside.signingInput) == Array("\(parts[0]).\(parts[1])".utf8))
+        let decoded = try NotificationDecoder.decodeSignedPayload(bytes: slice)
+        #expect(decoded.document == (try NotificationDecoder.decodeSignedPayload(token)).document)
+    }
+
     @Test func decodesAppleSignedTransaction() throws {
         let token = try Fixture.token("apple-mock-signed/transactionInfo")
         let transaction = try NotificationDecoder.decodeSignedTransaction(token)

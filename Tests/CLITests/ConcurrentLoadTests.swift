@@ -95,8 +95,9 @@ import Testing
         let loading = try ChurnCommand.start(
             try loadArguments(fifo, into: schema) + ["--workers", "1", "--batch-size", "50"]
         )
-        send(lines.prefix(100))
-        // 100 lines: 99 notifications and the line that is not one.
+        // The loader hands a decoded batch over once it has read the next: of 150 lines, the first two batches are
+        // committed (99 notifications and the line that is not one) while the third waits for the fourth's input.
+        send(lines.prefix(150))
         let committed = try Self.waitUntil {
             try connection.execute(
                 "SELECT count(*) FROM notifications n JOIN source_files f ON f.id = n.source_file_id WHERE f.path = $1",
@@ -112,7 +113,7 @@ import Testing
         #expect(meanwhile.stdout.contains("episodes are current"), "\(meanwhile.stdout)")
         #expect(try analyzedCount(of: fileID, on: connection) == "0")
 
-        send(lines.dropFirst(100).dropLast())
+        send(lines.dropFirst(150).dropLast())
         close(writer)
         writerOpen = false
         let loaded = loading.wait()
