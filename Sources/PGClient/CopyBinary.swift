@@ -80,16 +80,8 @@ package struct CopyBinary: Sendable {
     /// Appends a `text` field. `nil` appends NULL.
     /// - Throws: ``PGError`` of kind `invalidValue` when the text holds a NUL byte.
     package mutating func append(_ text: String?) throws(PGError) {
-        guard var utf8Text = text else { return appendNull() }
-        var failure: PGError?
-        utf8Text.withUTF8 { buffer in
-            do throws(PGError) {
-                try append(utf8: UnsafeRawBufferPointer(buffer))
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
+        guard let text else { return appendNull() }
+        try UTF8Text.withBytes(of: text) { bytes throws(PGError) in try append(utf8: bytes) }
     }
 
     /// Appends a `text` field given as UTF-8 bytes.
@@ -126,7 +118,7 @@ package struct CopyBinary: Sendable {
         var digits = 0
         for byte in text.utf8 {
             if byte == UInt8(ascii: "-") && (digits == 8 || digits == 12 || digits == 16 || digits == 20) { continue }
-            guard digits < 32, let nibble = Self.hexValue(byte) else {
+            guard digits < 32, let nibble = UTF8Text.hexValue(byte) else {
                 throw PGError(kind: .invalidValue, message: "\"\(text.prefix(60))\" is not a UUID")
             }
             if digits < 16 {
@@ -142,15 +134,6 @@ package struct CopyBinary: Sendable {
         beginField(length: 16)
         appendBigEndian(halves.0)
         appendBigEndian(halves.1)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// Appends an `int2` (`smallint`), or NULL.

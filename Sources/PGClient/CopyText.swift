@@ -47,16 +47,8 @@ package struct CopyText: Sendable {
     /// Appends a text field, escaped. `nil` appends NULL.
     /// - Throws: ``PGError`` of kind `invalidValue` when the text holds a NUL byte.
     package mutating func append(_ text: String?) throws(PGError) {
-        guard var utf8Text = text else { return appendNull() }
-        var failure: PGError?
-        utf8Text.withUTF8 { buffer in
-            do throws(PGError) {
-                try append(utf8: UnsafeRawBufferPointer(buffer))
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
+        guard let text else { return appendNull() }
+        try UTF8Text.withBytes(of: text) { bytes throws(PGError) in try append(utf8: bytes) }
     }
 
     /// Appends a text field given as UTF-8 bytes, escaped.

@@ -91,13 +91,13 @@ package enum CopyTextParser {
                 bytes.append(UInt8(truncatingIfNeeded: value))
             case UInt8(ascii: "x"):
                 // One or two hex digits; without one, `\x` is the letter x.
-                guard index < slice.count, let high = hexValue(slice[index]) else {
+                guard index < slice.count, let high = UTF8Text.hexValue(slice[index]) else {
                     bytes.append(next)
                     break
                 }
                 index += 1
                 var value = high
-                if index < slice.count, let low = hexValue(slice[index]) {
+                if index < slice.count, let low = UTF8Text.hexValue(slice[index]) {
                     value = value << 4 | low
                     index += 1
                 }
@@ -106,14 +106,5 @@ package enum CopyTextParser {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
