@@ -24,6 +24,15 @@ package enum BillingFailures {
         for episode in episodes {
             started.add(episode.cohort(.month))
         }
+        return rows(started: started, renewals: renewals)
+    }
+
+    /// The rows: months ascending, then the total.
+    ///
+    /// - Parameters:
+    ///   - started: episodes started, per month of t0.
+    ///   - renewals: ordinary renewals, per month of `signedDate`.
+    package static func rows(started: PeriodCounts, renewals: PeriodCounts) -> [Row] {
         let months = Set(started.periods).union(renewals.periods).sorted()
         var rows: [Row] = []
         var total = Row(month: nil, episodesStarted: 0, renewals: 0)

@@ -32,17 +32,31 @@ package struct ChurnReport: Hashable, Sendable {
     ///   - rejections: inputs quarantined at load time, by reason.
     ///   - options: cohort granularity and message schedule.
     package init(_ dataset: EpisodeDataset, rejections: [String: Int] = [:], options: Options = Options()) {
-        let (episodes, asOf) = (dataset.episodes, dataset.asOf)
-        self.options = options
-        recoveryByCohort = RecoveryByCohort.rows(episodes: episodes, asOf: asOf, granularity: options.granularity)
-        recoveryCurve = RecoveryCurve.points(episodes: episodes, asOf: asOf)
-        gracePeriod = GracePeriod.rows(episodes: episodes, asOf: asOf, granularity: options.granularity)
-        graceRevenue = GraceRevenue.rows(episodes: episodes)
-        messageBands = MessageBands.figures(episodes: episodes, asOf: asOf, schedule: options.schedule)
-        retryDays = RetryDays.lifeTable(episodes: episodes, asOf: asOf, schedule: options.schedule)
-        revenue = Revenue.rows(episodes: episodes)
-        flows = Flows.weeks(episodes: episodes, asOf: asOf)
-        billingFailures = BillingFailures.rows(episodes: episodes, renewals: dataset.renewals)
-        dataQuality = DataQuality.rows(counts: dataset.dataQuality, rejections: rejections)
+        var tally = Tally(asOf: dataset.asOf, options: options)
+        for episode in dataset.episodes { tally.add(episode) }
+        self.init(tally, dataQuality: dataset.dataQuality, renewals: dataset.renewals, rejections: rejections)
+    }
+
+    /// Computes every figure from episodes already added up.
+    ///
+    /// - Parameters:
+    ///   - tally: every episode of the report's scope, added.
+    ///   - dataQuality: the dataset's counts (``EpisodeDataset/dataQuality``).
+    ///   - renewals: ordinary renewals per month (``EpisodeDataset/renewals``).
+    ///   - rejections: inputs quarantined at load time, by reason.
+    package init(
+        _ tally: Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts, rejections: [String: Int] = [:]
+    ) {
+        options = tally.options
+        recoveryByCohort = tally.recoveryByCohort.rows
+        recoveryCurve = tally.recoveryCurve.points
+        gracePeriod = tally.gracePeriod.rows
+        graceRevenue = tally.graceRevenue.rows
+        retryDays = tally.retryDays.lifeTable(schedule: tally.options.schedule)
+        messageBands = tally.messageBands.figures(lifeTable: retryDays)
+        revenue = tally.revenue.rows
+        flows = tally.flows.weeks
+        billingFailures = BillingFailures.rows(started: tally.started, renewals: renewals)
+        self.dataQuality = DataQuality.rows(counts: dataQuality, rejections: rejections)
     }
 }

@@ -80,4 +80,12 @@ package struct DataQualityCounts: Hashable, Sendable {
         graceEndInferred += other.graceEndInferred
         graceEndUnknown += other.graceEndUnknown
     }
+
+    /// Counts what ``EpisodeDataset/finish()`` inferred for one finished episode: `inferred_expiry`,
+    /// `grace_end_inferred` and `grace_end_unknown`.
+    package mutating func countInferences(of episode: Episode) {
+        if episode.endInferred { inferredExpiry += 1 }
+        if episode.graceEndInferred { graceEndInferred += 1 }
+        if episode.isGraceEndUnknown { graceEndUnknown += 1 }
+    }
 }

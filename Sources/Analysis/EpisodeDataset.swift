@@ -36,17 +36,25 @@ package struct EpisodeDataset: Hashable, Sendable {
     ///   stays unknown.
     /// - `inferred_expiry`, `grace_end_inferred` and `grace_end_unknown` are counted over the episodes.
     package mutating func finish() {
-        for index in episodes.indices {
-            episodes[index].closeRetryWindow(asOf: asOf)
-        }
-        GraceLengths(observedIn: episodes).inferGraceEnds(of: &episodes)
+        let graceLengths = GraceLengths(observedIn: episodes)
         dataQuality.inferredExpiry = 0
         dataQuality.graceEndInferred = 0
         dataQuality.graceEndUnknown = 0
-        for episode in episodes {
-            if episode.endInferred { dataQuality.inferredExpiry += 1 }
-            if episode.graceEndInferred { dataQuality.graceEndInferred += 1 }
-            if episode.isGraceEndUnknown { dataQuality.graceEndUnknown += 1 }
+        for index in episodes.indices {
+            Self.finish(&episodes[index], asOf: asOf, graceLengths: graceLengths)
+            dataQuality.countInferences(of: episodes[index])
         }
+    }
+
+    /// Brings one episode to the as-of time, as ``finish()`` does each of a dataset's episodes, for episodes that
+    /// stream through instead of being held.
+    ///
+    /// - Parameters:
+    ///   - episode: an episode of the dataset's scope.
+    ///   - asOf: the as-of time (Unix ms).
+    ///   - graceLengths: the usual grace lengths of every episode of the scope (not only of those seen so far).
+    package static func finish(_ episode: inout Episode, asOf: Int64, graceLengths: GraceLengths) {
+        episode.closeRetryWindow(asOf: asOf)
+        graceLengths.inferGraceEnd(of: &episode)
     }
 }

@@ -49,39 +49,64 @@ package enum Flows {
     ///   - episodes: the episodes in scope.
     ///   - asOf: the as-of time (Unix ms): the last week, and the latest cut for `in_retry_at_week_end`.
     package static func weeks(episodes: [Episode], asOf: Int64) -> [Week] {
-        guard let earliest = episodes.map(\.start).min() else { return [] }
-        var entered: [CalendarPeriod: Int] = [:]
-        var exits: [CalendarPeriod: [Episode]] = [:]
-        var latest = asOf
-        for episode in episodes {
+        var tally = Tally(asOf: asOf)
+        for episode in episodes { tally.add(episode) }
+        return tally.weeks
+    }
+
+    /// The weeks' counts, added up one episode at a time: counts per week, and each episode's t0 and flow time
+    /// (for `in_retry_at_week_end`), never the episodes.
+    package struct Tally: Sendable {
+        let asOf: Int64
+        private var entered: [CalendarPeriod: Int] = [:]
+        private var exits: [CalendarPeriod: Week] = [:]
+        private var latest: Int64
+        private var starts: [Int64] = []
+        private var flowTimes: [Int64] = []
+
+        /// - Parameter asOf: the as-of time (Unix ms): the last week, and the latest cut for
+        ///   `in_retry_at_week_end`.
+        package init(asOf: Int64) {
+            self.asOf = asOf
+            latest = asOf
+        }
+
+        package mutating func add(_ episode: Episode) {
             entered[CalendarPeriod(.week, containing: episode.start), default: 0] += 1
+            starts.append(episode.start)
             latest = max(latest, episode.start)
             if let flowTime = episode.flowTime {
-                exits[CalendarPeriod(.week, containing: flowTime), default: []].append(episode)
+                let week = CalendarPeriod(.week, containing: flowTime)
+                exits[week, default: Week(week: week)].addExit(episode)
+                flowTimes.append(flowTime)
                 latest = max(latest, flowTime)
             }
         }
-        // in_retry(c) = #{t0 < c} − #{closed with flow time < c}, since a flow time is never before its t0.
-        let starts = episodes.map(\.start).sorted()
-        let flowTimes = episodes.compactMap(\.flowTime).sorted()
-        var startIndex = 0
-        var flowIndex = 0
 
-        var weeks: [Week] = []
-        let last = CalendarPeriod(.week, containing: latest)
-        var period = CalendarPeriod(.week, containing: earliest)
-        while true {
-            var week = Week(week: period)
-            week.entered = entered[period] ?? 0
-            for episode in exits[period] ?? [] { week.addExit(episode) }
-            let cut = min(period.end, asOf)
-            while startIndex < starts.endIndex, starts[startIndex] < cut { startIndex += 1 }
-            while flowIndex < flowTimes.endIndex, flowTimes[flowIndex] < cut { flowIndex += 1 }
-            week.inRetryAtWeekEnd = startIndex - flowIndex
-            weeks.append(week)
-            guard period < last else { break }
-            period = CalendarPeriod(.week, containing: period.end)
+        /// The weeks in order.
+        package var weeks: [Week] {
+            // in_retry(c) = #{t0 < c} − #{closed with flow time < c}, since a flow time is never before its t0.
+            let starts = starts.sorted()
+            let flowTimes = flowTimes.sorted()
+            guard let earliest = starts.first else { return [] }
+            var startIndex = 0
+            var flowIndex = 0
+
+            var weeks: [Week] = []
+            let last = CalendarPeriod(.week, containing: latest)
+            var period = CalendarPeriod(.week, containing: earliest)
+            while true {
+                var week = exits[period] ?? Week(week: period)
+                week.entered = entered[period] ?? 0
+                let cut = min(period.end, asOf)
+                while startIndex < starts.endIndex, starts[startIndex] < cut { startIndex += 1 }
+                while flowIndex < flowTimes.endIndex, flowTimes[flowIndex] < cut { flowIndex += 1 }
+                week.inRetryAtWeekEnd = startIndex - flowIndex
+                weeks.append(week)
+                guard period < last else { break }
+                period = CalendarPeriod(.week, containing: period.end)
+            }
+            return weeks
         }
-        return weeks
     }
 }

@@ -78,17 +78,20 @@ package struct GraceLengths: Hashable, Sendable {
     /// ``Episode/graceEndInferred``; without a length the grace end stays unknown. Earlier inferences are
     /// replaced, so applying it again gives the same episodes.
     package func inferGraceEnds(of episodes: inout [Episode]) {
-        for index in episodes.indices where episodes[index].hasGrace {
-            guard episodes[index].graceEnd == nil || episodes[index].graceEndInferred else { continue }
-            let episode = episodes[index]
-            if let days = length(productId: episode.productId, bundleId: episode.bundleId) {
-                let (graceEnd, overflow) = episode.start.addingReportingOverflow(Int64(days) * Milliseconds.day)
-                episodes[index].graceEnd = overflow ? nil : graceEnd
-                episodes[index].graceEndInferred = !overflow
-            } else {
-                episodes[index].graceEnd = nil
-                episodes[index].graceEndInferred = false
-            }
+        for index in episodes.indices { inferGraceEnd(of: &episodes[index]) }
+    }
+
+    /// Dates one grace period as ``inferGraceEnds(of:)`` does each; an episode without grace, or with a grace end
+    /// from a notification, is left as it is.
+    package func inferGraceEnd(of episode: inout Episode) {
+        guard episode.hasGrace, episode.graceEnd == nil || episode.graceEndInferred else { return }
+        if let days = length(productId: episode.productId, bundleId: episode.bundleId) {
+            let (graceEnd, overflow) = episode.start.addingReportingOverflow(Int64(days) * Milliseconds.day)
+            episode.graceEnd = overflow ? nil : graceEnd
+            episode.graceEndInferred = !overflow
+        } else {
+            episode.graceEnd = nil
+            episode.graceEndInferred = false
         }
     }
 }

@@ -62,13 +62,34 @@ package enum GracePeriod {
         asOf: Int64,
         granularity: CalendarPeriod.Granularity = .month
     ) -> [Row] {
-        var byCohort: [CalendarPeriod: Counts] = [:]
-        var total = Counts()
-        for episode in episodes where episode.hasGrace {
+        var tally = Tally(asOf: asOf, granularity: granularity)
+        for episode in episodes { tally.add(episode) }
+        return tally.rows
+    }
+
+    /// The rows' counts, added up one episode at a time.
+    package struct Tally: Sendable {
+        let asOf: Int64
+        let granularity: CalendarPeriod.Granularity
+        private var byCohort: [CalendarPeriod: Counts] = [:]
+        private var total = Counts()
+
+        package init(asOf: Int64, granularity: CalendarPeriod.Granularity = .month) {
+            self.asOf = asOf
+            self.granularity = granularity
+        }
+
+        /// Counts `episode` when it has a grace period.
+        package mutating func add(_ episode: Episode) {
+            guard episode.hasGrace else { return }
             byCohort[episode.cohort(granularity), default: Counts()].add(episode, asOf: asOf)
             total.add(episode, asOf: asOf)
         }
-        return byCohort.sorted { $0.key < $1.key }.map { Row(cohort: $0.key, counts: $0.value) }
-            + [Row(cohort: nil, counts: total)]
+
+        /// The rows: cohorts with a grace episode, ascending, then the total.
+        package var rows: [Row] {
+            byCohort.sorted { $0.key < $1.key }.map { Row(cohort: $0.key, counts: $0.value) }
+                + [Row(cohort: nil, counts: total)]
+        }
     }
 }

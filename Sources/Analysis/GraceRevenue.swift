@@ -28,14 +28,30 @@ package enum GraceRevenue {
 
     /// The rows, by currency.
     package static func rows(episodes: [Episode]) -> [Row] {
-        var byCurrency: [String: Saved] = [:]
-        for episode in episodes where episode.isSavedInGrace {
+        var tally = Tally()
+        for episode in episodes { tally.add(episode) }
+        return tally.rows
+    }
+
+    /// The rows' sums, added up one episode at a time.
+    package struct Tally: Sendable {
+        private var byCurrency: [String: Saved] = [:]
+
+        package init() {}
+
+        /// Counts `episode` when it was saved in grace.
+        package mutating func add(_ episode: Episode) {
+            guard episode.isSavedInGrace else { return }
             var saved = byCurrency[episode.recoveryCurrency ?? "", default: Saved()]
             saved.episodes += 1
             saved.revenue = Milliunits.adding(episode.recoveryPrice, to: saved.revenue)
             byCurrency[episode.recoveryCurrency ?? ""] = saved
         }
-        return byCurrency.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            .map { Row(currency: $0.key, saved: $0.value) }
+
+        /// The rows, by currency.
+        package var rows: [Row] {
+            byCurrency.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+                .map { Row(currency: $0.key, saved: $0.value) }
+        }
     }
 }

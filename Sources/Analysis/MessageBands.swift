@@ -29,21 +29,46 @@ package enum MessageBands {
 
     /// The figures of each band, in schedule order.
     package static func figures(episodes: [Episode], asOf: Int64, schedule: MessageSchedule) -> [Figures] {
-        var figures = Array(repeating: Figures(), count: schedule.bands.count)
+        var tally = Tally(asOf: asOf, schedule: schedule)
+        var lifeTable = RetryDays.Tally(asOf: asOf)
         for episode in episodes {
+            tally.add(episode)
+            lifeTable.add(episode)
+        }
+        return tally.figures(lifeTable: lifeTable.lifeTable(schedule: schedule))
+    }
+
+    /// The bands' counts and exposure, added up one episode at a time.
+    package struct Tally: Sendable {
+        let asOf: Int64
+        let schedule: MessageSchedule
+        private var figures: [Figures]
+
+        package init(asOf: Int64, schedule: MessageSchedule) {
+            self.asOf = asOf
+            self.schedule = schedule
+            figures = Array(repeating: Figures(), count: schedule.bands.count)
+        }
+
+        package mutating func add(_ episode: Episode) {
             let duration = episode.duration(asOf: asOf)
             let isRecovered = episode.outcome == .recovered
             // A recovery at exactly a band's start lies in that band although the episode never entered it.
             for (index, band) in schedule.bands.enumerated() {
                 guard duration >= band.start else { break }
-                add(band, duration: duration, isRecovered: isRecovered, to: &figures[index])
+                MessageBands.add(band, duration: duration, isRecovered: isRecovered, to: &figures[index])
             }
         }
-        let lifeTable = RetryDays.lifeTable(episodes: episodes, asOf: asOf, schedule: schedule)
-        for (index, band) in schedule.bands.enumerated() {
-            figures[index].dayComparison = DayComparison(band, lifeTable: lifeTable)
+
+        /// The figures of each band, in schedule order, with the day comparisons of `lifeTable` (the life table of
+        /// the same episodes and schedule, ``RetryDays``).
+        package func figures(lifeTable: [RetryDays.Day]) -> [Figures] {
+            var figures = figures
+            for (index, band) in schedule.bands.enumerated() {
+                figures[index].dayComparison = DayComparison(band, lifeTable: lifeTable)
+            }
+            return figures
         }
-        return figures
     }
 
     /// The `(all)` row's hazard ratio: the bands' day comparisons pooled by Mantel–Haenszel, stratified by band;

@@ -36,11 +36,29 @@ package enum RecoveryByCohort {
         asOf: Int64,
         granularity: CalendarPeriod.Granularity = .month
     ) -> [Row] {
-        var byCohortProduct: [CohortProduct: Row] = [:]
-        var byCohort: [CalendarPeriod: Row] = [:]
-        var byProduct: [String: Row] = [:]
-        var total = Row(cohort: nil, productId: nil)
-        for episode in episodes {
+        var tally = Tally(asOf: asOf, granularity: granularity)
+        for episode in episodes { tally.add(episode) }
+        return tally.rows
+    }
+
+    /// The rows' counts, added up one episode at a time; holds counts per cohort and product, never episodes.
+    package struct Tally: Sendable {
+        let asOf: Int64
+        let granularity: CalendarPeriod.Granularity
+        private var byCohortProduct: [CohortProduct: Row] = [:]
+        private var byCohort: [CalendarPeriod: Row] = [:]
+        private var byProduct: [String: Row] = [:]
+        private var total = Row(cohort: nil, productId: nil)
+
+        /// - Parameters:
+        ///   - asOf: the as-of time (Unix ms), which decides which episodes are mature.
+        ///   - granularity: cohorts by month or ISO week.
+        package init(asOf: Int64, granularity: CalendarPeriod.Granularity = .month) {
+            self.asOf = asOf
+            self.granularity = granularity
+        }
+
+        package mutating func add(_ episode: Episode) {
             let cohort = episode.cohort(granularity)
             let product = episode.productId ?? ""
             let key = CohortProduct(cohort: cohort, product: product)
@@ -50,19 +68,22 @@ package enum RecoveryByCohort {
             total.add(episode, asOf: asOf)
         }
 
-        var rows: [Row] = []
-        let cohortProducts = byCohortProduct.sorted { $0.key < $1.key }.map(\.value)
-        var index = cohortProducts.startIndex
-        for cohortTotal in byCohort.sorted(by: { $0.key < $1.key }).map(\.value) {
-            while index < cohortProducts.endIndex, cohortProducts[index].cohort == cohortTotal.cohort {
-                rows.append(cohortProducts[index])
-                index += 1
+        /// The rows, in the order above.
+        package var rows: [Row] {
+            var rows: [Row] = []
+            let cohortProducts = byCohortProduct.sorted { $0.key < $1.key }.map(\.value)
+            var index = cohortProducts.startIndex
+            for cohortTotal in byCohort.sorted(by: { $0.key < $1.key }).map(\.value) {
+                while index < cohortProducts.endIndex, cohortProducts[index].cohort == cohortTotal.cohort {
+                    rows.append(cohortProducts[index])
+                    index += 1
+                }
+                rows.append(cohortTotal)
             }
-            rows.append(cohortTotal)
+            rows += byProduct.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map(\.value)
+            rows.append(total)
+            return rows
         }
-        rows += byProduct.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map(\.value)
-        rows.append(total)
-        return rows
     }
 
     private struct CohortProduct: Hashable, Comparable {

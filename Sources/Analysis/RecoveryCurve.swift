@@ -24,9 +24,34 @@ package enum RecoveryCurve {
     }
 
     package static func points(episodes: [Episode], asOf: Int64) -> [Point] {
-        let sorted = episodes.map { (duration: $0.duration(asOf: asOf), outcome: $0.outcome) }
-            .sorted { $0.duration < $1.duration }
+        var tally = Tally(asOf: asOf)
+        for episode in episodes { tally.add(episode) }
+        return tally.points
+    }
 
+    /// What the curve needs of each episode, added one episode at a time: its duration and outcome (16 bytes),
+    /// never the episode.
+    package struct Tally: Sendable {
+        let asOf: Int64
+        private var durations: [(duration: Int64, outcome: Episode.Outcome)] = []
+
+        /// - Parameter asOf: the as-of time (Unix ms); open episodes are censored there.
+        package init(asOf: Int64) {
+            self.asOf = asOf
+        }
+
+        package mutating func add(_ episode: Episode) {
+            durations.append((episode.duration(asOf: asOf), episode.outcome))
+        }
+
+        /// The points of days 1…60.
+        package var points: [Point] {
+            RecoveryCurve.points(sorted: durations.sorted { $0.duration < $1.duration })
+        }
+    }
+
+    /// The points of days 1…60 from every episode's duration and outcome, sorted by duration.
+    private static func points(sorted: [(duration: Int64, outcome: Episode.Outcome)]) -> [Point] {
         // Aalen–Johansen steps at each distinct duration tᵢ that has an event (any outcome but open).
         var steps: [(time: Int64, cif: Double)] = []
         var survival = 1.0

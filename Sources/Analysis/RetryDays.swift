@@ -40,31 +40,50 @@ package enum RetryDays {
     ///   - asOf: the as-of time (Unix ms); open episodes are censored there.
     ///   - schedule: the message schedule that marks message days.
     package static func lifeTable(episodes: [Episode], asOf: Int64, schedule: MessageSchedule = .standard) -> [Day] {
-        let lastDay = days.upperBound
+        var tally = Tally(asOf: asOf)
+        for episode in episodes { tally.add(episode) }
+        return tally.lifeTable(schedule: schedule)
+    }
+
+    /// The life table's counts, added up one episode at a time: three counts per day.
+    package struct Tally: Sendable {
+        let asOf: Int64
         // lastAtRisk[k]: episodes at risk on days 1…k; recoveriesOn[k]: recoveries on day k;
         // skipped[k]: episodes at risk on day k that hold their grace end there.
-        var lastAtRisk = Array(repeating: 0, count: lastDay + 1)
-        var recoveriesOn = Array(repeating: 0, count: lastDay + 1)
-        var skipped = Array(repeating: 0, count: lastDay + 1)
-        for episode in episodes where !episode.isGraceEndUnknown {
-            guard let last = lastDayAtRisk(episode, asOf: asOf) else { continue }
+        private var lastAtRisk = Array(repeating: 0, count: RetryDays.days.upperBound + 1)
+        private var recoveriesOn = Array(repeating: 0, count: RetryDays.days.upperBound + 1)
+        private var skipped = Array(repeating: 0, count: RetryDays.days.upperBound + 1)
+
+        /// - Parameter asOf: the as-of time (Unix ms); open episodes are censored there.
+        package init(asOf: Int64) {
+            self.asOf = asOf
+        }
+
+        package mutating func add(_ episode: Episode) {
+            let lastDay = RetryDays.days.upperBound
+            guard !episode.isGraceEndUnknown, let last = RetryDays.lastDayAtRisk(episode, asOf: asOf) else { return }
             let cappedLast = Int(min(last, Int64(lastDay)))
             lastAtRisk[cappedLast] += 1
-            let graceDay = graceEndDay(episode)
+            let graceDay = RetryDays.graceEndDay(episode)
             if let graceDay, graceDay >= 1, graceDay <= cappedLast { skipped[Int(graceDay)] += 1 }
             if episode.outcome == .recovered, last <= lastDay, graceDay != last { recoveriesOn[Int(last)] += 1 }
         }
-        let messageDays = schedule.messageDays(through: lastDay)
-        var table: [Day] = []
-        var atRisk = 0
-        for day in days.reversed() {
-            atRisk += lastAtRisk[day]
-            table.append(
-                Day(
-                    day: day, isMessageDay: messageDays.contains(day),
-                    counts: EventRate(events: recoveriesOn[day], atRisk: atRisk - skipped[day])))
+
+        /// The life table, days 1…60 in order.
+        /// - Parameter schedule: the message schedule that marks message days.
+        package func lifeTable(schedule: MessageSchedule = .standard) -> [Day] {
+            let messageDays = schedule.messageDays(through: RetryDays.days.upperBound)
+            var table: [Day] = []
+            var atRisk = 0
+            for day in RetryDays.days.reversed() {
+                atRisk += lastAtRisk[day]
+                table.append(
+                    Day(
+                        day: day, isMessageDay: messageDays.contains(day),
+                        counts: EventRate(events: recoveriesOn[day], atRisk: atRisk - skipped[day])))
+            }
+            return table.reversed()
         }
-        return table.reversed()
     }
 
     /// The last day the episode is at risk (days from 1); nil when on none (an open episode of duration 0).

@@ -44,8 +44,18 @@ package enum Revenue {
 
     /// The rows, by currency; currencies with only zeros are left out.
     package static func rows(episodes: [Episode]) -> [Row] {
-        var byCurrency: [String: Amounts] = [:]
-        for episode in episodes {
+        var tally = Tally()
+        for episode in episodes { tally.add(episode) }
+        return tally.rows
+    }
+
+    /// The rows' sums, added up one episode at a time.
+    package struct Tally: Sendable {
+        private var byCurrency: [String: Amounts] = [:]
+
+        package init() {}
+
+        package mutating func add(_ episode: Episode) {
             switch episode.outcome {
             case .recovered:
                 var amounts = byCurrency[episode.recoveryCurrency ?? "", default: Amounts()]
@@ -70,8 +80,12 @@ package enum Revenue {
                 break
             }
         }
-        return byCurrency.filter { !$0.value.isZero }
-            .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            .map { Row(currency: $0.key, amounts: $0.value) }
+
+        /// The rows, by currency; currencies with only zeros are left out.
+        package var rows: [Row] {
+            byCurrency.filter { !$0.value.isZero }
+                .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+                .map { Row(currency: $0.key, amounts: $0.value) }
+        }
     }
 }

@@ -21,18 +21,68 @@ package struct StoredDataset {
     /// Exact when `asOf` is at or after the latest `signedDate` loaded (the stored episodes see every notification);
     /// for an earlier as-of use ``build(environment:asOf:reader:)``.
     package func stored(environment: String, asOf: Int64) throws -> EpisodeDataset {
-        var dataset = EpisodeDataset(asOf: asOf)
-        try connection.copyOut(
-            """
-            COPY (SELECT \(StoredEpisodeColumns.selectList)
-                  FROM billing_episodes WHERE environment = \(try literal(environment))
-                  ORDER BY \(StoredEpisodeColumns.orderBy)) TO STDOUT
-            """
-        ) { row in
-            dataset.episodes.append(
-                try StoredEpisodeColumns.episode(CopyTextParser.fields(row), environment: environment)
-            )
+        var episodes: [Episode] = []
+        var dataset = try streamStored(environment: environment, asOf: asOf) { episodes.append($0) }
+        dataset.episodes = episodes
+        return dataset
+    }
+
+    /// Streams the episodes stored by ``EpisodeAnalyzer`` for `environment`, finished as of `asOf`, through `body`
+    /// one at a time (by subscription and sequence), holding none of them: what ``stored(environment:asOf:)``
+    /// holds, for a report that keeps only its figures.
+    ///
+    /// Every read is one snapshot (a read-only repeatable-read transaction), so the grace lengths that date the
+    /// grace periods come from the same episodes that stream.
+    /// - Returns: the dataset's counts, as ``stored(environment:asOf:)`` has them, with no episodes.
+    package func streamStored(
+        environment: String, asOf: Int64, _ body: (Episode) throws -> Void
+    ) throws -> EpisodeDataset {
+        try connection.withTransaction {
+            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            var dataset = EpisodeDataset(asOf: asOf)
+            let graceLengths = try graceLengths(environment: environment)
+            try connection.copyOut(
+                """
+                COPY (SELECT \(StoredEpisodeColumns.selectList)
+                      FROM billing_episodes WHERE environment = \(try literal(environment))
+                      ORDER BY \(StoredEpisodeColumns.orderBy)) TO STDOUT
+                """
+            ) { row in
+                var episode = try StoredEpisodeColumns.episode(CopyTextParser.fields(row), environment: environment)
+                EpisodeDataset.finish(&episode, asOf: asOf, graceLengths: graceLengths)
+                dataset.dataQuality.countInferences(of: episode)
+                try body(episode)
+            }
+            try readCounts(environment: environment, into: &dataset)
+            return dataset
         }
+    }
+
+    /// The usual grace lengths of the stored episodes of `environment`, as ``GraceLengths/init(observedIn:)``
+    /// finds them in those episodes: the same whole days from the same millisecond values, counted by SQL.
+    private func graceLengths(environment: String) throws -> GraceLengths {
+        // ⌊(grace_end − t0) / 24 h + ½⌋ on the Unix milliseconds the select list reads, as GraceLengths.days.
+        let counts = try connection.execute(
+            """
+            SELECT product_id, bundle_id,
+                   floor((((date_part('epoch', grace_end) * 1000)::int8 - (date_part('epoch', start_at) * 1000)::int8)
+                           + 43200000)::numeric / 86400000)::int8,
+                   count(*)
+            FROM billing_episodes
+            WHERE environment = $1 AND has_grace AND grace_end IS NOT NULL AND NOT grace_end_inferred
+            GROUP BY 1, 2, 3
+            """,
+            [environment]
+        ).rows.compactMap { row -> GraceLengths.Count? in
+            guard row.count == 4, let days = row[2].flatMap({ Int($0) }), let episodes = row[3].flatMap({ Int($0) })
+            else { return nil }
+            return GraceLengths.Count(productId: row[0], bundleId: row[1], days: days, episodes: episodes)
+        }
+        return GraceLengths(counts: counts)
+    }
+
+    /// The counts of `environment` that come from analysis and loading: data quality and ordinary renewals.
+    private func readCounts(environment: String, into dataset: inout EpisodeDataset) throws {
         let quality = try connection.execute(
             """
             SELECT coalesce(sum(outside_environment), 0), coalesce(sum(family_shared_skipped), 0),
@@ -64,8 +114,6 @@ package struct StoredDataset {
             dataset.renewals.add(CalendarPeriod(.month, containing: start), count: count)
         }
         dataset.dataQuality.duplicatesSkipped = try duplicatesSkipped()
-        dataset.finish()
-        return dataset
     }
 
     /// Episodes built afresh from the notifications signed at or before `asOf` (not stored).

@@ -2,7 +2,8 @@ import Analysis
 import Foundation
 
 /// One involuntary-churn report: every table of METRICS.md's "Report files", the Markdown summary, the two charts
-/// and the headline snapshot, computed once from an `EpisodeDataset`.
+/// and the headline snapshot, computed once from an `EpisodeDataset` or from episodes streamed through a
+/// ``Tally``. A report holds figures, never episodes.
 ///
 /// The files depend only on the dataset and the options, never on the clock, so the same data gives the same
 /// bytes. Typical use:
@@ -102,7 +103,10 @@ package struct Report: Sendable {
     /// 1, 12, 24, 48 and 72 hours after the previous attempt (157 hours in all).
     package static let lateDeliveryWindow: Int64 = 7 * Milliseconds.day
 
-    package let dataset: EpisodeDataset
+    /// The report's as-of time (Unix ms).
+    package let asOf: Int64
+    /// The dataset's data-quality counts.
+    package let dataQuality: DataQualityCounts
     package let options: Options
     /// One table per CSV file, in METRICS.md's order.
     package let tables: [ReportTable]
@@ -145,13 +149,26 @@ package struct Report: Sendable {
     ///   - dataset: the episodes and counts of the report's scope, built for `options.environment`.
     ///   - options: cohorts, schedule, environment, rejections, the previous report's figures and the latest data.
     package init(dataset: EpisodeDataset, options: Options = Options()) {
-        self.dataset = dataset
+        var tally = Tally(asOf: dataset.asOf, options: options)
+        for episode in dataset.episodes { tally.add(episode) }
+        self.init(tally, dataQuality: dataset.dataQuality, renewals: dataset.renewals)
+    }
+
+    /// Computes every figure of the report from episodes already added up.
+    ///
+    /// - Parameters:
+    ///   - tally: every finished episode of the report's scope, added.
+    ///   - dataQuality: the dataset's counts, `inferred_expiry` and the grace-end counts included
+    ///     (``EpisodeDataset/dataQuality``).
+    ///   - renewals: ordinary renewals per month (``EpisodeDataset/renewals``).
+    package init(_ tally: Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts) {
+        let options = tally.options
+        let asOf = tally.asOf
+        self.asOf = asOf
+        self.dataQuality = dataQuality
         self.options = options
-        let asOf = dataset.asOf
-        let episodes = dataset.episodes
         let figures = ChurnReport(
-            dataset, rejections: options.rejections,
-            options: ChurnReport.Options(granularity: options.granularity, schedule: options.schedule))
+            tally.figures, dataQuality: dataQuality, renewals: renewals, rejections: options.rejections)
         tables = figures.tables
         let curve = figures.recoveryCurve
         self.curve = curve
@@ -163,36 +180,21 @@ package struct Report: Sendable {
         pooledRatio = MessageBands.pooled(figures.messageBands)
         weeks = figures.flows
 
-        var all = EpisodeGroup()
-        var byCohort: [CalendarPeriod: EpisodeGroup] = [:]
-        var byProduct: [String: EpisodeGroup] = [:]
-        var withGrace = EpisodeGroup()
-        var withoutGrace = EpisodeGroup()
-        var grace = GracePeriod.Counts()
-        var lengths: [Int: Int] = [:]
-        var graceEndUnknown = 0
-        for episode in episodes {
-            all.add(episode, asOf: asOf)
-            byCohort[episode.cohort(options.granularity), default: EpisodeGroup()].add(episode, asOf: asOf)
-            byProduct[episode.productId ?? "", default: EpisodeGroup()].add(episode, asOf: asOf)
-            if episode.hasGrace {
-                grace.add(episode, asOf: asOf)
-                withGrace.add(episode, asOf: asOf)
-                if let days = episode.graceDays { lengths[days, default: 0] += 1 }
-                if episode.isGraceEndUnknown { graceEndUnknown += 1 }
-            } else {
-                withoutGrace.add(episode, asOf: asOf)
-            }
-        }
+        let all = tally.all
+        let withGrace = tally.withGrace
+        let withoutGrace = tally.withoutGrace
+        let grace = tally.grace
         self.all = all
         self.grace = grace
-        self.graceEndUnknown = graceEndUnknown
+        self.graceEndUnknown = tally.graceEndUnknown
         self.withGrace = withGrace
         self.withoutGrace = withoutGrace
-        graceLengths = Self.markedLengths(lengths)
-        cohorts = byCohort.keys.sorted().map { Cohort(period: $0, figures: byCohort[$0] ?? EpisodeGroup()) }
-        products = byProduct.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { product in
-            Product(productId: product, figures: byProduct[product] ?? EpisodeGroup())
+        graceLengths = Self.markedLengths(tally.lengths)
+        cohorts = tally.byCohort.keys.sorted().map { period in
+            Cohort(period: period, figures: tally.byCohort[period] ?? EpisodeGroup())
+        }
+        products = tally.byProduct.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { product in
+            Product(productId: product, figures: tally.byProduct[product] ?? EpisodeGroup())
         }
         let savedInGrace = Dictionary(uniqueKeysWithValues: figures.graceRevenue.map { ($0.currency, $0.saved) })
         money = figures.revenue.map { row in
@@ -216,9 +218,6 @@ package struct Report: Sendable {
             dataQuality: checks
         )
     }
-
-    /// The report's as-of time (Unix ms).
-    package var asOf: Int64 { dataset.asOf }
 
     /// All episodes by outcome.
     package var outcomes: OutcomeCounts { all.outcomes }

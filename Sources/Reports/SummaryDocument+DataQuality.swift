@@ -15,7 +15,7 @@ extension SummaryDocument {
 
     /// One sentence per check with a count above 0, in `data_quality.csv`'s order.
     var dataQualityWarnings: [String] {
-        let counts = report.dataset.dataQuality
+        let counts = report.dataQuality
         let rejections = report.options.rejections
         var items: [String] = []
         if counts.inferredExpiry > 0 {

@@ -4,6 +4,7 @@ import Foundation
 import Ingest
 import Logging
 import PGClient
+import Reports
 import Simulator
 import Testing
 import TestSupport
@@ -73,8 +74,9 @@ import TestSupport
     }
 
     /// The stored dataset equals the builder's over `events`, and so do the stored rows (with the grace ends the
-    /// analysis inferred in SQL) once the retry window of the as-of time is applied: at the latest signedDate and
-    /// 400 days later.
+    /// analysis inferred in SQL) once the retry window of the as-of time is applied, and the report of the stored
+    /// episodes streamed through its figures is the report of the builder's dataset, file for file: at the latest
+    /// signedDate and 400 days later.
     private func expectStoredEqualsBuilt(
         _ store: StoredDataset, _ connection: PGConnection, environment: String, events: [NotificationEvent],
         _ context: String
@@ -90,6 +92,17 @@ import TestSupport
             #expect(stored.dataQuality == built.dataQuality, "\(context), as of \(asOf)")
             #expect(stored.renewals == built.renewals, "\(context), as of \(asOf)")
             expectSameEpisodes(stored.episodes, built.episodes, "\(context), as of \(asOf), stored dataset")
+            // The report of the stored episodes streamed through its figures is the report of the built dataset.
+            let options = Report.Options(environment: environment)
+            var tally = Report.Tally(asOf: asOf, options: options)
+            let counts = try store.streamStored(environment: environment, asOf: asOf) { tally.add($0) }
+            #expect(counts.episodes.isEmpty, "\(context), as of \(asOf)")
+            let streamed = try Report(tally, dataQuality: counts.dataQuality, renewals: counts.renewals).files()
+            let expected = try Report(dataset: built, options: options).files()
+            #expect(streamed.map(\.name) == expected.map(\.name), "\(context), as of \(asOf)")
+            for (file, expectedFile) in zip(streamed, expected) {
+                #expect(file.contents == expectedFile.contents, "\(context), as of \(asOf), \(file.name)")
+            }
             var closed = rows
             for index in closed.indices { closed[index].closeRetryWindow(asOf: asOf) }
             expectSameEpisodes(closed, built.episodes, "\(context), as of \(asOf), stored rows")

@@ -219,13 +219,12 @@ extension Churn {
                 try refuseWithoutNewFiles(newFiles, skipped: skipped)
                 return
             }
-            let dataset = try store.stored(environment: environment.rawValue, asOf: asOf)
             let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
             let name = Reports.Report.directoryName(asOf: asOf)
             let directory = root.appendingPathComponent(name, isDirectory: true)
             FaultPoint.reach("nightly.before-report")
-            let report = try ReportWriting.write(
-                dataset, store: store, environment: environment.rawValue, root: root, directory: directory
+            let report = try ReportWriting.writeStored(
+                environment: environment.rawValue, asOf: asOf, store: store, root: root, directory: directory
             )
             try LatestLink.point(in: root, at: name)
             // A run killed just before this one may still have held its lock at the start; mark it now.

@@ -74,16 +74,18 @@ extension Churn {
                 throw CommandFailure(status: .failure, message: "nothing is loaded yet: run `churn load FILE…` first.")
             }
             let asOfTime = try asOf.map { try AsOfTime.parse($0) } ?? latest
-            let dataset = asOfTime >= latest
-                ? try store.stored(environment: environment.rawValue, asOf: asOfTime)
-                : try store.build(environment: environment.rawValue, asOf: asOfTime, reader: reader)
             let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
             let directory = out.map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? root.appendingPathComponent(Reports.Report.directoryName(asOf: asOfTime), isDirectory: true)
-            let report = try ReportWriting.write(
-                dataset, store: store, environment: environment.rawValue, root: root, directory: directory,
-                granularity: granularity, schedule: messageSchedule
-            )
+            let report =
+                asOfTime >= latest
+                ? try ReportWriting.writeStored(
+                    environment: environment.rawValue, asOf: asOfTime, store: store, root: root, directory: directory,
+                    granularity: granularity, schedule: messageSchedule)
+                : try ReportWriting.write(
+                    try store.build(environment: environment.rawValue, asOf: asOfTime, reader: reader), store: store,
+                    environment: environment.rawValue, root: root, directory: directory, granularity: granularity,
+                    schedule: messageSchedule)
             let outcomes = report.outcomes
             print("wrote \(directory.path)/ (\(Reports.Report.fileNames.count) files)")
             print(

@@ -1,0 +1,46 @@
+extension ChurnReport {
+    /// Every table's figures added up one episode at a time, so that episodes can stream through (from a database
+    /// cursor, say) instead of being held: it keeps counts, sums and, for the recovery curve and the weekly flows,
+    /// a few numbers per episode, never an ``Episode``.
+    package struct Tally: Sendable {
+        package let asOf: Int64
+        package let options: Options
+        var recoveryByCohort: RecoveryByCohort.Tally
+        var recoveryCurve: RecoveryCurve.Tally
+        var gracePeriod: GracePeriod.Tally
+        var graceRevenue = GraceRevenue.Tally()
+        var messageBands: MessageBands.Tally
+        var retryDays: RetryDays.Tally
+        var revenue = Revenue.Tally()
+        var flows: Flows.Tally
+        /// Episodes started per month of t0, for `billing_failures.csv`.
+        var started = PeriodCounts()
+
+        /// - Parameters:
+        ///   - asOf: the report's as-of time (Unix ms).
+        ///   - options: cohort granularity and message schedule.
+        package init(asOf: Int64, options: Options = Options()) {
+            self.asOf = asOf
+            self.options = options
+            recoveryByCohort = RecoveryByCohort.Tally(asOf: asOf, granularity: options.granularity)
+            recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
+            gracePeriod = GracePeriod.Tally(asOf: asOf, granularity: options.granularity)
+            messageBands = MessageBands.Tally(asOf: asOf, schedule: options.schedule)
+            retryDays = RetryDays.Tally(asOf: asOf)
+            flows = Flows.Tally(asOf: asOf)
+        }
+
+        /// Adds one finished episode (``EpisodeDataset/finish()``) of the report's scope.
+        package mutating func add(_ episode: Episode) {
+            recoveryByCohort.add(episode)
+            recoveryCurve.add(episode)
+            gracePeriod.add(episode)
+            graceRevenue.add(episode)
+            messageBands.add(episode)
+            retryDays.add(episode)
+            revenue.add(episode)
+            flows.add(episode)
+            started.add(episode.cohort(.month))
+        }
+    }
+}
