@@ -21,24 +21,7 @@ extension EpisodeAnalyzer {
             [environment]
         ).rows
         guard !pairs.isEmpty else { return 0 }
-        // ⌊(grace_end − t0) / 24 h + ½⌋ in exact numeric arithmetic on milliseconds, as GraceLengths.days.
-        let counts = try writer.execute(
-            """
-            SELECT product_id, bundle_id,
-                   floor(((extract(epoch FROM grace_end) - extract(epoch FROM start_at)) * 1000 + 43200000)
-                         / 86400000)::int8,
-                   count(*)
-            FROM billing_episodes
-            WHERE environment = $1 AND has_grace AND grace_end IS NOT NULL AND NOT grace_end_inferred
-            GROUP BY 1, 2, 3
-            """,
-            [environment]
-        ).rows.compactMap { row -> GraceLengths.Count? in
-            guard row.count == 4, let days = row[2].flatMap({ Int($0) }), let episodes = row[3].flatMap({ Int($0) })
-            else { return nil }
-            return GraceLengths.Count(productId: row[0], bundleId: row[1], days: days, episodes: episodes)
-        }
-        let lengths = GraceLengths(counts: counts)
+        let lengths = try GraceLengths.stored(environment: environment, connection: writer)
         try writer.execute(
             """
             CREATE TEMP TABLE IF NOT EXISTS churn_grace_lengths (product_id text, bundle_id text, days bigint)
