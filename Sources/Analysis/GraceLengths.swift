@@ -74,15 +74,10 @@ package struct GraceLengths: Hashable, Sendable {
         }?.key
     }
 
-    /// Dates every grace period without a date from a notification: `t0` + the length, marked
-    /// ``Episode/graceEndInferred``; without a length the grace end stays unknown. Earlier inferences are
-    /// replaced, so applying it again gives the same episodes.
-    package func inferGraceEnds(of episodes: inout [Episode]) {
-        for index in episodes.indices { inferGraceEnd(of: &episodes[index]) }
-    }
-
-    /// Dates one grace period as ``inferGraceEnds(of:)`` does each; an episode without grace, or with a grace end
-    /// from a notification, is left as it is.
+    /// Dates a grace period without a date from a notification: `t0` + the length, marked
+    /// ``Episode/graceEndInferred``; without a length the grace end stays unknown. An earlier inference is
+    /// replaced, so applying it again gives the same episode; an episode without grace, or with a grace end from a
+    /// notification, is left as it is.
     package func inferGraceEnd(of episode: inout Episode) {
         guard episode.hasGrace, episode.graceEnd == nil || episode.graceEndInferred else { return }
         if let days = length(productId: episode.productId, bundleId: episode.bundleId) {
