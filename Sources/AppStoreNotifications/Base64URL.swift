@@ -4,16 +4,24 @@ import Foundation
 package enum Base64URL {
     private static let encodeTable = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    private static let decodeTable: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
+    /// A character's 6 bits placed where they go in a group of four characters (24 bits): entry `256 × p + c` is
+    /// character `c` at position `p`, or ``invalid`` for a character of neither alphabet. A group is then the OR of
+    /// four look-ups, and one test of the OR finds any bad character in it.
+    private static let groupTable: [UInt32] = {
+        var values = [UInt32](repeating: invalid, count: 256)
         for (value, character) in encodeTable.enumerated() {
-            table[Int(character)] = UInt8(value)
+            values[Int(character)] = UInt32(value)
         }
         // Accept the standard alphabet too: some exporters re-encode with `+` and `/`.
-        table[Int(UInt8(ascii: "+"))] = 62
-        table[Int(UInt8(ascii: "/"))] = 63
-        return table
+        values[Int(UInt8(ascii: "+"))] = 62
+        values[Int(UInt8(ascii: "/"))] = 63
+        return (0..<4).flatMap { position in
+            values.map { $0 == invalid ? invalid : $0 << (18 - 6 * position) }
+        }
     }()
+
+    /// Above the 24 bits of a group, so that it survives the OR of a group's look-ups.
+    private static let invalid: UInt32 = 1 << 24
 
     /// Decodes base64url text; trailing `=` padding is tolerated. Returns nil on any other character
     /// or an impossible length.
@@ -32,17 +40,14 @@ package enum Base64URL {
         if end % 4 == 1 { return nil }
         var output = Data(count: end * 3 / 4)
         let isValid = output.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) -> Bool in
-            decodeTable.withUnsafeBufferPointer { table -> Bool in
+            groupTable.withUnsafeBufferPointer { table -> Bool in
                 var read = 0
                 var written = 0
                 while read + 4 <= end {
-                    let a = table[Int(input[read])]
-                    let b = table[Int(input[read + 1])]
-                    let c = table[Int(input[read + 2])]
-                    let d = table[Int(input[read + 3])]
-                    // Valid values are below 64; the invalid marker 0xFF has the top bit set.
-                    if (a | b | c | d) & 0x80 != 0 { return false }
-                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    let group =
+                        table[Int(input[read])] | table[256 + Int(input[read + 1])]
+                        | table[512 + Int(input[read + 2])] | table[768 + Int(input[read + 3])]
+                    if group & invalid != 0 { return false }
                     out[written] = UInt8(truncatingIfNeeded: group >> 16)
                     out[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
                     out[written + 2] = UInt8(truncatingIfNeeded: group)
@@ -51,17 +56,16 @@ package enum Base64URL {
                 }
                 // The last 2 or 3 characters carry 1 or 2 bytes.
                 var group: UInt32 = 0
-                for index in read..<end {
-                    let value = table[Int(input[index])]
-                    if value == 0xFF { return false }
-                    group = group << 6 | UInt32(value)
+                for (position, index) in (read..<end).enumerated() {
+                    group |= table[256 * position + Int(input[index])]
                 }
+                if group & invalid != 0 { return false }
                 switch end - read {
                 case 2:
-                    out[written] = UInt8(truncatingIfNeeded: group >> 4)
+                    out[written] = UInt8(truncatingIfNeeded: group >> 16)
                 case 3:
-                    out[written] = UInt8(truncatingIfNeeded: group >> 10)
-                    out[written + 1] = UInt8(truncatingIfNeeded: group >> 2)
+                    out[written] = UInt8(truncatingIfNeeded: group >> 16)
+                    out[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
                 default:
                     break
                 }

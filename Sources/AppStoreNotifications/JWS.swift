@@ -25,9 +25,10 @@ package struct JWS: Sendable {
 
     /// A header's base64url text as a dictionary key. Equality compares every byte; the hash takes the length and
     /// a few windows across the text (headers run to 2 KB and a token carries up to three), which is enough to
-    /// tell certificate chains apart.
+    /// tell certificate chains apart. A look-up uses the token's own bytes; only a key stored in the cache is a copy,
+    /// so that the cache does not keep a whole line alive.
     private struct HeaderText: Hashable {
-        let bytes: [UInt8]
+        let bytes: ArraySlice<UInt8>
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(bytes.count)
@@ -52,8 +53,7 @@ package struct JWS: Sendable {
     }
 
     private static func decodeHeader(_ slice: ArraySlice<UInt8>) throws(JWSError) -> JWSHeader {
-        let text = HeaderText(bytes: Array(slice))
-        if let cached = headerCache.withLock({ $0[text] }) { return cached }
+        if let cached = headerCache.withLock({ $0[HeaderText(bytes: slice)] }) { return cached }
         guard let headerData = Base64URL.decode(slice) else { throw .badBase64(.header) }
         let header: JWSHeader
         do {
@@ -63,7 +63,7 @@ package struct JWS: Sendable {
         }
         headerCache.withLock { cache in
             if cache.count >= headerCacheCapacity { cache.removeAll(keepingCapacity: true) }
-            cache[text] = header
+            cache[HeaderText(bytes: Array(slice)[...])] = header
         }
         return header
     }

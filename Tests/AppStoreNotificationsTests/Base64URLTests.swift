@@ -25,6 +25,24 @@ import Testing
         #expect(Base64URL.decode(text.utf8) == nil)
     }
 
+    /// Every byte outside both alphabets, at every place of a whole group and of a 2- or 3-character tail.
+    @Test func refusesEveryOtherByteAnywhere() {
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/".utf8)
+        let valid = Array("QUJDREVG".utf8)
+        for byte in UInt8.min...UInt8.max where !alphabet.contains(byte) && byte != UInt8(ascii: "=") {
+            for length in [6, 7, 8] {
+                for place in 0..<length {
+                    var text = Array(valid.prefix(length))
+                    text[place] = byte
+                    #expect(Base64URL.decode(text) == nil, "byte \(byte) at \(place) of \(length)")
+                }
+            }
+        }
+        #expect(Base64URL.decode(valid) == Data("ABCDEF".utf8))
+        #expect(Base64URL.decode(valid.prefix(7)) == Data("ABCDE".utf8))
+        #expect(Base64URL.decode(valid.prefix(6)) == Data("ABCD".utf8))
+    }
+
     @Test func decodesALargeSegmentExactly() {
         let bytes = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 131) })
         #expect(Base64URL.decode(Base64URL.encode(bytes).utf8) == bytes)
