@@ -486,11 +486,9 @@ package final class Loader {
     /// encoded.
     static func rowSpans(_ bytes: [UInt8]) -> [(range: Range<Int>, key: NotificationKey)] {
         CopyBinary.rowRanges(bytes).map { range in
-            let row = bytes[range]
-            let fields = CopyBinary.fieldRanges(ofRow: row)
+            let fields = CopyBinary.fields(ofRow: bytes[range])
             func text(_ index: Int) -> ArraySlice<UInt8> {
-                guard index < fields.count, let field = fields[index] else { return [] }
-                return row[(range.lowerBound + field.lowerBound)..<(range.lowerBound + field.upperBound)]
+                index < fields.count ? fields[index] ?? [] : []
             }
             let uuid = CopyBinary.uuidText(text(0))
             let subscription = String(decoding: text(NotificationRow.subscriptionField), as: UTF8.self)

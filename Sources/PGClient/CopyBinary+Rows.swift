@@ -61,6 +61,13 @@ extension CopyBinary {
         }
     }
 
+    /// The bytes of each field of one row, slices of `row`; nil for NULL.
+    package static func fields(ofRow row: ArraySlice<UInt8>) -> [ArraySlice<UInt8>?] {
+        fieldRanges(ofRow: row).map { range in
+            range.map { row[(row.startIndex + $0.lowerBound)..<(row.startIndex + $0.upperBound)] }
+        }
+    }
+
     /// The end of the row that starts `offset` bytes into `buffer`, or nil when no whole row starts there.
     private static func rowEnd(_ buffer: UnsafeRawBufferPointer, from offset: Int) -> Int? {
         guard let count = integer(buffer, at: offset, as: Int16.self), count >= 0 else { return nil }

@@ -11,16 +11,16 @@ extension CopyText {
     package mutating func append(binaryRows rows: ArraySlice<UInt8>, types: [CopyBinary.FieldType]) throws(PGError) {
         for rowRange in CopyBinary.rowRanges(rows) {
             let row = rows[(rows.startIndex + rowRange.lowerBound)..<(rows.startIndex + rowRange.upperBound)]
-            let fields = CopyBinary.fieldRanges(ofRow: row)
+            let fields = CopyBinary.fields(ofRow: row)
             guard fields.count == types.count else {
                 throw Self.malformed("a row has \(fields.count) fields where \(types.count) were expected")
             }
-            for (type, range) in zip(types, fields) {
-                guard let range else {
+            for (type, field) in zip(types, fields) {
+                guard let field else {
                     appendNull()
                     continue
                 }
-                try append(field: row[(row.startIndex + range.lowerBound)..<(row.startIndex + range.upperBound)], type)
+                try append(field: field, type)
             }
             endRow()
         }
@@ -50,7 +50,7 @@ extension CopyText {
             guard let microseconds = CopyBinary.int64(field, at: 0), field.count == 8 else {
                 throw Self.malformed("a timestamp field has \(field.count) bytes")
             }
-            let (unix, overflow) = microseconds.addingReportingOverflow(946_684_800_000_000)
+            let (unix, overflow) = microseconds.addingReportingOverflow(CopyBinary.postgresEpochMicroseconds)
             let (milliseconds, rest) = unix.quotientAndRemainder(dividingBy: 1000)
             guard !overflow, rest == 0, let text = PGTimestamp.text(milliseconds: milliseconds) else {
                 throw Self.malformed("a timestamp is not a whole millisecond of the years 1–9999")
