@@ -49,6 +49,10 @@ package struct Migrator {
             version: 8, name: "008_subscription_keys.sql",
             sql: String(decoding: PackageResources._08_subscription_keys_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 9, name: "009_file_references.sql",
+            sql: String(decoding: PackageResources._09_file_references_sql, as: UTF8.self)
+        ),
     ]
 
     /// The first version whose schema can have a layout other than plain (it records the layout, `schema_layout`).

@@ -218,7 +218,7 @@ import TestSupport
             """
         #expect(try connection.execute(primaryKey).scalar == "PRIMARY KEY (notification_uuid)")
 
-        #expect(try migrator.migrate(connection) == [8])
+        #expect(try migrator.migrate(connection) == [8, 9])
         let stored = try connection.execute(
             "SELECT notification_uuid::text, notification_type, original_transaction_id FROM notifications ORDER BY 1"
         ).rows
@@ -230,13 +230,13 @@ import TestSupport
             SELECT conname FROM pg_constraint WHERE conrelid = 'notifications'::regclass AND contype = 'f' ORDER BY 1
             """
         ).rows
-        #expect(references == [["notifications_load_run_id_fkey"], ["notifications_source_file_id_fkey"]])
+        #expect(references == [["notifications_source_file_fkey"]])
         // A notification without a subscription gets '' by default; NULL is refused, and so is a key stored twice.
         try connection.execute(
             """
             INSERT INTO notifications (notification_uuid, notification_type, signed_date, payload, verified,
-                                       load_run_id)
-            VALUES ('00000000-0000-4000-8000-000000000004', 'TEST', '2024-03-11Z', '{}', true, 1)
+                                       source_file_id, load_run_id)
+            VALUES ('00000000-0000-4000-8000-000000000004', 'TEST', '2024-03-11Z', '{}', true, 1, 1)
             """
         )
         #expect(
@@ -254,5 +254,85 @@ import TestSupport
         try connection.withTransaction { try connection.executeScript(migration.sql, name: migration.name) }
         #expect(try connection.execute("SELECT count(*) FROM notifications").scalar == "4")
         #expect(try connection.execute("SELECT count(*) FROM schema_layout").scalar == "1")
+    }
+}
+
+/// 009 replaces the references of notifications to source_files and to load_runs by one to source_files
+/// (id, load_run_id): a notification's file must exist and belong to the notification's run, and every notification
+/// has a file.
+@Suite struct FileReferencesMigrationTests {
+    private static let notification = """
+        INSERT INTO notifications (notification_uuid, notification_type, signed_date, original_transaction_id,
+                                   payload, verified, source_file_id, load_run_id)
+        VALUES ($1::uuid, 'DID_RENEW', '2024-03-10Z', 'A', '{}', true, $2::bigint, $3::bigint)
+        """
+
+    /// A schema at 008 with two runs, a file of each and a notification of each file.
+    private static func schemaAt8(_ name: String) throws -> PGConnection {
+        let connection = try TestDatabase.makeSchema(name).connect()
+        #expect(try Migrator(logger: Logger.test).migrate(connection, through: 8) == Array(1...8))
+        for run in 1...2 {
+            try connection.execute("INSERT INTO load_runs (id, command, verified) VALUES ($1::bigint, 'load', true)", [
+                String(run)
+            ])
+            try connection.execute(
+                """
+                INSERT INTO source_files (id, load_run_id, path, size_bytes, sha256, records, loaded, duplicates,
+                                          rejected)
+                VALUES ($1::bigint, $1::bigint, 'export.jsonl', 10, 'x', 1, 1, 0, 0)
+                """,
+                [String(run)]
+            )
+            try connection.execute(notification, ["00000000-0000-4000-8000-00000000000\(run)", String(run), String(run)])
+        }
+        return connection
+    }
+
+    @Test func oneReferenceChecksTheFileAndItsRun() throws {
+        let connection = try Self.schemaAt8("filerefs")
+        #expect(try Migrator(logger: Logger.test).migrate(connection) == [9])
+        let references = try connection.execute(
+            """
+            SELECT pg_get_constraintdef(oid) FROM pg_constraint
+            WHERE conrelid = 'notifications'::regclass AND contype = 'f'
+            """
+        ).rows
+        #expect(references == [["FOREIGN KEY (source_file_id, load_run_id) REFERENCES source_files(id, load_run_id)"]])
+        #expect(try connection.execute("SELECT count(*) FROM notifications").scalar == "2")
+
+        func refusal(_ file: String?, _ run: String) throws -> String? {
+            let error = try #require(throws: PGError.self) {
+                try connection.execute(Self.notification, ["00000000-0000-4000-8000-000000000009", file, run])
+            }
+            return error.sqlState
+        }
+        #expect(try refusal("1", "2") == "23503", "a file of another run")
+        #expect(try refusal("3", "1") == "23503", "a file that does not exist")
+        #expect(try refusal(nil, "1") == "23502", "no file")
+        #expect(try refusal("1", "3") == "23503", "a run that does not exist")
+        try connection.execute(Self.notification, ["00000000-0000-4000-8000-000000000009", "2", "2"])
+        // A referred file, and a run with a file, cannot be deleted.
+        #expect(throws: PGError.self) { try connection.execute("DELETE FROM source_files WHERE id = 1") }
+        #expect(throws: PGError.self) { try connection.execute("DELETE FROM load_runs WHERE id = 2") }
+
+        // Running the migration's text again changes nothing.
+        let migration = try #require(Migrator.all.first { $0.version == 9 })
+        try connection.withTransaction { try connection.executeScript(migration.sql, name: migration.name) }
+        let count = "SELECT count(*) FROM pg_constraint WHERE conrelid = 'notifications'::regclass AND contype = 'f'"
+        #expect(try connection.execute(count).scalar == "1")
+        #expect(try connection.execute("SELECT count(*) FROM notifications").scalar == "3")
+    }
+
+    @Test func notificationsWithoutAFileStopTheUpgradeWithWhatToDo() throws {
+        let connection = try Self.schemaAt8("filerefsnull")
+        try connection.execute("UPDATE notifications SET source_file_id = NULL WHERE load_run_id = 2")
+        let migrator = Migrator(logger: Logger.test)
+        let error = try #require(throws: PGError.self) { try migrator.migrate(connection) }
+        #expect(error.message.contains("notifications holds 1 rows without a source file"), "\(error)")
+        #expect(String(describing: error).contains("delete them"), "\(error)")
+        #expect(try migrator.currentVersion(connection) == 8)
+
+        try connection.execute("UPDATE notifications SET source_file_id = 2 WHERE load_run_id = 2")
+        #expect(try migrator.migrate(connection) == [9])
     }
 }
