@@ -5,9 +5,10 @@ import Foundation
 // fit its Swift type (`1.5` for an Int32, `1e30` for an Int64) as "not valid JSON" at the document root, losing the
 // path; `field(_:)` catches that at the field and rethrows it as `DecodingError.dataCorrupted` at the field's path.
 extension KeyedDecodingContainer {
-    /// Decodes an optional field; missing keys and `null` give nil.
+    /// Decodes an optional field of any decodable type (the `field(_:)` overloads below, for the scalar types, are
+    /// the ``FieldReader`` requirements); missing keys and `null` give nil.
     /// - Throws: `DecodingError`, always carrying the path of the failing value.
-    func field<Value: Decodable>(_ key: Key) throws -> Value? {
+    func decoded<Value: Decodable>(_ key: Key) throws -> Value? {
         try keepingPath(key) { try decodeIfPresent(Value.self, forKey: key) }
     }
 

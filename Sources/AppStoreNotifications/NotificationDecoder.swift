@@ -92,7 +92,7 @@ package enum NotificationDecoder {
         try requireNotificationFields(payload)
 
         var splices: [(range: Range<Int>, json: Data)] = []
-        func decodeNested<Value: Decodable>(
+        func decodeNested<Value: ScannedDecodable>(
             _ text: String?,
             _ nested: NestedToken
         ) throws(NotificationDecodingError) -> (jws: JWS, value: Value)? {
@@ -262,7 +262,7 @@ package enum NotificationDecoder {
     }
 
     /// Decodes checked JSON as `decoding` says.
-    private static func decode<Value: Decodable>(
+    private static func decode<Value: ScannedDecodable>(
         _ type: Value.Type,
         from json: Data,
         _ members: [JSONScanner.Member],

@@ -1,7 +1,7 @@
 /// App metadata and the signed app transaction of a `RESCIND_CONSENT` notification.
 ///
 /// [appData](https://developer.apple.com/documentation/appstoreservernotifications/appdata)
-package struct AppData: Codable, Hashable, Sendable {
+package struct AppData: Codable, ScannedDecodable, Hashable, Sendable {
     /// The app's App Store identifier.
     package var appAppleId: Int64?
     /// The app's bundle identifier.
@@ -14,8 +14,20 @@ package struct AppData: Codable, Hashable, Sendable {
     /// Empty app data; set the fields you need.
     package init() {}
 
+    /// The members' keys, which are the properties' names.
+    enum CodingKeys: String, CodingKey {
+        case appAppleId, bundleId, environment, signedAppTransactionInfo
+    }
+
     package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    init(scanned object: ScannedObject) throws {
+        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
+    }
+
+    private init(reading container: some FieldReader<CodingKeys>) throws {
         appAppleId = try container.field(.appAppleId)
         bundleId = try container.field(.bundleId)
         environment = try container.field(.environment)

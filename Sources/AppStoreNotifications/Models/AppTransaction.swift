@@ -1,7 +1,7 @@
 /// The customer's purchase of the app itself, decoded from `signedAppTransactionInfo`.
 ///
 /// [AppTransaction](https://developer.apple.com/documentation/storekit/apptransaction)
-package struct AppTransaction: Codable, Hashable, Sendable {
+package struct AppTransaction: Codable, ScannedDecodable, Hashable, Sendable {
     /// The environment that signed the app transaction.
     package var receiptType: OpenEnum<Environment>?
     /// The app's App Store identifier.
@@ -32,8 +32,22 @@ package struct AppTransaction: Codable, Hashable, Sendable {
     /// An empty app transaction; set the fields you need.
     package init() {}
 
+    /// The members' keys, which are the properties' names.
+    enum CodingKeys: String, CodingKey {
+        case receiptType, appAppleId, bundleId, applicationVersion, versionExternalIdentifier, receiptCreationDate
+        case originalPurchaseDate, originalApplicationVersion, deviceVerification, deviceVerificationNonce
+        case preorderDate, appTransactionId, originalPlatform
+    }
+
     package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    init(scanned object: ScannedObject) throws {
+        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
+    }
+
+    private init(reading container: some FieldReader<CodingKeys>) throws {
         receiptType = try container.field(.receiptType)
         appAppleId = try container.field(.appAppleId)
         bundleId = try container.field(.bundleId)

@@ -3,7 +3,7 @@
 /// There is no environment field: an `externalPurchaseId` that starts with `SANDBOX` is a sandbox token.
 ///
 /// [externalPurchaseToken](https://developer.apple.com/documentation/appstoreservernotifications/externalpurchasetoken)
-package struct ExternalPurchaseToken: Codable, Hashable, Sendable {
+package struct ExternalPurchaseToken: Codable, ScannedDecodable, Hashable, Sendable {
     /// The token's unique identifier; starts with `SANDBOX` in sandbox.
     package var externalPurchaseId: String?
     /// When the system created the token, in Unix milliseconds.
@@ -20,8 +20,20 @@ package struct ExternalPurchaseToken: Codable, Hashable, Sendable {
     /// An empty token; set the fields you need.
     package init() {}
 
+    /// The members' keys, which are the properties' names.
+    enum CodingKeys: String, CodingKey {
+        case externalPurchaseId, tokenCreationDate, appAppleId, bundleId, tokenType, tokenExpirationDate
+    }
+
     package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    init(scanned object: ScannedObject) throws {
+        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
+    }
+
+    private init(reading container: some FieldReader<CodingKeys>) throws {
         externalPurchaseId = try container.field(.externalPurchaseId)
         tokenCreationDate = try container.unixMilliseconds(.tokenCreationDate)
         appAppleId = try container.field(.appAppleId)

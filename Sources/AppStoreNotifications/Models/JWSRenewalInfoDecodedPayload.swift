@@ -1,7 +1,7 @@
 /// The renewal information of an auto-renewable subscription, decoded from `signedRenewalInfo`.
 ///
 /// [JWSRenewalInfoDecodedPayload](https://developer.apple.com/documentation/appstoreserverapi/jwsrenewalinfodecodedpayload)
-package struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
+package struct JWSRenewalInfoDecodedPayload: Codable, ScannedDecodable, Hashable, Sendable {
     /// Why the subscription expired (2 is a billing error); present once it has expired or failed to renew.
     package var expirationIntent: OpenEnum<ExpirationIntent>?
     /// The identifier of the first purchase: the subscription's key.
@@ -48,8 +48,23 @@ package struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
     /// Empty renewal info; set the fields you need.
     package init() {}
 
+    /// The members' keys, which are the properties' names.
+    enum CodingKeys: String, CodingKey {
+        case expirationIntent, originalTransactionId, autoRenewProductId, productId, autoRenewStatus
+        case isInBillingRetryPeriod, priceIncreaseStatus, gracePeriodExpiresDate, offerType, offerIdentifier
+        case signedDate, environment, recentSubscriptionStartDate, renewalDate, currency, renewalPrice
+        case offerDiscountType, eligibleWinBackOfferIds, appAccountToken, appTransactionId, offerPeriod
+    }
+
     package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    init(scanned object: ScannedObject) throws {
+        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
+    }
+
+    private init(reading container: some FieldReader<CodingKeys>) throws {
         expirationIntent = try container.field(.expirationIntent)
         originalTransactionId = try container.field(.originalTransactionId)
         autoRenewProductId = try container.field(.autoRenewProductId)

@@ -1,7 +1,7 @@
 /// A transaction, decoded from `signedTransactionInfo`.
 ///
 /// [JWSTransactionDecodedPayload](https://developer.apple.com/documentation/appstoreserverapi/jwstransactiondecodedpayload)
-package struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
+package struct JWSTransactionDecodedPayload: Codable, ScannedDecodable, Hashable, Sendable {
     /// The identifier of the first purchase; stable across renewals, retries and grace: the subscription's key.
     package var originalTransactionId: String?
     /// This transaction's identifier, new for each renewal or restore (digits; keep as text).
@@ -66,8 +66,24 @@ package struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
     /// An empty transaction; set the fields you need.
     package init() {}
 
+    /// The members' keys, which are the properties' names.
+    enum CodingKeys: String, CodingKey {
+        case originalTransactionId, transactionId, webOrderLineItemId, bundleId, productId
+        case subscriptionGroupIdentifier, purchaseDate, originalPurchaseDate, expiresDate, quantity, type
+        case appAccountToken, inAppOwnershipType, signedDate, revocationReason, revocationDate, isUpgraded
+        case offerType, offerIdentifier, environment, storefront, storefrontId, transactionReason, currency, price
+        case offerDiscountType, appTransactionId, offerPeriod, revocationType, revocationPercentage
+    }
+
     package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    init(scanned object: ScannedObject) throws {
+        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
+    }
+
+    private init(reading container: some FieldReader<CodingKeys>) throws {
         originalTransactionId = try container.field(.originalTransactionId)
         transactionId = try container.field(.transactionId)
         webOrderLineItemId = try container.field(.webOrderLineItemId)

@@ -1,7 +1,7 @@
 /// App metadata and the signed transaction and renewal information of a notification (Apple's `data` object).
 ///
 /// [data](https://developer.apple.com/documentation/appstoreservernotifications/data)
-package struct NotificationData: Codable, Hashable, Sendable {
+package struct NotificationData: Codable, ScannedDecodable, Hashable, Sendable {
     /// The app's App Store identifier; optional in sandbox.
     package var appAppleId: Int64?
     /// The app's bundle identifier.
@@ -22,8 +22,21 @@ package struct NotificationData: Codable, Hashable, Sendable {
     /// Empty data; set the fields you need.
     package init() {}
 
+    /// The members' keys, which are the properties' names.
+    enum CodingKeys: String, CodingKey {
+        case appAppleId, bundleId, bundleVersion, environment, signedTransactionInfo, signedRenewalInfo, status
+        case consumptionRequestReason
+    }
+
     package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    init(scanned object: ScannedObject) throws {
+        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
+    }
+
+    private init(reading container: some FieldReader<CodingKeys>) throws {
         appAppleId = try container.field(.appAppleId)
         bundleId = try container.field(.bundleId)
         bundleVersion = try container.field(.bundleVersion)

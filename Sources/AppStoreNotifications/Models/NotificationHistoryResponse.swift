@@ -16,6 +16,6 @@ package struct NotificationHistoryResponse: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         paginationToken = try container.field(.paginationToken)
         hasMore = try container.field(.hasMore)
-        notificationHistory = try container.field(.notificationHistory)
+        notificationHistory = try container.decoded(.notificationHistory)
     }
 }

@@ -15,7 +15,7 @@ package struct NotificationHistoryResponseItem: Codable, Hashable, Sendable {
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         signedPayload = try container.field(.signedPayload)
-        sendAttempts = try container.field(.sendAttempts)
+        sendAttempts = try container.decoded(.sendAttempts)
         firstSendAttemptResult = try container.field(.firstSendAttemptResult)
     }
 }

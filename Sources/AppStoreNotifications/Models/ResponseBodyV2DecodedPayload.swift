@@ -3,7 +3,7 @@
 /// `data`, `summary`, `externalPurchaseToken` and `appData` are mutually exclusive.
 ///
 /// [responseBodyV2DecodedPayload](https://developer.apple.com/documentation/appstoreservernotifications/responsebodyv2decodedpayload)
-package struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
+package struct ResponseBodyV2DecodedPayload: Codable, ScannedDecodable, Hashable, Sendable {
     /// The event this notification reports; always present in a valid notification.
     package var notificationType: OpenEnum<NotificationTypeV2>?
     /// Details the event for some notification types; absent (not empty) otherwise.
@@ -26,8 +26,21 @@ package struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
     /// An empty payload; set the fields you need.
     package init() {}
 
+    /// The members' keys, which are the properties' names.
+    enum CodingKeys: String, CodingKey {
+        case notificationType, subtype, notificationUUID, data, summary, externalPurchaseToken, appData, version
+        case signedDate
+    }
+
     package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    init(scanned object: ScannedObject) throws {
+        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
+    }
+
+    private init(reading container: some FieldReader<CodingKeys>) throws {
         notificationType = try container.field(.notificationType)
         subtype = try container.field(.subtype)
         notificationUUID = try container.field(.notificationUUID)

@@ -19,6 +19,6 @@ package struct StatusResponse: Codable, Hashable, Sendable {
         environment = try container.field(.environment)
         bundleId = try container.field(.bundleId)
         appAppleId = try container.field(.appAppleId)
-        data = try container.field(.data)
+        data = try container.decoded(.data)
     }
 }

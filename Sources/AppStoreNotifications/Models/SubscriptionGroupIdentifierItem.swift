@@ -13,6 +13,6 @@ package struct SubscriptionGroupIdentifierItem: Codable, Hashable, Sendable {
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         subscriptionGroupIdentifier = try container.field(.subscriptionGroupIdentifier)
-        lastTransactions = try container.field(.lastTransactions)
+        lastTransactions = try container.decoded(.lastTransactions)
     }
 }

@@ -1,7 +1,7 @@
 /// The outcome of a request to extend subscription renewal dates for all eligible subscribers.
 ///
 /// [summary](https://developer.apple.com/documentation/appstoreservernotifications/summary)
-package struct Summary: Codable, Hashable, Sendable {
+package struct Summary: Codable, ScannedDecodable, Hashable, Sendable {
     /// The environment of the extension request.
     package var environment: OpenEnum<Environment>?
     /// The app's App Store identifier.
@@ -22,8 +22,21 @@ package struct Summary: Codable, Hashable, Sendable {
     /// An empty summary; set the fields you need.
     package init() {}
 
+    /// The members' keys, which are the properties' names.
+    enum CodingKeys: String, CodingKey {
+        case environment, appAppleId, bundleId, productId, requestIdentifier, storefrontCountryCodes, succeededCount
+        case failedCount
+    }
+
     package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    init(scanned object: ScannedObject) throws {
+        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
+    }
+
+    private init(reading container: some FieldReader<CodingKeys>) throws {
         environment = try container.field(.environment)
         appAppleId = try container.field(.appAppleId)
         bundleId = try container.field(.bundleId)

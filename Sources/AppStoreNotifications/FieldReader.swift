@@ -1,0 +1,49 @@
+/// Where a model reads its fields from: `JSONDecoder`'s keyed container, or an object the strict scanner recorded
+/// (``ScannedFields``). Each model lists its fields once, in an initializer generic over the reader, so the loader's
+/// usual path (scanned members) runs without the `Decoder` protocol's dynamic dispatch and both paths give the same
+/// values by construction.
+///
+/// Every method gives nil for a missing key and for `null`.
+protocol FieldReader<Key> {
+    associatedtype Key: CodingKey
+
+    /// A string.
+    func field(_ key: Key) throws -> String?
+    /// A Boolean.
+    func field(_ key: Key) throws -> Bool?
+    /// A 32-bit integer.
+    func field(_ key: Key) throws -> Int32?
+    /// A 64-bit integer.
+    func field(_ key: Key) throws -> Int64?
+    /// An array of strings.
+    func field(_ key: Key) throws -> [String]?
+    /// An open enumeration of strings, from its raw string.
+    func field<Known: RawRepresentable & Hashable & Sendable>(_ key: Key) throws -> OpenEnum<Known>?
+    where Known.RawValue == String
+    /// An open enumeration of 32-bit integers, from its raw integer.
+    func field<Known: RawRepresentable & Hashable & Sendable>(_ key: Key) throws -> OpenEnum<Known>?
+    where Known.RawValue == Int32
+    /// A nested object.
+    func field<Value: ScannedDecodable>(_ key: Key) throws -> Value?
+    /// A Unix time in milliseconds.
+    func unixMilliseconds(_ key: Key) throws -> Int64?
+}
+
+/// A model that ``ShallowDecoder`` decodes from scanned members.
+protocol ScannedDecodable: Decodable {
+    /// Reads the model's fields from `object`.
+    /// - Throws: ``ShallowDecoder/Unsupported`` when `JSONDecoder` must decode it; the model's own errors otherwise.
+    init(scanned object: ScannedObject) throws
+}
+
+// The keyed container's `field(_:)` and `unixMilliseconds(_:)` (KeyedDecodingContainer+Fields.swift) meet the
+// requirements, with these two.
+extension KeyedDecodingContainer: FieldReader {
+    func field(_ key: Key) throws -> [String]? {
+        try decoded(key)
+    }
+
+    func field<Value: ScannedDecodable>(_ key: Key) throws -> Value? {
+        try decoded(key)
+    }
+}
