@@ -51,10 +51,11 @@ struct NotificationEventReader {
     /// - Returns: the number of events read.
     @discardableResult
     func read(_ scope: Scope, _ body: (NotificationEvent) throws -> Void) throws -> Int {
-        try connection.copyOut(Self.query(scope)) { row in
-            let fields = CopyTextParser.fields(row)
-            guard fields.count == 21, let uuid = fields[0], let type = fields[1],
-                let signedDate = fields[3].flatMap({ Int64($0) })
+        var fields = CopyTextRowReader()
+        return try connection.copyOut(Self.query(scope)) { row in
+            fields.read(row)
+            guard fields.count == 21, let uuid = fields.text(0), let type = fields.text(1),
+                let signedDate = fields.int64(3)
             else {
                 throw PGError(kind: .unexpectedResult, message: "a notification row has an unexpected shape")
             }
@@ -62,25 +63,25 @@ struct NotificationEventReader {
                 NotificationEvent(
                     notificationUUID: uuid,
                     notificationType: type,
-                    subtype: fields[2],
+                    subtype: fields.text(2),
                     signedDate: signedDate,
-                    environment: fields[4],
-                    bundleId: fields[18],
-                    originalTransactionId: fields[5],
-                    transactionId: fields[6],
-                    productId: fields[7],
-                    storefront: fields[8],
-                    purchaseDate: fields[9].flatMap { Int64($0) },
-                    expiresDate: fields[10].flatMap { Int64($0) },
-                    price: fields[11].flatMap { Int64($0) },
-                    currency: fields[12],
-                    inAppOwnershipType: fields[13],
-                    offerType: fields[14].flatMap { Int32($0) },
-                    offerDiscountType: fields[15],
-                    gracePeriodExpiresDate: fields[16].flatMap { Int64($0) },
-                    renewalPrice: fields[19].flatMap { Int64($0) },
-                    renewalCurrency: fields[20],
-                    transactionReason: fields[17]
+                    environment: fields.text(4),
+                    bundleId: fields.text(18),
+                    originalTransactionId: fields.text(5),
+                    transactionId: fields.text(6),
+                    productId: fields.text(7),
+                    storefront: fields.text(8),
+                    purchaseDate: fields.int64(9),
+                    expiresDate: fields.int64(10),
+                    price: fields.int64(11),
+                    currency: fields.text(12),
+                    inAppOwnershipType: fields.text(13),
+                    offerType: fields.int64(14).flatMap { Int32(exactly: $0) },
+                    offerDiscountType: fields.text(15),
+                    gracePeriodExpiresDate: fields.int64(16),
+                    renewalPrice: fields.int64(19),
+                    renewalCurrency: fields.text(20),
+                    transactionReason: fields.text(17)
                 )
             )
         }

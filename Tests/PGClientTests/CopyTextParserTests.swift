@@ -253,4 +253,44 @@ import TestSupport
         }
     }
 
+
+    /// The row reader gives each field what ``CopyTextParser/fields(_:)`` gives, row after row (its buffer kept from
+    /// one to the next); its integers are what `Int64(_:)` makes of the text.
+    @Test func theRowReaderReadsEachRowAsTheParserDoes() {
+        var random = SeededRandom(seed: 0xF1E1E)
+        let alphabet: [UInt8] = [0x5C, 0x5C, 0x09, 0x09, 0x4E, 0x78, 0x2D, 0x2B, 0x20] + Array("0123456789abAF".utf8)
+        let numbers = [
+            "0", "-0", "+7", "42", "-42", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+            "-9223372036854775809", "00012", "1e3", "", "-", "+", " 1", "1 ", "12a", "١٢",
+        ]
+        var reader = CopyTextRowReader()
+        var previous: [UInt8] = []
+        var failures = 0
+        for _ in 0..<20_000 where failures < 5 {
+            var row: [UInt8]
+            if random.chance(0.3), !previous.isEmpty {
+                // The previous row again, with one more field now and then.
+                row = previous
+                if random.chance(0.5) { row.append(contentsOf: Array("\t1".utf8)) }
+            } else if random.chance(0.4) {
+                row = Array((0..<Int.random(in: 1...4, using: &random)).map { _ in random.pick(numbers) }
+                    .joined(separator: "\t").utf8)
+            } else {
+                row = (0..<Int.random(in: 0...16, using: &random)).map { _ in random.pick(alphabet) }
+            }
+            previous = row
+            let expected = Self.fields(row)
+            let (texts, integers): ([String?], [Int64?]) = row.withUnsafeBytes { bytes in
+                reader.read(bytes)
+                let indexes = 0..<(reader.count + 1)
+                return (indexes.map { reader.text($0) }, indexes.map { reader.int64($0) })
+            }
+            if reader.count != expected.count || texts != expected + [nil]
+                || integers != (expected + [nil]).map({ $0.flatMap { Int64($0) } })
+            {
+                Issue.record("row \(row): read \(texts) and \(integers), the parser reads \(expected)")
+                failures += 1
+            }
+        }
+    }
 }

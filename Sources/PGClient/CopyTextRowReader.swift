@@ -1,0 +1,77 @@
+/// Reads the rows of a long `COPY … TO STDOUT` in text format one at a time, as ``CopyTextParser/fields(_:)`` reads
+/// them, without an array of strings for every row: it finds a row's fields into a buffer it keeps from row to row,
+/// makes a string of a field only when asked, and reads an integer straight from its bytes.
+///
+/// ```swift
+/// var fields = CopyTextRowReader()
+/// try connection.copyOut(sql) { row in
+///     fields.read(row)
+///     let identifier = fields.text(0)
+/// }
+/// ```
+package struct CopyTextRowReader {
+    private struct Bounds {
+        var start: Int
+        var end: Int
+        var hasEscape: Bool
+    }
+
+    private var row = UnsafeRawBufferPointer(start: nil, count: 0)
+    private var bounds: [Bounds] = []
+
+    package init() {}
+
+    /// The number of fields of the row last read.
+    package var count: Int { bounds.count }
+
+    /// Finds the fields of `row` (the trailing newline is ignored). The other methods read this row until the next
+    /// call, and only while its bytes are valid: call them inside the `copyOut` callback that gave the row.
+    package mutating func read(_ row: UnsafeRawBufferPointer) {
+        self.row = row
+        var found = bounds
+        bounds = []
+        found.removeAll(keepingCapacity: true)
+        CopyTextParser.scanFields(row) { _, start, end, hasEscape in
+            found.append(Bounds(start: start, end: end, hasEscape: hasEscape))
+            return true
+        }
+        bounds = found
+    }
+
+    /// The field at `index` as text, as ``CopyTextParser/fields(_:)`` reads it; nil for SQL NULL and for a field
+    /// the row does not have.
+    package func text(_ index: Int) -> String? {
+        guard index < bounds.count else { return nil }
+        let field = bounds[index]
+        return CopyTextParser.field(row, field.start, field.end, field.hasEscape)
+    }
+
+    /// The field at `index` as a 64-bit integer: what `Int64(text(index))` gives, read from the bytes. Nil for SQL
+    /// NULL, a missing field, anything but an optional sign and decimal digits, and a value out of range.
+    package func int64(_ index: Int) -> Int64? {
+        guard index < bounds.count else { return nil }
+        let field = bounds[index]
+        guard !field.hasEscape else {
+            return CopyTextParser.field(row, field.start, field.end, true).flatMap { Int64($0) }
+        }
+        var position = field.start
+        guard position < field.end else { return nil }
+        let negative = row[position] == UInt8(ascii: "-")
+        if negative || row[position] == UInt8(ascii: "+") { position += 1 }
+        guard position < field.end else { return nil }
+        var value: Int64 = 0
+        while position < field.end {
+            let digit = row[position] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            // Accumulating negatively reaches Int64.min, whose magnitude Int64 cannot hold.
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = times10.subtractingReportingOverflow(Int64(digit))
+            guard !overflow1, !overflow2 else { return nil }
+            value = next
+            position += 1
+        }
+        if negative { return value }
+        let (positive, overflow) = Int64(0).subtractingReportingOverflow(value)
+        return overflow ? nil : positive
+    }
+}
