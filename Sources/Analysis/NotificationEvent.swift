@@ -1,40 +1,43 @@
 /// One stored notification, reduced to the fields episodes and metrics use. Raw wire strings, Unix milliseconds.
+///
+/// The fields are constants: with variables, the compiler's initializer built the event twice and copied one into
+/// the other, retaining and releasing each string once more for every notification an analysis reads.
 package struct NotificationEvent: Hashable, Sendable {
-    package var notificationUUID: String
+    package let notificationUUID: String
     /// `DID_FAIL_TO_RENEW` …; unknown values are possible and are ignored by the episode builder.
-    package var notificationType: String
+    package let notificationType: String
     /// Nil when the notification has no subtype.
-    package var subtype: String?
+    package let subtype: String?
     /// When the App Store signed the notification (ms).
-    package var signedDate: Int64
+    package let signedDate: Int64
     /// `data.environment` (`Production`, `Sandbox`, …).
-    package var environment: String?
+    package let environment: String?
     /// `data.bundleId`.
-    package var bundleId: String?
+    package let bundleId: String?
     /// The subscription; nil for `TEST` and other notifications without a transaction.
-    package var originalTransactionId: String?
-    package var transactionId: String?
-    package var productId: String?
-    package var storefront: String?
-    package var purchaseDate: Int64?
-    package var expiresDate: Int64?
+    package let originalTransactionId: String?
+    package let transactionId: String?
+    package let productId: String?
+    package let storefront: String?
+    package let purchaseDate: Int64?
+    package let expiresDate: Int64?
     /// The transaction's price in milliunits of `currency`.
-    package var price: Int64?
-    package var currency: String?
+    package let price: Int64?
+    package let currency: String?
     /// `PURCHASED` or `FAMILY_SHARED`.
-    package var inAppOwnershipType: String?
+    package let inAppOwnershipType: String?
     /// The transaction's offer: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
-    package var offerType: Int32?
+    package let offerType: Int32?
     /// `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`, `ONE_TIME`.
-    package var offerDiscountType: String?
+    package let offerDiscountType: String?
     /// From the renewal info (ms).
-    package var gracePeriodExpiresDate: Int64?
+    package let gracePeriodExpiresDate: Int64?
     /// From the renewal info: what the next renewal will charge (milliunits of `renewalCurrency`).
-    package var renewalPrice: Int64?
+    package let renewalPrice: Int64?
     /// From the renewal info: the currency of `renewalPrice`.
-    package var renewalCurrency: String?
+    package let renewalCurrency: String?
     /// `PURCHASE` or `RENEWAL`.
-    package var transactionReason: String?
+    package let transactionReason: String?
 
     package init(
         notificationUUID: String,

@@ -47,10 +47,11 @@ struct NotificationEventReader {
         return "COPY (\(sql)) TO STDOUT"
     }
 
-    /// Calls `body` with each event in order.
+    /// Calls `body` with each event in order, handing it over: an event kept (``EpisodeStream/add(_:)`` consumes it)
+    /// is moved rather than copied.
     /// - Returns: the number of events read.
     @discardableResult
-    func read(_ scope: Scope, _ body: (NotificationEvent) throws -> Void) throws -> Int {
+    func read(_ scope: Scope, _ body: (consuming NotificationEvent) throws -> Void) throws -> Int {
         var fields = CopyTextRowReader()
         return try connection.copyOut(Self.query(scope)) { row in
             fields.read(row)

@@ -140,10 +140,8 @@ import Testing
         #expect(!family.isEmpty)
         let events = fixture.notifications.map(NotificationEvent.init)
         // Counted as Production-only family members, the builder sees the same episodes when ownership is ignored.
-        let asPurchased = events.map { event -> NotificationEvent in
-            var copy = event
-            if copy.inAppOwnershipType == "FAMILY_SHARED" { copy.inAppOwnershipType = "PURCHASED" }
-            return copy
+        let asPurchased = events.map { event in
+            event.inAppOwnershipType == "FAMILY_SHARED" ? event.withOwnership("PURCHASED") : event
         }
         let dataset = EpisodeBuilder(options: .init(environment: "Production", asOf: fixture.options.end))
             .dataset(asPurchased)
@@ -158,5 +156,20 @@ import Testing
         let outcomes = Set(try fixture.truthRows().compactMap { $0["outcome"] })
         #expect(outcomes == Set(Episode.Outcome.allCases.map(\.rawValue)))
         #expect(fixture.summary.productionEpisodes.values.reduce(0, +) > 100)
+    }
+}
+
+extension NotificationEvent {
+    /// The same event with another `inAppOwnershipType`.
+    fileprivate func withOwnership(_ ownership: String) -> NotificationEvent {
+        NotificationEvent(
+            notificationUUID: notificationUUID, notificationType: notificationType, subtype: subtype,
+            signedDate: signedDate, environment: environment, bundleId: bundleId,
+            originalTransactionId: originalTransactionId, transactionId: transactionId, productId: productId,
+            storefront: storefront, purchaseDate: purchaseDate, expiresDate: expiresDate, price: price,
+            currency: currency, inAppOwnershipType: ownership, offerType: offerType, offerDiscountType: offerDiscountType,
+            gracePeriodExpiresDate: gracePeriodExpiresDate, renewalPrice: renewalPrice, renewalCurrency: renewalCurrency,
+            transactionReason: transactionReason
+        )
     }
 }
