@@ -17,16 +17,27 @@ protocol FieldReader<Key> {
     func field(_ key: Key) throws -> Int64?
     /// An array of strings.
     func field(_ key: Key) throws -> [String]?
-    /// An open enumeration of strings, from its raw string.
-    func field<Known: RawRepresentable & Hashable & Sendable>(_ key: Key) throws -> OpenEnum<Known>?
-    where Known.RawValue == String
-    /// An open enumeration of 32-bit integers, from its raw integer.
-    func field<Known: RawRepresentable & Hashable & Sendable>(_ key: Key) throws -> OpenEnum<Known>?
-    where Known.RawValue == Int32
     /// A nested object.
     func field<Value: ScannedDecodable>(_ key: Key) throws -> Value?
     /// A Unix time in milliseconds.
     func unixMilliseconds(_ key: Key) throws -> Int64?
+}
+
+extension FieldReader {
+    /// An open enumeration of strings, read as its raw string: the value and the errors `OpenEnum.init(from:)` gives,
+    /// without a decoder and a container of its own for each value.
+    func field<Known: RawRepresentable & Hashable & Sendable>(_ key: Key) throws -> OpenEnum<Known>?
+    where Known.RawValue == String {
+        let raw: String? = try field(key)
+        return raw.map(OpenEnum.init(rawValue:))
+    }
+
+    /// An open enumeration of 32-bit integers, read as its raw integer (see the string variant).
+    func field<Known: RawRepresentable & Hashable & Sendable>(_ key: Key) throws -> OpenEnum<Known>?
+    where Known.RawValue == Int32 {
+        let raw: Int32? = try field(key)
+        return raw.map(OpenEnum.init(rawValue:))
+    }
 }
 
 /// A model that ``ShallowDecoder`` decodes from scanned members.

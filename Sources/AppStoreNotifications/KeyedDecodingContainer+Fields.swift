@@ -35,21 +35,6 @@ extension KeyedDecodingContainer {
         try keepingPath(key) { try decodeIfPresent(Int64.self, forKey: key) }
     }
 
-    /// Decodes an optional open enumeration of strings as its raw string: the value and the errors
-    /// `OpenEnum.init(from:)` gives, without a decoder and a container of its own for each value.
-    func field<Known: RawRepresentable & Hashable & Sendable>(_ key: Key) throws -> OpenEnum<Known>?
-    where Known.RawValue == String {
-        let raw: String? = try field(key)
-        return raw.map(OpenEnum.init(rawValue:))
-    }
-
-    /// Decodes an optional open enumeration of 32-bit integers as its raw integer (see the string variant).
-    func field<Known: RawRepresentable & Hashable & Sendable>(_ key: Key) throws -> OpenEnum<Known>?
-    where Known.RawValue == Int32 {
-        let raw: Int32? = try field(key)
-        return raw.map(OpenEnum.init(rawValue:))
-    }
-
     /// Runs `decode`, turning a failure that is not a `DecodingError` into one at the path of `key`.
     private func keepingPath<Value>(_ key: Key, _ decode: () throws -> Value) throws -> Value {
         do {

@@ -133,18 +133,6 @@ struct ScannedFields<Key: CodingKey>: FieldReader {
         return nil
     }
 
-    func field<Known: RawRepresentable & Hashable & Sendable>(_ key: Key) throws -> OpenEnum<Known>?
-    where Known.RawValue == String {
-        let raw: String? = try field(key)
-        return raw.map(OpenEnum.init(rawValue:))
-    }
-
-    func field<Known: RawRepresentable & Hashable & Sendable>(_ key: Key) throws -> OpenEnum<Known>?
-    where Known.RawValue == Int32 {
-        let raw: Int32? = try field(key)
-        return raw.map(OpenEnum.init(rawValue:))
-    }
-
     /// Only the objects directly inside the top-level one have their members recorded.
     func field<Value: ScannedDecodable>(_ key: Key) throws -> Value? {
         guard let index = index(key) else { return nil }
