@@ -1,7 +1,7 @@
 /// Where a model reads its fields from: `JSONDecoder`'s keyed container, or an object the strict scanner recorded
-/// (``ScannedFields``). Each model lists its fields once, in an initializer generic over the reader, so the loader's
-/// usual path (scanned members) runs without the `Decoder` protocol's dynamic dispatch and both paths give the same
-/// values by construction.
+/// (``ShallowDecoder/Fields``). Each model lists its fields once, in an initializer generic over the reader, so the
+/// loader's usual path (scanned members) runs without the `Decoder` protocol's dynamic dispatch and both paths give
+/// the same values by construction.
 ///
 /// Every method gives nil for a missing key and for `null`.
 protocol FieldReader<Key> {
@@ -44,7 +44,7 @@ extension FieldReader {
 protocol ScannedDecodable: Decodable {
     /// Reads the model's fields from `object`.
     /// - Throws: ``ShallowDecoder/Unsupported`` when `JSONDecoder` must decode it; the model's own errors otherwise.
-    init(scanned object: ScannedObject) throws
+    init(scanned object: ShallowDecoder.Object) throws
 }
 
 // The keyed container's `field(_:)` and `unixMilliseconds(_:)` (KeyedDecodingContainer+Fields.swift) meet the

@@ -23,126 +23,126 @@ enum ShallowDecoder {
         guard bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) == UInt8(ascii: "{"),
             !members.contains(where: \.keyHasEscapes)
         else { throw Unsupported() }
-        return try Value(scanned: ScannedObject(document: ScannedDocument(bytes: bytes, members: members), parent: -1))
-    }
-}
-
-/// A scanned text and its members, valid while the buffer is.
-struct ScannedDocument {
-    let bytes: UnsafeRawBufferPointer
-    let members: [JSONScanner.Member]
-
-    func text(_ member: JSONScanner.Member) throws -> String {
-        guard member.kind == .string else { throw ShallowDecoder.Unsupported() }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[member.value]), as: UTF8.self)
+        return try Value(scanned: Object(document: Document(bytes: bytes, members: members), parent: -1))
     }
 
-    func bool(_ member: JSONScanner.Member) throws -> Bool {
-        switch member.kind {
-        case .true: return true
-        case .false: return false
-        default: throw ShallowDecoder.Unsupported()
+    /// A scanned text and its members, valid while the buffer is.
+    struct Document {
+        let bytes: UnsafeRawBufferPointer
+        let members: [JSONScanner.Member]
+
+        func text(_ member: JSONScanner.Member) throws -> String {
+            guard member.kind == .string else { throw Unsupported() }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[member.value]), as: UTF8.self)
+        }
+
+        func bool(_ member: JSONScanner.Member) throws -> Bool {
+            switch member.kind {
+            case .true: return true
+            case .false: return false
+            default: throw Unsupported()
+            }
+        }
+
+        /// An integer member as `Value`, when it fits exactly.
+        func integer<Value: FixedWidthInteger>(_ member: JSONScanner.Member, as _: Value.Type) throws -> Value {
+            guard member.kind == .integer else { throw Unsupported() }
+            var index = member.value.lowerBound
+            let negative = bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            var magnitude: Int64 = 0
+            while index < member.value.upperBound {
+                let digit = Int64(bytes[index] &- UInt8(ascii: "0"))
+                let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times10.addingReportingOverflow(digit)
+                guard !overflow1, !overflow2 else { throw Unsupported() }
+                magnitude = sum
+                index += 1
+            }
+            guard let value = Value(exactly: negative ? -magnitude : magnitude) else { throw Unsupported() }
+            return value
+        }
+
+        /// Whether `member`'s key is `name`.
+        func key(of member: JSONScanner.Member, is name: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard member.key.count == name.count, let base = bytes.baseAddress, let other = name.baseAddress else {
+                return member.key.isEmpty && name.isEmpty
+            }
+            return memcmp(base + member.key.lowerBound, other, name.count) == 0
         }
     }
 
-    /// An integer member as `Value`, when it fits exactly.
-    func integer<Value: FixedWidthInteger>(_ member: JSONScanner.Member, as _: Value.Type) throws -> Value {
-        guard member.kind == .integer else { throw ShallowDecoder.Unsupported() }
-        var index = member.value.lowerBound
-        let negative = bytes[index] == UInt8(ascii: "-")
-        if negative { index += 1 }
-        var magnitude: Int64 = 0
-        while index < member.value.upperBound {
-            let digit = Int64(bytes[index] &- UInt8(ascii: "0"))
-            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(digit)
-            guard !overflow1, !overflow2 else { throw ShallowDecoder.Unsupported() }
-            magnitude = sum
-            index += 1
+    /// An object of a scanned document: the top-level one, or one directly inside it.
+    struct Object {
+        let document: Document
+        /// The indexes of the object's members.
+        let members: [Int]
+
+        /// The object held by the member at `parent`, or the top-level object for -1.
+        init(document: Document, parent: Int) {
+            self.document = document
+            self.members = document.members.indices.filter { document.members[$0].parent == parent }
         }
-        guard let value = Value(exactly: negative ? -magnitude : magnitude) else { throw ShallowDecoder.Unsupported() }
-        return value
-    }
 
-    /// Whether `member`'s key is `name`.
-    func key(of member: JSONScanner.Member, is name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard member.key.count == name.count, let base = bytes.baseAddress, let other = name.baseAddress else {
-            return member.key.isEmpty && name.isEmpty
+        /// The object's members, read by the keys of a model.
+        func fields<Key: CodingKey>(keyedBy _: Key.Type) -> Fields<Key> {
+            Fields(object: self)
         }
-        return memcmp(base + member.key.lowerBound, other, name.count) == 0
-    }
-}
-
-/// An object of a scanned document: the top-level one, or one directly inside it.
-struct ScannedObject {
-    let document: ScannedDocument
-    /// The indexes of the object's members.
-    let members: [Int]
-
-    /// The object held by the member at `parent`, or the top-level object for -1.
-    init(document: ScannedDocument, parent: Int) {
-        self.document = document
-        self.members = document.members.indices.filter { document.members[$0].parent == parent }
     }
 
-    /// The object's members, read by the keys of a model.
-    func fields<Key: CodingKey>(keyedBy _: Key.Type) -> ScannedFields<Key> {
-        ScannedFields(object: self)
-    }
-}
+    /// A ``FieldReader`` over a scanned object.
+    struct Fields<Key: CodingKey>: FieldReader {
+        let object: Object
 
-/// A ``FieldReader`` over a scanned object.
-struct ScannedFields<Key: CodingKey>: FieldReader {
-    let object: ScannedObject
+        private var document: Document { object.document }
 
-    private var document: ScannedDocument { object.document }
-
-    /// The index of the member with `key` unless it is missing or `null`.
-    private func index(_ key: Key) -> Int? {
-        var name = key.stringValue
-        let index = name.withUTF8 { name in
-            object.members.first { document.key(of: document.members[$0], is: name) }
+        /// The index of the member with `key` unless it is missing or `null`.
+        private func index(_ key: Key) -> Int? {
+            var name = key.stringValue
+            let index = name.withUTF8 { name in
+                object.members.first { document.key(of: document.members[$0], is: name) }
+            }
+            guard let index, document.members[index].kind != .null else { return nil }
+            return index
         }
-        guard let index, document.members[index].kind != .null else { return nil }
-        return index
-    }
 
-    private func member(_ key: Key) -> JSONScanner.Member? {
-        index(key).map { document.members[$0] }
-    }
+        private func member(_ key: Key) -> JSONScanner.Member? {
+            index(key).map { document.members[$0] }
+        }
 
-    func field(_ key: Key) throws -> String? {
-        try member(key).map(document.text)
-    }
+        func field(_ key: Key) throws -> String? {
+            try member(key).map(document.text)
+        }
 
-    func field(_ key: Key) throws -> Bool? {
-        try member(key).map(document.bool)
-    }
+        func field(_ key: Key) throws -> Bool? {
+            try member(key).map(document.bool)
+        }
 
-    func field(_ key: Key) throws -> Int32? {
-        try member(key).map { try document.integer($0, as: Int32.self) }
-    }
+        func field(_ key: Key) throws -> Int32? {
+            try member(key).map { try document.integer($0, as: Int32.self) }
+        }
 
-    func field(_ key: Key) throws -> Int64? {
-        try member(key).map { try document.integer($0, as: Int64.self) }
-    }
+        func field(_ key: Key) throws -> Int64? {
+            try member(key).map { try document.integer($0, as: Int64.self) }
+        }
 
-    /// Arrays are not recorded: `JSONDecoder` decodes a model that has one.
-    func field(_ key: Key) throws -> [String]? {
-        guard member(key) == nil else { throw ShallowDecoder.Unsupported() }
-        return nil
-    }
+        /// Arrays are not recorded: `JSONDecoder` decodes a model that has one.
+        func field(_ key: Key) throws -> [String]? {
+            guard member(key) == nil else { throw Unsupported() }
+            return nil
+        }
 
-    /// Only the objects directly inside the top-level one have their members recorded.
-    func field<Value: ScannedDecodable>(_ key: Key) throws -> Value? {
-        guard let index = index(key) else { return nil }
-        let member = document.members[index]
-        guard member.kind == .object, member.parent == -1 else { throw ShallowDecoder.Unsupported() }
-        return try Value(scanned: ScannedObject(document: document, parent: index))
-    }
+        /// Only the objects directly inside the top-level one have their members recorded.
+        func field<Value: ScannedDecodable>(_ key: Key) throws -> Value? {
+            guard let index = index(key) else { return nil }
+            let member = document.members[index]
+            guard member.kind == .object, member.parent == -1 else { throw Unsupported() }
+            return try Value(scanned: Object(document: document, parent: index))
+        }
 
-    /// Fractional milliseconds (Xcode's) are left to `JSONDecoder`, which rounds them.
-    func unixMilliseconds(_ key: Key) throws -> Int64? {
-        try field(key)
+        /// Fractional milliseconds (Xcode's) are left to `JSONDecoder`, which rounds them.
+        func unixMilliseconds(_ key: Key) throws -> Int64? {
+            try field(key)
+        }
     }
 }

@@ -253,7 +253,6 @@ import TestSupport
         }
     }
 
-
     /// The row reader gives each field what ``CopyTextParser/fields(_:)`` gives, row after row (its buffer kept from
     /// one to the next); its integers are what `Int64(_:)` makes of the text.
     @Test func theRowReaderReadsEachRowAsTheParserDoes() {
@@ -273,8 +272,8 @@ import TestSupport
                 row = previous
                 if random.chance(0.5) { row.append(contentsOf: Array("\t1".utf8)) }
             } else if random.chance(0.4) {
-                row = Array((0..<Int.random(in: 1...4, using: &random)).map { _ in random.pick(numbers) }
-                    .joined(separator: "\t").utf8)
+                let fields = (0..<Int.random(in: 1...4, using: &random)).map { _ in random.pick(numbers) }
+                row = Array(fields.joined(separator: "\t").utf8)
             } else {
                 row = (0..<Int.random(in: 0...16, using: &random)).map { _ in random.pick(alphabet) }
             }

@@ -167,9 +167,9 @@ extension NotificationEvent {
             signedDate: signedDate, environment: environment, bundleId: bundleId,
             originalTransactionId: originalTransactionId, transactionId: transactionId, productId: productId,
             storefront: storefront, purchaseDate: purchaseDate, expiresDate: expiresDate, price: price,
-            currency: currency, inAppOwnershipType: ownership, offerType: offerType, offerDiscountType: offerDiscountType,
-            gracePeriodExpiresDate: gracePeriodExpiresDate, renewalPrice: renewalPrice, renewalCurrency: renewalCurrency,
-            transactionReason: transactionReason
+            currency: currency, inAppOwnershipType: ownership, offerType: offerType,
+            offerDiscountType: offerDiscountType, gracePeriodExpiresDate: gracePeriodExpiresDate,
+            renewalPrice: renewalPrice, renewalCurrency: renewalCurrency, transactionReason: transactionReason
         )
     }
 }

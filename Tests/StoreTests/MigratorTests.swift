@@ -272,9 +272,9 @@ import TestSupport
         let connection = try TestDatabase.makeSchema(name).connect()
         #expect(try Migrator(logger: Logger.test).migrate(connection, through: 8) == Array(1...8))
         for run in 1...2 {
-            try connection.execute("INSERT INTO load_runs (id, command, verified) VALUES ($1::bigint, 'load', true)", [
-                String(run)
-            ])
+            try connection.execute(
+                "INSERT INTO load_runs (id, command, verified) VALUES ($1::bigint, 'load', true)", [String(run)]
+            )
             try connection.execute(
                 """
                 INSERT INTO source_files (id, load_run_id, path, size_bytes, sha256, records, loaded, duplicates,
@@ -283,7 +283,8 @@ import TestSupport
                 """,
                 [String(run)]
             )
-            try connection.execute(notification, ["00000000-0000-4000-8000-00000000000\(run)", String(run), String(run)])
+            let uuid = "00000000-0000-4000-8000-00000000000\(run)"
+            try connection.execute(notification, [uuid, String(run), String(run)])
         }
         return connection
     }

@@ -29,7 +29,7 @@ package struct ExternalPurchaseToken: Codable, ScannedDecodable, Hashable, Senda
         try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
     }
 
-    init(scanned object: ScannedObject) throws {
+    init(scanned object: ShallowDecoder.Object) throws {
         try self.init(reading: object.fields(keyedBy: CodingKeys.self))
     }
 

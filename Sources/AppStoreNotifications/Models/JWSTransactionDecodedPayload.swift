@@ -79,7 +79,7 @@ package struct JWSTransactionDecodedPayload: Codable, ScannedDecodable, Hashable
         try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
     }
 
-    init(scanned object: ScannedObject) throws {
+    init(scanned object: ShallowDecoder.Object) throws {
         try self.init(reading: object.fields(keyedBy: CodingKeys.self))
     }
 

@@ -32,7 +32,7 @@ package struct Summary: Codable, ScannedDecodable, Hashable, Sendable {
         try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
     }
 
-    init(scanned object: ScannedObject) throws {
+    init(scanned object: ShallowDecoder.Object) throws {
         try self.init(reading: object.fields(keyedBy: CodingKeys.self))
     }
 
