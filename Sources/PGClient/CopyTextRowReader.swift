@@ -28,6 +28,8 @@ package struct CopyTextRowReader {
     /// call, and only while its bytes are valid: call them inside the `copyOut` callback that gave the row.
     package mutating func read(_ row: UnsafeRawBufferPointer) {
         self.row = row
+        // Taken out of `self` while the closure appends, so that the buffer stays uniquely referenced and keeps its
+        // capacity from row to row.
         var found = bounds
         bounds = []
         found.removeAll(keepingCapacity: true)
