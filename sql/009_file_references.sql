@@ -11,8 +11,8 @@
 -- from a file (the loader is the only writer), and the analysis takes notifications of settled files only. A schema
 -- holding notifications without a file stops here with a message saying what to do.
 --
--- Upgrades a database in place (one scan of notifications to check the rows against the new reference); every
--- statement can run again.
+-- Upgrades a database in place, reading notifications three times (the count of rows without a file, SET NOT NULL,
+-- and the check of every row against the new reference); every statement can run again.
 
 DO $$
 DECLARE
