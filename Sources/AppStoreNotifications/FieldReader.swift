@@ -40,11 +40,26 @@ extension FieldReader {
     }
 }
 
-/// A model that ``ShallowDecoder`` decodes from scanned members.
+/// A model that ``ShallowDecoder`` decodes from scanned members, and `JSONDecoder` through the same field list.
 protocol ScannedDecodable: Decodable {
+    associatedtype CodingKeys: CodingKey
+
+    /// Reads the model's fields from either reader.
+    /// - Throws: ``ShallowDecoder/Unsupported`` from a scanned object that `JSONDecoder` must decode instead; the
+    ///   reader's errors otherwise.
+    init(reading fields: some FieldReader<CodingKeys>) throws
+}
+
+extension ScannedDecodable {
+    /// Reads the model's fields from `decoder`'s keyed container (`JSONDecoder`, and any other decoder).
+    package init(from decoder: any Decoder) throws {
+        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
+    }
+
     /// Reads the model's fields from `object`.
-    /// - Throws: ``ShallowDecoder/Unsupported`` when `JSONDecoder` must decode it; the model's own errors otherwise.
-    init(scanned object: ShallowDecoder.Object) throws
+    init(scanned object: ShallowDecoder.Object) throws {
+        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
+    }
 }
 
 // The keyed container's `field(_:)` and `unixMilliseconds(_:)` (KeyedDecodingContainer+Fields.swift) meet the

@@ -19,15 +19,7 @@ package struct AppData: Codable, ScannedDecodable, Hashable, Sendable {
         case appAppleId, bundleId, environment, signedAppTransactionInfo
     }
 
-    package init(from decoder: any Decoder) throws {
-        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
-    }
-
-    init(scanned object: ShallowDecoder.Object) throws {
-        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
-    }
-
-    private init(reading container: some FieldReader<CodingKeys>) throws {
+    init(reading container: some FieldReader<CodingKeys>) throws {
         appAppleId = try container.field(.appAppleId)
         bundleId = try container.field(.bundleId)
         environment = try container.field(.environment)

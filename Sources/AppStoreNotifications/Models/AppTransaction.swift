@@ -39,15 +39,7 @@ package struct AppTransaction: Codable, ScannedDecodable, Hashable, Sendable {
         case preorderDate, appTransactionId, originalPlatform
     }
 
-    package init(from decoder: any Decoder) throws {
-        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
-    }
-
-    init(scanned object: ShallowDecoder.Object) throws {
-        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
-    }
-
-    private init(reading container: some FieldReader<CodingKeys>) throws {
+    init(reading container: some FieldReader<CodingKeys>) throws {
         receiptType = try container.field(.receiptType)
         appAppleId = try container.field(.appAppleId)
         bundleId = try container.field(.bundleId)

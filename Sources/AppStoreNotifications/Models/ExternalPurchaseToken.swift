@@ -25,15 +25,7 @@ package struct ExternalPurchaseToken: Codable, ScannedDecodable, Hashable, Senda
         case externalPurchaseId, tokenCreationDate, appAppleId, bundleId, tokenType, tokenExpirationDate
     }
 
-    package init(from decoder: any Decoder) throws {
-        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
-    }
-
-    init(scanned object: ShallowDecoder.Object) throws {
-        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
-    }
-
-    private init(reading container: some FieldReader<CodingKeys>) throws {
+    init(reading container: some FieldReader<CodingKeys>) throws {
         externalPurchaseId = try container.field(.externalPurchaseId)
         tokenCreationDate = try container.unixMilliseconds(.tokenCreationDate)
         appAppleId = try container.field(.appAppleId)

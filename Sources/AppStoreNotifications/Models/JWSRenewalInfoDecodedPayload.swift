@@ -56,15 +56,7 @@ package struct JWSRenewalInfoDecodedPayload: Codable, ScannedDecodable, Hashable
         case offerDiscountType, eligibleWinBackOfferIds, appAccountToken, appTransactionId, offerPeriod
     }
 
-    package init(from decoder: any Decoder) throws {
-        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
-    }
-
-    init(scanned object: ShallowDecoder.Object) throws {
-        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
-    }
-
-    private init(reading container: some FieldReader<CodingKeys>) throws {
+    init(reading container: some FieldReader<CodingKeys>) throws {
         expirationIntent = try container.field(.expirationIntent)
         originalTransactionId = try container.field(.originalTransactionId)
         autoRenewProductId = try container.field(.autoRenewProductId)

@@ -75,15 +75,7 @@ package struct JWSTransactionDecodedPayload: Codable, ScannedDecodable, Hashable
         case offerDiscountType, appTransactionId, offerPeriod, revocationType, revocationPercentage
     }
 
-    package init(from decoder: any Decoder) throws {
-        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
-    }
-
-    init(scanned object: ShallowDecoder.Object) throws {
-        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
-    }
-
-    private init(reading container: some FieldReader<CodingKeys>) throws {
+    init(reading container: some FieldReader<CodingKeys>) throws {
         originalTransactionId = try container.field(.originalTransactionId)
         transactionId = try container.field(.transactionId)
         webOrderLineItemId = try container.field(.webOrderLineItemId)

@@ -28,15 +28,7 @@ package struct NotificationData: Codable, ScannedDecodable, Hashable, Sendable {
         case consumptionRequestReason
     }
 
-    package init(from decoder: any Decoder) throws {
-        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
-    }
-
-    init(scanned object: ShallowDecoder.Object) throws {
-        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
-    }
-
-    private init(reading container: some FieldReader<CodingKeys>) throws {
+    init(reading container: some FieldReader<CodingKeys>) throws {
         appAppleId = try container.field(.appAppleId)
         bundleId = try container.field(.bundleId)
         bundleVersion = try container.field(.bundleVersion)

@@ -32,15 +32,7 @@ package struct ResponseBodyV2DecodedPayload: Codable, ScannedDecodable, Hashable
         case signedDate
     }
 
-    package init(from decoder: any Decoder) throws {
-        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
-    }
-
-    init(scanned object: ShallowDecoder.Object) throws {
-        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
-    }
-
-    private init(reading container: some FieldReader<CodingKeys>) throws {
+    init(reading container: some FieldReader<CodingKeys>) throws {
         notificationType = try container.field(.notificationType)
         subtype = try container.field(.subtype)
         notificationUUID = try container.field(.notificationUUID)

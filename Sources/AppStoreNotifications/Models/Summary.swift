@@ -28,15 +28,7 @@ package struct Summary: Codable, ScannedDecodable, Hashable, Sendable {
         case failedCount
     }
 
-    package init(from decoder: any Decoder) throws {
-        try self.init(reading: decoder.container(keyedBy: CodingKeys.self))
-    }
-
-    init(scanned object: ShallowDecoder.Object) throws {
-        try self.init(reading: object.fields(keyedBy: CodingKeys.self))
-    }
-
-    private init(reading container: some FieldReader<CodingKeys>) throws {
+    init(reading container: some FieldReader<CodingKeys>) throws {
         environment = try container.field(.environment)
         appAppleId = try container.field(.appAppleId)
         bundleId = try container.field(.bundleId)
