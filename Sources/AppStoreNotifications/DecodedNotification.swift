@@ -24,5 +24,7 @@ package struct DecodedNotification: Sendable {
     package let appTransactionJWS: JWS?
     /// The outer payload's JSON text with each nested token's string replaced, in place, by that token's decoded
     /// JSON object: strict UTF-8 JSON holding every field Apple sent, modelled or not, ready for a `jsonb` column.
+    /// The members of its objects (down to those of the payloads' top-level members) come in the order `jsonb`
+    /// keeps them, which saves the server sorting them (see `StorageDocument`); the text is otherwise Apple's.
     package let document: Data
 }

@@ -91,7 +91,7 @@ package enum NotificationDecoder {
         let payload = try decode(ResponseBodyV2DecodedPayload.self, from: jws.payload, scanned.members, at: nil, decoding)
         try requireNotificationFields(payload)
 
-        var splices: [(range: Range<Int>, json: Data)] = []
+        var nestedParts: [(range: Range<Int>, part: StorageDocument.Part)] = []
         func decodeNested<Value: ScannedDecodable>(
             _ text: String?,
             _ nested: NestedToken
@@ -108,7 +108,7 @@ package enum NotificationDecoder {
                     detail: "\(nested.path): the token could not be located in the payload text"
                 )
             }
-            splices.append((range, token.payload))
+            nestedParts.append((range, StorageDocument.Part(json: token.payload, members: members)))
             return (token, value)
         }
 
@@ -128,7 +128,9 @@ package enum NotificationDecoder {
             renewalInfoJWS: renewalInfo?.jws,
             appTransaction: appTransaction?.value,
             appTransactionJWS: appTransaction?.jws,
-            document: splice(jws.payload, splices)
+            document: StorageDocument.write(
+                StorageDocument.Part(json: jws.payload, members: scanned.members), replacing: nestedParts
+            )
         )
     }
 
@@ -313,23 +315,5 @@ package enum NotificationDecoder {
         if payload.signedDate == nil {
             throw .missingField("signedDate", "it orders the notification among the others")
         }
-    }
-
-    /// Replaces byte ranges of `json` (offsets from its start) by other JSON texts.
-    private static func splice(_ json: Data, _ splices: [(range: Range<Int>, json: Data)]) -> Data {
-        guard !splices.isEmpty else { return json }
-        let ordered = splices.sorted { $0.range.lowerBound < $1.range.lowerBound }
-        var document = Data()
-        document.reserveCapacity(
-            json.count + ordered.reduce(0) { $0 + $1.json.count - $1.range.count }
-        )
-        var copied = json.startIndex
-        for (range, nested) in ordered {
-            document.append(json[copied..<(json.startIndex + range.lowerBound)])
-            document.append(nested)
-            copied = json.startIndex + range.upperBound
-        }
-        document.append(json[copied...])
-        return document
     }
 }

@@ -2,7 +2,8 @@ import AppStoreNotifications
 import Foundation
 import Testing
 
-/// The storage document: the outer payload with the nested tokens' decoded JSON spliced in place.
+/// The storage document: the outer payload with the nested tokens' decoded JSON spliced in place, its objects'
+/// members in `jsonb`'s order.
 @Suite struct DocumentTests {
     private func object(_ data: Data) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -26,15 +27,44 @@ import Testing
         #expect((renewal["isInBillingRetryPeriod"] as? NSNumber)?.boolValue == true)
     }
 
-    @Test func documentHoldsTheNestedPayloadBytesVerbatim() throws {
+    @Test func documentHoldsTheNestedPayloadsMembersVerbatim() throws {
         let decoded = try NotificationDecoder.decodeSignedPayload(
             Fixture.token("billing-lifecycle/03_DID_RENEW_BILLING_RECOVERY.jws")
         )
-        let transactionJSON = try #require(decoded.transactionJWS?.payload)
-        let renewalJSON = try #require(decoded.renewalInfoJWS?.payload)
-        #expect(decoded.document.range(of: transactionJSON) != nil)
-        #expect(decoded.document.range(of: renewalJSON) != nil)
+        let data = try #require(try object(decoded.document)["data"] as? [String: Any])
+        let transaction = try object(try #require(decoded.transactionJWS?.payload))
+        let renewal = try object(try #require(decoded.renewalInfoJWS?.payload))
+        #expect(data["signedTransactionInfo"] as? NSDictionary == transaction as NSDictionary)
+        #expect(data["signedRenewalInfo"] as? NSDictionary == renewal as NSDictionary)
         #expect(decoded.document.range(of: Data("eyJ".utf8)) == nil)
+        // Each member's text is copied as it was: `"price":9990` stays, only its place changes.
+        let text = String(decoding: decoded.document, as: UTF8.self)
+        let transactionText = String(decoding: try #require(decoded.transactionJWS?.payload), as: UTF8.self)
+        for member in ["\"price\":", "\"transactionId\":", "\"expiresDate\":"] {
+            let start = try #require(transactionText.range(of: member))
+            let rest = transactionText[start.upperBound...]
+            let end = rest.firstIndex { $0 == "," || $0 == "}" } ?? rest.endIndex
+            #expect(text.contains(transactionText[start.lowerBound..<end]))
+        }
+    }
+
+    /// Every object the scanner records (the payloads' top level and the objects directly inside it) lists its keys
+    /// as PostgreSQL's `jsonb` keeps them: shorter keys first, keys of one length by their bytes. White space between
+    /// members goes; white space inside a value the document copies whole stays.
+    @Test func membersComeInTheOrderJsonbKeeps() throws {
+        let outer = """
+            {"signedDate": 1700000000000, "notificationUUID":"u-6",  "notificationType" : "DID_RENEW",
+             "zz": {"b": 1, "a": [ 2, {"y": 1, "x": 2} ], "aa": {"d": 4, "c": 3}},
+             "data": {"signedTransactionInfo": "\(TestToken.make(TestToken.transaction))", "bundleId": "com.example"}}
+            """
+        let decoded = try NotificationDecoder.decodeSignedPayload(TestToken.make(outer))
+        let text = String(decoding: decoded.document, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"zz":{"a":[ 2, {"y": 1, "x": 2} ],"b":1,"aa":{"d": 4, "c": 3}},"data":{"bundleId":"#))
+        let tail = #"}},"signedDate":1700000000000,"notificationType":"DID_RENEW","notificationUUID":"u-6"}"#
+        #expect(text.hasSuffix(tail))
+        let data = try #require(try object(decoded.document)["data"] as? [String: Any])
+        #expect(data["signedTransactionInfo"] is [String: Any])
+        #expect(try object(decoded.document).count == 5)
     }
 
     @Test func keepsFieldsTheModelsDoNotKnow() throws {
@@ -107,10 +137,10 @@ import Testing
         #expect(data["signedTransactionInfo"] is [String: Any])
     }
 
-    @Test func documentWithoutNestedTokensIsThePayload() throws {
+    @Test func documentWithoutNestedTokensHoldsThePayload() throws {
         let json = try Fixture.data("apple-models/signedSummaryNotification.json")
         let decoded = try NotificationDecoder.decodeSignedPayload(TestToken.make(json))
-        #expect(decoded.document == json)
+        #expect(try object(decoded.document) as NSDictionary == (try object(json)) as NSDictionary)
         #expect(decoded.payload.summary?.succeededCount == 5)
     }
 }

@@ -237,4 +237,48 @@ import Testing
         let expected = ["0001-01-01 00:00:00+00", "9999-12-31 23:59:59.999+00", "-32768", "32767"]
         #expect(extremes == [expected + ["9223372036854775807", "20"]])
     }
+
+    /// The stored document lists each object's keys as `jsonb` keeps them (shorter first, then by bytes), so that
+    /// PostgreSQL's sort of them finds them sorted; Apple's own order, as the samples' payloads have it, does not.
+    @Test func theDocumentsKeysComeInTheOrderJsonbKeeps() throws {
+        let connection = try TestDatabase.makeSchema("documentorder").migrated()
+        try connection.execute("CREATE TABLE documents (kind text, document text)")
+        var values: [String] = []
+        for token in try Self.samples() {
+            let decoded = try NotificationDecoder.decodeSignedPayload(token)
+            for (kind, json) in [("document", decoded.document), ("payload", decoded.jws.payload)] {
+                values.append("('\(kind)', \(try connection.quoteLiteral(String(decoding: json, as: UTF8.self))))")
+            }
+        }
+        try connection.execute("INSERT INTO documents VALUES \(values.joined(separator: ", "))")
+        let objects = [
+            "", "->'data'", "->'data'->'signedTransactionInfo'", "->'data'->'signedRenewalInfo'", "->'appData'",
+        ]
+        let unordered = objects.map { path in
+            """
+            SELECT d.kind, (d.document::json\(path)) AS object, (d.document::jsonb\(path)) AS stored FROM documents d
+            """
+        }
+        let counts = try connection.execute(
+            """
+            SELECT kind, count(*) FILTER (WHERE ARRAY(SELECT json_object_keys(object))
+                    IS DISTINCT FROM ARRAY(SELECT jsonb_object_keys(stored)))::text,
+                count(*)::text
+            FROM (\(unordered.joined(separator: " UNION ALL "))) o
+            WHERE json_typeof(object) = 'object'
+            GROUP BY kind ORDER BY kind
+            """
+        ).rows
+        #expect(counts.count == 2)
+        #expect(counts.first?[0] == "document" && counts.first?[1] == "0", "\(counts)")
+        #expect(counts.last?[0] == "payload" && counts.last?[1] != "0", "\(counts)")
+        let sameValues = try connection.execute(
+            """
+            SELECT count(*)::text FROM documents d JOIN documents p ON p.kind = 'payload' AND d.kind = 'document'
+                AND (p.document::jsonb ->> 'notificationUUID') = (d.document::jsonb ->> 'notificationUUID')
+            WHERE (d.document::jsonb - 'data' - 'appData') = (p.document::jsonb - 'data' - 'appData')
+            """
+        ).scalar
+        #expect(sameValues == String(try Self.samples().count))
+    }
 }
