@@ -87,6 +87,27 @@ import TestPKI
         #expect(error.reason == .badSignature)
     }
 
+    /// The digest the signature is checked against is SHA-256 of the signing input, whether the header's hashing
+    /// is computed for this token or comes from an earlier token's (its whole 64-byte blocks), for headers around
+    /// the block sizes.
+    @Test func signingInputDigestIsTheSHA256OfTheSigningInput() throws {
+        let signer = try Fixture.appleTestSigner()
+        let payload = Fixture.payload(signedAt: try Fixture.date(2024, 1, 1))
+        var lengths = Set<Int>()
+        for kidLength in 0..<100 {
+            let header = JWSHeader(alg: "ES256", kid: String(repeating: "k", count: kidLength))
+            let token = try Fixture.token(header: header, payload: payload, key: signer.privateKey)
+            lengths.insert(token.prefix { $0 != "." }.utf8.count)
+            for _ in 0..<2 {
+                let jws = try JWS.parse(token)
+                #expect(jws.signingInputDigest() == SHA256.hash(data: Array(jws.signingInput)), "kid \(kidLength)")
+            }
+        }
+        #expect(lengths.isSuperset(of: [63, 64, 66, 127, 128, 130]), "\(lengths.sorted())")
+        let notification = try Fixture.jws("billing-lifecycle/01_DID_FAIL_TO_RENEW_GRACE_PERIOD.jws")
+        #expect(notification.signingInputDigest() == SHA256.hash(data: Array(notification.signingInput)))
+    }
+
     @Test func tamperedSignatureIsRefused() throws {
         var jws = try Fixture.jws("billing-lifecycle/02_GRACE_PERIOD_EXPIRED.jws")
         jws.signature[40] ^= 0x01
