@@ -106,7 +106,7 @@ package final class JWSVerifier: Sendable {
         } catch {
             throw JWSVerificationError(.badSignature, "the signature is not a P-256 r‖s pair: \(error)")
         }
-        guard publicKey.isValidSignature(signature, for: jws.signingInput) else {
+        guard publicKey.isValidSignature(signature, for: jws.signingInputDigest()) else {
             throw JWSVerificationError(
                 .badSignature,
                 "the signature does not verify with the leaf certificate's key over the header and payload"
@@ -225,8 +225,24 @@ package final class JWSVerifier: Sendable {
     }
 
     /// A chain as the header spells it: the leaf's and the intermediate's base64 text.
+    ///
+    /// Equality compares the whole texts (at once when both come from one cached header, which shares their
+    /// storage); the hash takes their lengths and last bytes, the certificates' signatures, which tell chains apart
+    /// without hashing 2 KB of text per token.
     private struct ChainKey: Hashable, Sendable {
         var leaf: String
         var intermediate: String
+
+        func hash(into hasher: inout Hasher) {
+            func combine(_ text: String) {
+                hasher.combine(text.utf8.count)
+                let combined: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+                    hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.suffix(64))))
+                }
+                if combined == nil { hasher.combine(text) }
+            }
+            combine(leaf)
+            combine(intermediate)
+        }
     }
 }
