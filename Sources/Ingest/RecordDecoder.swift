@@ -83,21 +83,36 @@ struct RecordDecoder: Sendable {
 
     /// Whether the range looks like a compact JWS: token characters in its first bytes and the first dot. The rest
     /// is checked by base64url decoding, which refuses any other character.
+    ///
+    /// The header before the first dot runs to 3 KB: eight bytes at a time are looked up and their flags combined,
+    /// and the eight that hold the dot or a stranger are then read one by one.
     private static func isToken(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
-            tokenCharacters.withUnsafeBufferPointer { table in
-                for index in range {
+            headerCharacters.withUnsafeBufferPointer { table in
+                var index = range.lowerBound
+                while index + 8 <= range.upperBound {
+                    let all =
+                        table[Int(buffer[index])] & table[Int(buffer[index + 1])] & table[Int(buffer[index + 2])]
+                        & table[Int(buffer[index + 3])] & table[Int(buffer[index + 4])] & table[Int(buffer[index + 5])]
+                        & table[Int(buffer[index + 6])] & table[Int(buffer[index + 7])]
+                    if all == 0 { break }
+                    index += 8
+                }
+                while index < range.upperBound {
                     let byte = buffer[index]
                     if byte == UInt8(ascii: ".") { return index > range.lowerBound }
-                    if !table[Int(byte)] { return false }
+                    if table[Int(byte)] == 0 { return false }
+                    index += 1
                 }
                 return false
             }
         }
     }
 
-    /// ``isTokenCharacter(_:)`` for every byte value.
-    private static let tokenCharacters = (0...255).map { isTokenCharacter(UInt8($0)) }
+    /// For every byte value, 1 when it is a token character other than the dot (``isTokenCharacter(_:)``), else 0.
+    private static let headerCharacters: [UInt8] = (0...255).map {
+        isTokenCharacter(UInt8($0)) && $0 != Int(UInt8(ascii: ".")) ? 1 : 0
+    }
 
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
