@@ -43,6 +43,21 @@ package enum Base64URL {
             groupTable.withUnsafeBufferPointer { table -> Bool in
                 var read = 0
                 var written = 0
+                // Two groups at a time, their six bytes written as one eight-byte word while two more groups follow
+                // (the word's last two bytes are the next group's place, written over then).
+                while read + 16 <= end {
+                    let first =
+                        table[Int(input[read])] | table[256 + Int(input[read + 1])]
+                        | table[512 + Int(input[read + 2])] | table[768 + Int(input[read + 3])]
+                    let second =
+                        table[Int(input[read + 4])] | table[256 + Int(input[read + 5])]
+                        | table[512 + Int(input[read + 6])] | table[768 + Int(input[read + 7])]
+                    if (first | second) & invalid != 0 { return false }
+                    let word = UInt64(first) << 40 | UInt64(second) << 16
+                    out.storeBytes(of: word.bigEndian, toByteOffset: written, as: UInt64.self)
+                    read += 8
+                    written += 6
+                }
                 while read + 4 <= end {
                     let group =
                         table[Int(input[read])] | table[256 + Int(input[read + 1])]

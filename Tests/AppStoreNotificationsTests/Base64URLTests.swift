@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @Suite struct Base64URLTests {
-    @Test(arguments: 0..<20)
+    @Test(arguments: 0..<40)
     func roundTripsEveryLength(length: Int) throws {
         let bytes = Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 250) })
         let text = Base64URL.encode(bytes)
@@ -25,12 +25,13 @@ import Testing
         #expect(Base64URL.decode(text.utf8) == nil)
     }
 
-    /// Every byte outside both alphabets, at every place of a whole group and of a 2- or 3-character tail.
+    /// Every byte outside both alphabets, at every place of a whole group and of a 2- or 3-character tail, and of
+    /// the two groups read at a time in longer text.
     @Test func refusesEveryOtherByteAnywhere() {
         let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/".utf8)
-        let valid = Array("QUJDREVG".utf8)
+        let valid = Array("QUJDREVGR0hJSktMTU5PUFFS".utf8)
         for byte in UInt8.min...UInt8.max where !alphabet.contains(byte) && byte != UInt8(ascii: "=") {
-            for length in [6, 7, 8] {
+            for length in [6, 7, 8, 24] {
                 for place in 0..<length {
                     var text = Array(valid.prefix(length))
                     text[place] = byte
@@ -38,7 +39,8 @@ import Testing
                 }
             }
         }
-        #expect(Base64URL.decode(valid) == Data("ABCDEF".utf8))
+        #expect(Base64URL.decode(valid) == Data("ABCDEFGHIJKLMNOPQR".utf8))
+        #expect(Base64URL.decode(valid.prefix(8)) == Data("ABCDEF".utf8))
         #expect(Base64URL.decode(valid.prefix(7)) == Data("ABCDE".utf8))
         #expect(Base64URL.decode(valid.prefix(6)) == Data("ABCD".utf8))
     }
