@@ -44,7 +44,10 @@ package enum NotificationDecoder {
             }
         }
 
-        var path: String { "\(container).\(key)" }
+        /// `container.key`, the path errors name; made once, since each token's steps take it.
+        var path: String { Self.paths[rawValue] }
+
+        private static let paths = allCases.map { "\($0.container).\($0.key)" }
     }
 
     /// The fields the scanner locates, indexed by ``NestedToken/rawValue``.

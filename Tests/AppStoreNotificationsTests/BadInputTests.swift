@@ -71,6 +71,16 @@ import Testing
         BadInput("payload with raw control character", token("{\"version\":\"a\tb\"}"), .badJSON),
         BadInput("payload duplicate key", token(#"{"version":"2.0","version":"3.0"}"#), .badJSON),
         BadInput("payload duplicate escaped key", token(#"{"data":{},"d\u0061ta":{}}"#), .badJSON),
+        BadInput(
+            "payload duplicate long key among others",
+            top(#""signedDate":1,"originalTransactionId":"1","originalPurchaseDate":2,"originalTransactionId":"2""#),
+            .badJSON
+        ),
+        BadInput(
+            "payload duplicate long key, one escaped",
+            top(#""signedDate":1,"notificationUUIDx":"1","notificationUUID\u0078":"2""#),
+            .badJSON
+        ),
         BadInput("payload byte-order mark", TestToken.make(Data([0xEF, 0xBB, 0xBF]) + Data("{}".utf8)), .badJSON),
         BadInput("payload invalid UTF-8", TestToken.make(Data([0x7B, 0x22, 0xC0, 0xAF, 0x22, 0x7D])), .badJSON),
         BadInput("payload nested too deep", token(String(repeating: "[", count: 200)), .badJSON),

@@ -67,6 +67,19 @@ import Testing
         #expect(try object(decoded.document).count == 5)
     }
 
+    /// Keys of one length with the same first and last eight bytes are two keys, not a duplicate.
+    @Test func keysThatDifferOnlyInTheMiddleAreBothKept() throws {
+        let outer = """
+            {"notificationType":"DID_RENEW","notificationUUID":"u-7","signedDate":1700000000000,\
+            "abcdefgh-1-abcdefgh":1,"abcdefgh-2-abcdefgh":2,"abc":3,"abd":4}
+            """
+        let document = try object(try NotificationDecoder.decodeSignedPayload(TestToken.make(outer)).document)
+        #expect((document["abcdefgh-1-abcdefgh"] as? NSNumber)?.intValue == 1)
+        #expect((document["abcdefgh-2-abcdefgh"] as? NSNumber)?.intValue == 2)
+        #expect((document["abc"] as? NSNumber)?.intValue == 3)
+        #expect((document["abd"] as? NSNumber)?.intValue == 4)
+    }
+
     @Test func keepsFieldsTheModelsDoNotKnow() throws {
         let transaction = try String(
             decoding: Fixture.data("apple-models/swift__signedTransaction.json"),
