@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Synchronization
 
 /// A JWS in compact serialization (`header.payload.signature`), split and base64url-decoded but not verified.
 ///
@@ -47,42 +46,41 @@ package struct JWS: Sendable {
 
     /// Decoded headers by their base64url text. Every token signed with one certificate chain carries the same
     /// header (about 2 KB, mostly `x5c`), so a batch job decodes each distinct header once instead of per token.
-    private static let headerCache = Mutex<[HeaderText: (header: JWSHeader, hashing: HeaderHashing)]>([:])
-    private static let headerCacheCapacity = 256
+    private static let headerCache = SharedCache<[UInt8], (header: JWSHeader, hashing: HeaderHashing)>(capacity: 256)
 
-    /// A header's base64url text as a dictionary key. Equality compares every byte; the hash takes the length and
-    /// a few windows across the text (headers run to 2 KB and a token carries up to three), which is enough to
-    /// tell certificate chains apart. A look-up uses the token's own bytes; only a key stored in the cache is a copy,
-    /// so that the cache does not keep a whole line alive.
-    private struct HeaderText: Hashable {
-        let bytes: ArraySlice<UInt8>
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(bytes.count)
-            bytes.withUnsafeBytes { buffer in
-                let window = min(32, buffer.count)
-                for eighth in stride(from: 1, through: 7, by: 2) {
-                    let start = min(buffer.count - window, buffer.count * eighth / 8)
-                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: buffer[start..<(start + window)]))
-                }
+    /// A header text's hash for ``headerCache``: its length and a few windows across it (headers run to 2 KB and a
+    /// token carries up to three), which is enough to tell certificate chains apart.
+    private static func hash(header bytes: ArraySlice<UInt8>) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes.count)
+        bytes.withUnsafeBytes { buffer in
+            let window = min(32, buffer.count)
+            for eighth in stride(from: 1, through: 7, by: 2) {
+                let start = min(buffer.count - window, buffer.count * eighth / 8)
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: buffer[start..<(start + window)]))
             }
         }
-
-        static func == (lhs: HeaderText, rhs: HeaderText) -> Bool {
-            lhs.bytes.count == rhs.bytes.count
-                && lhs.bytes.withUnsafeBytes { left in
-                    rhs.bytes.withUnsafeBytes { right in
-                        guard let a = left.baseAddress, let b = right.baseAddress else { return true }
-                        return memcmp(a, b, left.count) == 0
-                    }
-                }
-        }
+        return hasher.finalize()
     }
 
+    /// Whether two header texts are the same bytes.
+    private static func isSame(_ stored: [UInt8], _ text: ArraySlice<UInt8>) -> Bool {
+        stored.count == text.count
+            && stored.withUnsafeBytes { left in
+                text.withUnsafeBytes { right in
+                    guard let a = left.baseAddress, let b = right.baseAddress else { return true }
+                    return memcmp(a, b, left.count) == 0
+                }
+            }
+    }
+
+    /// The decoded header, from the cache when a token with the same header text came before. A key stored in the
+    /// cache is a copy of the text, so that the cache does not keep a whole line alive.
     private static func decodeHeader(
         _ slice: ArraySlice<UInt8>
     ) throws(JWSError) -> (header: JWSHeader, hashing: HeaderHashing) {
-        if let cached = headerCache.withLock({ $0[HeaderText(bytes: slice)] }) { return cached }
+        let hash = hash(header: slice)
+        if let cached = headerCache.value(hash: hash, isKey: { isSame($0, slice) }) { return cached }
         guard let headerData = Base64URL.decode(slice) else { throw .badBase64(.header) }
         let header: JWSHeader
         do {
@@ -91,10 +89,7 @@ package struct JWS: Sendable {
             throw .badHeader
         }
         let decoded = (header: header, hashing: HeaderHashing(slice))
-        headerCache.withLock { cache in
-            if cache.count >= headerCacheCapacity { cache.removeAll(keepingCapacity: true) }
-            cache[HeaderText(bytes: Array(slice)[...])] = decoded
-        }
+        headerCache.insert(decoded, for: Array(slice), hash: hash)
         return decoded
     }
 

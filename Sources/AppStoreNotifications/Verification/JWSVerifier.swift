@@ -44,7 +44,8 @@ import Synchronization
 /// token with its own `signedDate`. Its chain is the notification's, so it costs a cache hit and one signature check.
 ///
 /// ## Threads
-/// A verifier is `Sendable`; share one between worker threads. Cache hits take a lock for a dictionary look-up only.
+/// A verifier is `Sendable`; share one between worker threads. A cache hit takes a lock only to fetch the entry with
+/// the chain's hash (see ``SharedCache``).
 /// A miss validates its chain while holding a second lock, so each chain is validated once even when several threads
 /// meet it together; the others wait for that one validation. swift-certificates' `Verifier` is async: it runs on a
 /// ``BlockingTaskExecutor``, so callers may block any thread, one of Swift's cooperative pool included, without
@@ -52,12 +53,12 @@ import Synchronization
 package final class JWSVerifier: Sendable {
     /// The certificates a chain must end in.
     package let trustRoots: [Certificate]
-    /// How many distinct chains are kept; past it, new chains are validated at every use (still correctly).
+    /// How many distinct chains are kept; past it, the cache starts over and chains are validated again.
     package static let cacheCapacity = 1024
 
     private let rootStore: CertificateStore
     private let executor = BlockingTaskExecutor()
-    private let verdicts = Mutex<[ChainKey: Result<TrustedChain, JWSVerificationError>]>([:])
+    private let verdicts = SharedCache<ChainKey, Result<TrustedChain, JWSVerificationError>>(capacity: cacheCapacity)
     /// Serializes chain validations and counts them.
     private let validations = Mutex<Int>(0)
 
@@ -138,21 +139,18 @@ package final class JWSVerifier: Sendable {
 
     /// The cached outcome of validating a chain, validating it first if it is new.
     private func verdict(for key: ChainKey) -> Result<TrustedChain, JWSVerificationError> {
-        if let cached = verdicts.withLock({ $0[key] }) {
+        let hash = key.hashValue
+        if let cached = verdicts.value(hash: hash, isKey: { $0 == key }) {
             return cached
         }
         return validations.withLock { count in
             // Another thread may have validated this chain while this one waited for the lock.
-            if let cached = verdicts.withLock({ $0[key] }) {
+            if let cached = verdicts.value(hash: hash, isKey: { $0 == key }) {
                 return cached
             }
             count += 1
             let verdict = validate(key)
-            verdicts.withLock { cache in
-                if cache.count < Self.cacheCapacity {
-                    cache[key] = verdict
-                }
-            }
+            verdicts.insert(verdict, for: key, hash: hash)
             return verdict
         }
     }
