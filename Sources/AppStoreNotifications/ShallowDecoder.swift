@@ -64,7 +64,7 @@ enum ShallowDecoder {
         }
 
         /// Whether `member`'s key is `name`.
-        func key(of member: JSONScanner.Member, is name: UnsafeBufferPointer<UInt8>) -> Bool {
+        func key(of member: JSONScanner.Member, is name: UnsafeRawBufferPointer) -> Bool {
             guard member.key.count == name.count, let base = bytes.baseAddress, let other = name.baseAddress else {
                 return member.key.isEmpty && name.isEmpty
             }
@@ -77,16 +77,46 @@ enum ShallowDecoder {
         let document: Document
         /// The indexes of the object's members.
         let members: [Int]
+        /// Each member's ``fingerprint(_:)``, in the order of ``members``: a model reads some thirty keys of an
+        /// object of as many members, and comparing one word per member finds each without comparing key bytes.
+        let fingerprints: [UInt64]
 
         /// The object held by the member at `parent`, or the top-level object for -1.
         init(document: Document, parent: Int) {
             self.document = document
             self.members = document.members.indices.filter { document.members[$0].parent == parent }
+            self.fingerprints = members.map { index in
+                Self.fingerprint(UnsafeRawBufferPointer(rebasing: document.bytes[document.members[index].key]))
+            }
         }
 
         /// The object's members, read by the keys of a model.
         func fields<Key: CodingKey>(keyedBy _: Key.Type) -> Fields<Key> {
             Fields(object: self)
+        }
+
+        /// The index of the member whose key is `name`, if any.
+        func index(of name: UnsafeRawBufferPointer) -> Int? {
+            let wanted = Self.fingerprint(name)
+            for (position, fingerprint) in fingerprints.enumerated() where fingerprint == wanted {
+                let index = members[position]
+                if document.key(of: document.members[index], is: name) { return index }
+            }
+            return nil
+        }
+
+        /// A key's length (its low byte) and its first seven bytes in one word. Equal keys have equal fingerprints;
+        /// keys that share one are told apart by their bytes.
+        static func fingerprint(_ key: UnsafeRawBufferPointer) -> UInt64 {
+            let length = UInt64(truncatingIfNeeded: key.count) << 56
+            if key.count >= 8 {
+                return length | (UInt64(littleEndian: key.loadUnaligned(as: UInt64.self)) & 0x00FF_FFFF_FFFF_FFFF)
+            }
+            var word: UInt64 = 0
+            for offset in 0..<key.count {
+                word |= UInt64(key[offset]) << (offset * 8)
+            }
+            return length | word
         }
     }
 
@@ -99,9 +129,7 @@ enum ShallowDecoder {
         /// The index of the member with `key` unless it is missing or `null`.
         private func index(_ key: Key) -> Int? {
             var name = key.stringValue
-            let index = name.withUTF8 { name in
-                object.members.first { document.key(of: document.members[$0], is: name) }
-            }
+            let index = name.withUTF8 { object.index(of: UnsafeRawBufferPointer($0)) }
             guard let index, document.members[index].kind != .null else { return nil }
             return index
         }

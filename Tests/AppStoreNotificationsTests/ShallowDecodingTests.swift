@@ -141,6 +141,21 @@ import Testing
         }
     }
 
+    /// Keys are found by their length and first seven bytes, then compared whole: a key that shares both with a
+    /// model's key, and comes before it, is not taken for it.
+    @Test func keysAlikeInLengthAndFirstBytesAreToldApart() throws {
+        let token = Self.notification(
+            data: #","bundleIe":"wrong""#,
+            transaction: #","productIf":"wrong","productId":"monthly","typf":"wrong","type":"Consumable""#
+        )
+        let decoded = try NotificationDecoder.decodeSignedPayload(token, decoding: .shallowOnly)
+        #expect(decoded.transaction?.productId == "monthly")
+        #expect(decoded.transaction?.type?.rawValue == "Consumable")
+        #expect(decoded.payload.data?.bundleId == "com.example")
+        let expected = try NotificationDecoder.decodeSignedPayload(token, decoding: .foundation)
+        #expect(Self.same(decoded, expected))
+    }
+
     static func same(_ lhs: DecodedNotification, _ rhs: DecodedNotification) -> Bool {
         lhs.payload == rhs.payload && lhs.transaction == rhs.transaction && lhs.renewalInfo == rhs.renewalInfo
             && lhs.appTransaction == rhs.appTransaction && lhs.document == rhs.document
