@@ -105,8 +105,8 @@ enum ShallowDecoder {
             return nil
         }
 
-        /// A key's length (its low byte) and its first seven bytes in one word. Equal keys have equal fingerprints;
-        /// keys that share one are told apart by their bytes.
+        /// One word per key: the low byte of its length in the top byte, its first seven bytes below. Equal keys
+        /// have equal fingerprints; keys that share one are told apart by their bytes.
         static func fingerprint(_ key: UnsafeRawBufferPointer) -> UInt64 {
             let length = UInt64(truncatingIfNeeded: key.count) << 56
             if key.count >= 8 {
