@@ -9,7 +9,10 @@ package struct LoadSummary: Sendable {
         package var records: Int
         /// Newly stored notifications.
         package var loaded: Int
-        /// Notifications already stored (same notificationUUID), or repeated within the file.
+        /// Notifications of the file that an unfinished load of it (a killed attempt) stored before, from the same
+        /// lines: neither new nor duplicates.
+        package var resumed: Int
+        /// Notifications already stored (same notificationUUID) by another file or line, or repeated within the file.
         package var duplicates: Int
         /// Inputs quarantined.
         package var rejected: Int
@@ -28,6 +31,7 @@ package struct LoadSummary: Sendable {
 
     package var records: Int { files.reduce(0) { $0 + $1.records } }
     package var loaded: Int { files.reduce(0) { $0 + $1.loaded } }
+    package var resumed: Int { files.reduce(0) { $0 + $1.resumed } }
     package var duplicates: Int { files.reduce(0) { $0 + $1.duplicates } }
     package var rejected: Int { files.reduce(0) { $0 + $1.rejected } }
     package var bytes: Int64 { files.reduce(0) { $0 + $1.sizeBytes } }

@@ -20,8 +20,9 @@ import Synchronization
 /// it, gets the file's SHA-256 and counts, and its quarantined inputs, gathered meanwhile in a temporary table of the
 /// session, move into `quarantine`. So a `sha256` names only files stored whole (``SourceFiles/hasLoaded(sha256:)``,
 /// nightly's skip), and a kill leaves no quarantine rows. A file killed mid-way keeps the batches it committed, under
-/// its `source_files` row with the empty `sha256`; loading it again stores what is missing and counts the kept rows
-/// as duplicates, so each notification is still stored once.
+/// its `source_files` row with the empty `sha256`; loading it again stores what is missing, so each notification is
+/// still stored once, and counts the kept rows as the file's own (``LoadSummary/File/resumed``), not as duplicates,
+/// so the file's counts are those of a load that was never killed.
 ///
 /// Within a file, a child task reads the records and decodes and verifies each batch on `workers` child tasks of its
 /// own, on Swift's cooperative pool, while the loading task, the only one that ever uses the connection, writes the
@@ -89,6 +90,7 @@ package final class Loader {
                     metadata: [
                         "file.path": "\(path)", "file.records": .stringConvertible(file.records),
                         "file.loaded": .stringConvertible(file.loaded),
+                        "file.resumed": .stringConvertible(file.resumed),
                         "file.duplicates": .stringConvertible(file.duplicates),
                         "file.rejected": .stringConvertible(file.rejected),
                     ]
@@ -150,7 +152,8 @@ package final class Loader {
                 sha256: digest.sha256,
                 records: counts.records,
                 loaded: counts.inserted,
-                duplicates: counts.staged - counts.inserted,
+                resumed: counts.resumed,
+                duplicates: counts.staged - counts.inserted - counts.resumed,
                 rejected: counts.rejected,
                 rejectedByReason: counts.rejectedByReason,
                 previousRunWithSameContent: previousRun,
@@ -163,8 +166,8 @@ package final class Loader {
                 WHERE id = $1::bigint
                 """,
                 [
-                    String(fileID), String(file.sizeBytes), digest.sha256, String(file.records), String(file.loaded),
-                    String(file.duplicates), String(file.rejected),
+                    String(fileID), String(file.sizeBytes), digest.sha256, String(file.records),
+                    String(file.loaded + file.resumed), String(file.duplicates), String(file.rejected),
                 ]
             )
             return file
@@ -297,6 +300,8 @@ package final class Loader {
         var staged = 0
         /// Rows stored by this file.
         var inserted = 0
+        /// Rows an unfinished load of this file stored before, from the same lines (``resumedCount(_:_:)``).
+        var resumed = 0
         var rejected = 0
         var rejectedByReason: [String: Int] = [:]
         var samples: [String] = []
@@ -344,7 +349,9 @@ package final class Loader {
     ) throws {
         var rejections = batch.rejections
         if batch.rowCount > 0 {
-            if let stored = try copyNewRows(batch.rows) {
+            let copied = try copyNewRows(batch.rows, path: path, fileID: fileID)
+            counts.resumed += copied.resumed
+            if let stored = copied.stored {
                 counts.inserted += stored
             } else {
                 rejections.append(contentsOf: try copyRows(batch.rows, count: batch.rowCount, batch: batch.records))
@@ -458,12 +465,18 @@ package final class Loader {
 
     /// COPYs the rows whose key (subscription and notificationUUID) is neither stored yet nor earlier in the batch
     /// straight into `notifications`.
-    /// - Returns: how many rows were stored, or nil when PostgreSQL refused the batch (none of it stays).
-    private func copyNewRows(_ rows: CopyBinary) throws -> Int? {
+    /// - Returns: how many rows were stored, or nil when PostgreSQL refused the batch (none of it stays); and how
+    ///   many of the others an unfinished load of the file stored before (``resumedCount(_:_:)``).
+    private func copyNewRows(_ rows: CopyBinary, path: String, fileID: Int64) throws -> (stored: Int?, resumed: Int) {
         let spans = Self.rowSpans(rows.bytes)
+        var resumed = 0
         do {
-            return try connection.withSavepoint("churn_batch") {
-                var seen = try NotificationKey.stored(spans.map(\.key), connection: connection)
+            let stored = try connection.withSavepoint("churn_batch") {
+                let origins = try NotificationKey.stored(
+                    spans.map(\.key), loadingPath: path, as: fileID, connection: connection
+                )
+                resumed = Self.resumedCount(spans, origins)
+                var seen = Set(origins.keys)
                 let kept = spans.filter { seen.insert($0.key).inserted }
                 guard !kept.isEmpty else { return 0 }
                 try connection.copyIn(Self.directCopy) { writer in
@@ -475,25 +488,46 @@ package final class Loader {
                 }
                 return kept.count
             }
+            return (stored, resumed)
         } catch let error as PGError where error.isDataError {
             logger.debug("a batch was refused; loading it through staging", metadata: ["pg.message": "\(error.message)"])
-            return nil
+            return (nil, resumed)
         }
     }
 
-    /// Each encoded row's bytes and its key: the original_transaction_id, and the notificationUUID in lower case,
-    /// the form PostgreSQL prints. The UUID is the row's first field, checked by ``UUIDText`` when the row was
-    /// encoded.
-    static func rowSpans(_ bytes: [UInt8]) -> [(range: Range<Int>, key: NotificationKey)] {
+    /// Each encoded row's bytes, its key (the original_transaction_id, and the notificationUUID in lower case, the
+    /// form PostgreSQL prints) and its line. The UUID is the row's first field, checked by ``UUIDText`` when the row
+    /// was encoded.
+    static func rowSpans(_ bytes: [UInt8]) -> [(range: Range<Int>, key: NotificationKey, line: Int64?)] {
         CopyBinary.rowRanges(bytes).map { range in
             let fields = CopyBinary.fields(ofRow: bytes[range])
-            func text(_ index: Int) -> ArraySlice<UInt8> {
+            func field(_ index: Int) -> ArraySlice<UInt8> {
                 index < fields.count ? fields[index] ?? [] : []
             }
-            let uuid = CopyBinary.uuidText(text(0))
-            let subscription = String(decoding: text(NotificationRow.subscriptionField), as: UTF8.self)
-            return (range, NotificationKey(subscription: subscription, uuid: uuid))
+            let uuid = CopyBinary.uuidText(field(0))
+            let subscription = String(decoding: field(NotificationRow.subscriptionField), as: UTF8.self)
+            let line = CopyBinary.int64(field(NotificationRow.sourceLineField), at: 0)
+            return (range, NotificationKey(subscription: subscription, uuid: uuid), line)
         }
+    }
+
+    /// How many of a batch's rows an unfinished load of the same file stored already, from the same line: a killed
+    /// attempt's rows, which are the file's own and no resends. Each stored row counts once, for the first of the
+    /// batch's rows that matches it; a later copy is a duplicate, as in a load that was never killed.
+    static func resumedCount(
+        _ spans: [(range: Range<Int>, key: NotificationKey, line: Int64?)],
+        _ origins: [NotificationKey: NotificationKey.Origin]
+    ) -> Int {
+        guard !origins.isEmpty else { return 0 }
+        var claimed: Set<NotificationKey> = []
+        var count = 0
+        for span in spans {
+            guard let origin = origins[span.key], origin.isUnfinishedLoadOfPath, origin.line == span.line,
+                claimed.insert(span.key).inserted
+            else { continue }
+            count += 1
+        }
+        return count
     }
 
     private static let stagingCopy = "COPY churn_staging (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN"

@@ -14,20 +14,48 @@ struct NotificationKey: Hashable, Sendable {
     /// Which of `keys` `notifications` holds, looked up through its primary key.
     /// - Important: each `uuid` must be a valid UUID (``UUIDText``): PostgreSQL refuses the whole lookup otherwise.
     static func stored(_ keys: [NotificationKey], connection: PGConnection) throws -> Set<NotificationKey> {
-        guard !keys.isEmpty else { return [] }
+        Set(try stored(keys, loadingPath: "", as: -1, connection: connection).keys)
+    }
+
+    /// Where a stored notification came from, as the load of a file needs to know it.
+    struct Origin: Equatable, Sendable {
+        /// The line of its file it was stored from.
+        var line: Int64?
+        /// Whether a load of the same path that has not completed stored it: a killed attempt at the file (or one
+        /// still running), rather than a file stored whole or another path.
+        var isUnfinishedLoadOfPath: Bool
+    }
+
+    /// Which of `keys` `notifications` holds, and where each came from, for the load of the file at `path` whose
+    /// `source_files` row is `fileID`.
+    /// - Important: each `uuid` must be a valid UUID (``UUIDText``): PostgreSQL refuses the whole lookup otherwise.
+    static func stored(
+        _ keys: [NotificationKey],
+        loadingPath path: String,
+        as fileID: Int64,
+        connection: PGConnection
+    ) throws -> [NotificationKey: Origin] {
+        guard !keys.isEmpty else { return [:] }
         let rows = try connection.execute(
             """
-            SELECT n.original_transaction_id, n.notification_uuid::text
+            SELECT n.original_transaction_id, n.notification_uuid::text, n.source_line::text,
+                   (f.sha256 = '' AND f.path = $3 AND f.id <> $4::bigint)::text
             FROM unnest($1::text[], $2::uuid[]) AS k (original_transaction_id, notification_uuid)
             JOIN notifications n USING (original_transaction_id, notification_uuid)
+            JOIN source_files f ON f.id = n.source_file_id
             """,
-            [PGArray.literal(keys.map(\.subscription)), "{" + keys.map(\.uuid).joined(separator: ",") + "}"]
+            [
+                PGArray.literal(keys.map(\.subscription)), "{" + keys.map(\.uuid).joined(separator: ",") + "}", path,
+                String(fileID),
+            ]
         ).rows
-        return Set(
-            rows.compactMap { row in
-                guard row.count == 2, let subscription = row[0], let uuid = row[1] else { return nil }
-                return NotificationKey(subscription: subscription, uuid: uuid)
-            }
-        )
+        var origins: [NotificationKey: Origin] = [:]
+        for row in rows {
+            guard row.count == 4, let subscription = row[0], let uuid = row[1] else { continue }
+            origins[NotificationKey(subscription: subscription, uuid: uuid)] = Origin(
+                line: row[2].flatMap { Int64($0) }, isUnfinishedLoadOfPath: row[3] == "true"
+            )
+        }
+        return origins
     }
 }

@@ -6,7 +6,8 @@ enum LoadReport {
     static func render(_ summary: LoadSummary) -> String {
         var lines: [String] = []
         for file in summary.files {
-            var line = "\(file.path): \(file.records) notifications, \(file.loaded) new, \(file.duplicates) already stored, \(file.rejected) rejected"
+            var line = "\(file.path): \(file.records) notifications, \(file.loaded) new, "
+                + resumedPart(file.resumed) + "\(file.duplicates) already stored, \(file.rejected) rejected"
             if let run = file.previousRunWithSameContent {
                 line += " (same content as loaded by run \(run): nothing new)"
             }
@@ -17,7 +18,8 @@ enum LoadReport {
         let rate = summary.seconds > 0 ? Int(Double(summary.records) / summary.seconds) : 0
         lines.append(
             "load run \(summary.loadRunID): \(summary.files.count) file(s), \(summary.records) notifications, "
-                + "\(summary.loaded) new, \(summary.duplicates) already stored, \(summary.rejected) rejected "
+                + "\(summary.loaded) new, " + resumedPart(summary.resumed)
+                + "\(summary.duplicates) already stored, \(summary.rejected) rejected "
                 + String(format: "in %.1f s (%d/s)", summary.seconds, rate)
         )
         if !summary.rejectedByReason.isEmpty {
@@ -28,10 +30,15 @@ enum LoadReport {
         return lines.joined(separator: "\n")
     }
 
+    /// The notifications an unfinished load of the file (a killed one) stored before, when there are any.
+    private static func resumedPart(_ resumed: Int) -> String {
+        resumed > 0 ? "\(resumed) from an unfinished load of this file, " : ""
+    }
+
     /// What verification did: every stored or already-stored notification passed it; rejected inputs did not.
     static func signatureLine(_ summary: LoadSummary) -> String {
         guard summary.verified else { return "signatures: NOT VERIFIED (--no-verify)" }
-        let passed = summary.loaded + summary.duplicates
+        let passed = summary.loaded + summary.resumed + summary.duplicates
         if passed == 0 { return "signatures: no notification passed verification" }
         return "signatures: verified for the \(passed) notification(s) accepted"
     }

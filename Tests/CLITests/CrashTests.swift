@@ -18,8 +18,8 @@ import TestSupport
 /// Every kill is shown to have landed in the middle of a run: the process died of SIGKILL, and the database holds
 /// exactly what the run had committed by then, with its load run still `running` when it was loading. A load commits
 /// batch by batch: the batches a killed run committed stay (under a `source_files` row without a SHA-256, since the
-/// file never completed) and the next run counts them as duplicates, so the notifications, the files stored whole,
-/// the quarantine and the episodes still equal those of a clean run.
+/// file never completed) and the next run counts them as the file's own, not as duplicates, so the notifications, the
+/// files stored whole and their counts, the quarantine and the episodes still equal those of a clean run.
 @Suite(.serialized) struct CrashTests {
     /// Four export files of signed notifications (several subscriptions' billing stories) plus a few bad lines.
     ///
@@ -129,7 +129,7 @@ import TestSupport
                 """,
             "quarantine": "SELECT file, line::text, reason FROM quarantine ORDER BY file, line",
             // The files stored whole; a killed attempt's row, without a SHA-256, stays beside them.
-            "source_files": "SELECT path, sha256, records::text, rejected::text FROM source_files "
+            "source_files": "SELECT path, sha256, records::text, loaded::text, duplicates::text, rejected::text FROM source_files "
                 + "WHERE sha256 <> '' ORDER BY path",
             "episodes": "SELECT * FROM billing_episodes ORDER BY environment, original_transaction_id, sequence",
             "analysis": "SELECT * FROM subscription_analysis ORDER BY 1, 2",
@@ -184,9 +184,14 @@ import TestSupport
     @Test func aCleanRunStoresWhatTheFilesHold() throws {
         let reference = try Self.reference.get()
         #expect(reference["notifications"]?.count == 4 * Self.notificationsPerFile)
-        // Records and rejections per file: 275 notifications and a bad line, and a resend from the second file on.
-        let records = reference["source_files"]?.map { [$0[2], $0[3]] }
-        #expect(records == [["276", "1"], ["277", "1"], ["277", "1"], ["277", "1"]])
+        // Records, stored rows, duplicates and rejections per file: 275 notifications and a bad line, and a resend
+        // from the second file on.
+        let records = reference["source_files"]?.map { Array($0[2...]) }
+        #expect(
+            records == [
+                ["276", "275", "0", "1"], ["277", "275", "1", "1"], ["277", "275", "1", "1"], ["277", "275", "1", "1"],
+            ]
+        )
         #expect(reference["quarantine"]?.map { [$0[1], $0[2]] } == Array(repeating: ["51", "not_json"], count: 4))
         var outcomes: [String: Int] = [:]
         for row in try #require(reference["episodes"]) {
