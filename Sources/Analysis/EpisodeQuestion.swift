@@ -90,58 +90,8 @@ package struct EpisodeQuestion: Hashable, Sendable {
     ///   - episodes: the episodes in scope.
     ///   - asOf: the as-of time (Unix ms); open episodes are censored there.
     package func answer(episodes: [Episode], asOf: Int64) -> [Group] {
-        if kind == .episodes {
-            let perGroup = limit.map { max(0, $0) } ?? Int.max
-            return grouped(episodes).compactMap { key, members in
-                let listed = Array(EpisodeList.sorted(members).prefix(perGroup))
-                return listed.isEmpty ? nil : Group(key: key, figures: .episodes(listed))
-            }
-        }
-        let inScope = kind == .graceSaves ? episodes.filter(\.hasGrace) : episodes
-        var groups: [Group] = []
-        if !grouping.isEmpty {
-            groups = grouped(inScope).map { key, members in
-                Group(key: key, figures: figures(members, asOf: asOf))
-            }
-        }
-        groups.append(Group(key: nil, figures: figures(inScope, asOf: asOf)))
-        return groups
-    }
-
-    /// Episodes by group, the groups in order (one group holding everything when there is no grouping).
-    private func grouped(_ episodes: [Episode]) -> [(key: [EpisodeGrouping.Value], members: [Episode])] {
-        var groups: [[EpisodeGrouping.Value]: [Episode]] = [:]
-        for episode in episodes {
-            groups[grouping.map { $0.value(of: episode) }, default: []].append(episode)
-        }
-        return groups.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, groups[$0] ?? []) }
-    }
-
-    /// The question's figures over one set of episodes, computed by the report's analyzer.
-    private func figures(_ episodes: [Episode], asOf: Int64) -> Figures {
-        switch kind {
-        case .recoveryRate:
-            var total = RecoveryByCohort.Row(cohort: nil, productId: nil)
-            for episode in episodes { total.add(episode, asOf: asOf) }
-            return .recoveryRate(total)
-        case .recoveryCurve:
-            return .recoveryCurve(RecoveryCurve.points(episodes: episodes, asOf: asOf))
-        case .graceSaves:
-            var total = GracePeriod.Counts()
-            for episode in episodes where episode.hasGrace { total.add(episode, asOf: asOf) }
-            return .graceSaves(total)
-        case .graceRevenue:
-            return .graceRevenue(GraceRevenue.rows(episodes: episodes))
-        case .messageBands:
-            return .messageBands(MessageBands.figures(episodes: episodes, asOf: asOf, schedule: schedule))
-        case .retryDays:
-            return .retryDays(RetryDays.lifeTable(episodes: episodes, asOf: asOf, schedule: schedule))
-        case .revenue:
-            return .revenue(Revenue.rows(episodes: episodes))
-        case .flows:
-            return .flows(Flows.weeks(episodes: episodes, asOf: asOf))
-        case .episodes:
-            return .episodes(EpisodeList.sorted(episodes))
-        }
+        var tally = Tally(self, asOf: asOf)
+        for episode in episodes { tally.add(episode) }
+        return tally.answer
     }
 }

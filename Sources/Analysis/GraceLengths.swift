@@ -29,6 +29,11 @@ package struct GraceLengths: Hashable, Sendable {
 
     /// Counts the lengths of every episode with a grace end from a notification.
     package init(observedIn episodes: [Episode]) {
+        observe(episodes)
+    }
+
+    /// Adds the lengths of more episodes of the scope (``init(observedIn:)``), for episodes that stream through.
+    package mutating func observe(_ episodes: [Episode]) {
         for episode in episodes {
             guard episode.hasGrace, !episode.graceEndInferred, let graceEnd = episode.graceEnd,
                 let days = Self.days(from: episode.start, to: graceEnd)
@@ -74,12 +79,18 @@ package struct GraceLengths: Hashable, Sendable {
         }?.key
     }
 
+    /// Whether ``inferGraceEnd(of:)`` changes `episode` at all: a grace period without a date from a notification.
+    /// Every other episode is finished the same whatever the lengths are.
+    package static func datesGraceEnd(of episode: Episode) -> Bool {
+        episode.hasGrace && (episode.graceEnd == nil || episode.graceEndInferred)
+    }
+
     /// Dates a grace period without a date from a notification: `t0` + the length, marked
     /// ``Episode/graceEndInferred``; without a length the grace end stays unknown. An earlier inference is
     /// replaced, so applying it again gives the same episode; an episode without grace, or with a grace end from a
     /// notification, is left as it is.
     package func inferGraceEnd(of episode: inout Episode) {
-        guard episode.hasGrace, episode.graceEnd == nil || episode.graceEndInferred else { return }
+        guard Self.datesGraceEnd(of: episode) else { return }
         if let days = length(productId: episode.productId, bundleId: episode.bundleId) {
             let (graceEnd, overflow) = episode.start.addingReportingOverflow(Int64(days) * Milliseconds.day)
             episode.graceEnd = overflow ? nil : graceEnd

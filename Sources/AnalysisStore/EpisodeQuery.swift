@@ -65,19 +65,26 @@ package struct EpisodeQuery {
     }
 
     /// The stored episodes that pass the filter, as ``EpisodeAnalyzer`` last built them: as the notifications say,
-    /// with inferred grace ends, and open however old (see ``dataset(asOf:connection:reader:)``).
-    ///
-    /// Rows come through a server-side cursor in batches, so the rows in flight stay few however many match.
+    /// with inferred grace ends, and open however old (see ``forEachEpisode(in:connection:reader:_:)``).
     package func storedEpisodes(_ connection: PGConnection) throws -> [Episode] {
-        let (sql, parameters) = statement
         var episodes: [Episode] = []
+        try forEachStoredEpisode(connection) { episodes.append($0) }
+        return episodes
+    }
+
+    /// Passes each stored episode that passes the filter to `body`, in the stored order.
+    ///
+    /// Rows come through a server-side cursor in batches, so the rows in flight stay few however many match, and no
+    /// episode is kept.
+    private func forEachStoredEpisode(_ connection: PGConnection, _ body: (Episode) throws -> Void) throws {
+        let (sql, parameters) = statement
         func read() throws {
             try connection.execute("DECLARE churn_episode_query NO SCROLL CURSOR FOR \(sql)", parameters)
             while true {
                 let rows = try connection.execute("FETCH FORWARD \(Self.batchSize) FROM churn_episode_query").rows
                 if rows.isEmpty { break }
                 for row in rows {
-                    episodes.append(try StoredEpisodeColumns.episode(row, environment: environment))
+                    try body(try StoredEpisodeColumns.episode(row, environment: environment))
                 }
             }
             try connection.execute("CLOSE churn_episode_query")
@@ -88,33 +95,65 @@ package struct EpisodeQuery {
         } else {
             try connection.withTransaction(read)
         }
-        return episodes
     }
 
-    /// The episodes in scope as of `asOf`, or nil when nothing is loaded.
+    /// The time a question is asked as of, and where its episodes come from.
+    package struct Scope: Sendable {
+        /// Unix ms.
+        package let asOf: Int64
+        /// Whether the stored episodes serve (at or after the latest `signedDate` loaded), rather than episodes
+        /// built afresh from the notifications signed by `asOf`.
+        let readsStoredEpisodes: Bool
+    }
+
+    /// The scope of a question as of `asOf` (Unix ms; nil for the latest `signedDate` loaded), or nil when nothing
+    /// is loaded.
+    package func scope(asOf: Int64?, connection: PGConnection) throws -> Scope? {
+        guard let latest = try StoredDataset(connection: connection).latestSignedDate() else { return nil }
+        let asOfTime = asOf ?? latest
+        return Scope(asOf: asOfTime, readsStoredEpisodes: asOfTime >= latest)
+    }
+
+    /// Passes each episode in `scope` that passes the filter to `body`.
     ///
-    /// At or after the latest `signedDate` loaded (the default), the stored episodes are selected in SQL; for an
-    /// earlier time they are built afresh from the notifications signed by then (as `churn report --as-of` does)
-    /// and filtered in memory. Only `asOf` and `episodes` of the result are filled in.
+    /// As of the latest `signedDate` loaded (or later), the stored episodes stream from the database, selected in
+    /// SQL. For an earlier time they are built afresh from the notifications signed by then, as `churn report
+    /// --as-of` builds them (``StoredDataset/streamBuilt(environment:asOf:reader:_:)``), and filtered as they come.
+    /// Either way none is kept.
     /// - Parameters:
-    ///   - asOf: Unix ms; nil for the latest `signedDate` loaded.
     ///   - connection: the connection to read stored episodes with.
     ///   - reader: a second connection, used to stream notifications when building afresh.
-    package func dataset(asOf: Int64?, connection: PGConnection, reader: PGConnection) throws -> EpisodeDataset? {
-        let store = StoredDataset(connection: connection)
-        guard let latest = try store.latestSignedDate() else { return nil }
-        let asOfTime = asOf ?? latest
-        guard asOfTime < latest else {
+    package func forEachEpisode(
+        in scope: Scope,
+        connection: PGConnection,
+        reader: PGConnection,
+        _ body: (Episode) throws -> Void
+    ) throws {
+        guard !scope.readsStoredEpisodes else {
             // The stored episodes hold the grace ends inferred over every episode of the environment (the filter
             // must not change them); only the retry window depends on the as-of time.
-            var episodes = try storedEpisodes(connection)
-            for index in episodes.indices {
-                episodes[index].closeRetryWindow(asOf: asOfTime)
+            try forEachStoredEpisode(connection) { stored in
+                var episode = stored
+                episode.closeRetryWindow(asOf: scope.asOf)
+                try body(episode)
             }
-            return EpisodeDataset(asOf: asOfTime, episodes: episodes)
+            return
         }
-        let built = try store.build(environment: environment, asOf: asOfTime, reader: reader)
-        return EpisodeDataset(asOf: asOfTime, episodes: built.episodes.filter(filter.matches))
+        _ = try StoredDataset(connection: connection).streamBuilt(
+            environment: environment, asOf: scope.asOf, reader: reader
+        ) { episode in
+            if filter.matches(episode) { try body(episode) }
+        }
+    }
+
+    /// The episodes in scope as of `asOf`, or nil when nothing is loaded (``forEachEpisode(in:connection:reader:_:)``,
+    /// held). Only `asOf` and `episodes` of the result are filled in.
+    /// - Parameter asOf: Unix ms; nil for the latest `signedDate` loaded.
+    package func dataset(asOf: Int64?, connection: PGConnection, reader: PGConnection) throws -> EpisodeDataset? {
+        guard let scope = try scope(asOf: asOf, connection: connection) else { return nil }
+        var episodes: [Episode] = []
+        try forEachEpisode(in: scope, connection: connection, reader: reader) { episodes.append($0) }
+        return EpisodeDataset(asOf: scope.asOf, episodes: episodes)
     }
 
     /// `timestamptz` text of Unix ms, or nil outside the years 1–9999.

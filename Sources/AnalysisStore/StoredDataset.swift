@@ -93,6 +93,58 @@ package struct StoredDataset {
         dataset.dataQuality.duplicatesSkipped = try duplicatesSkipped()
     }
 
+    /// Streams the episodes built afresh from the notifications signed at or before `asOf` (what
+    /// ``build(environment:asOf:reader:)`` holds), finished, through `body` one at a time.
+    ///
+    /// An episode is finished as it is built, except a grace period without a date, which needs the usual grace
+    /// lengths of every episode of the scope (``GraceLengths``): those few wait until the notifications are read to
+    /// the end, and come last. So only they are held, and the episodes come in another order than
+    /// ``build(environment:asOf:reader:)``'s.
+    /// - Returns: the dataset's counts, as ``build(environment:asOf:reader:)`` has them, with no episodes.
+    package func streamBuilt(
+        environment: String,
+        asOf: Int64,
+        reader: PGConnection,
+        _ body: (Episode) throws -> Void
+    ) throws -> EpisodeDataset {
+        let builder = EpisodeBuilder(options: .init(environment: environment, asOf: asOf))
+        var stream = EpisodeStream(builder: builder)
+        var dataset = EpisodeDataset(asOf: asOf)
+        var graceLengths = GraceLengths(observedIn: [])
+        // What `EpisodeDataset.finish()` counts, counted as each episode is finished.
+        var inferences = DataQualityCounts()
+        var waiting: [Episode] = []
+        func add(_ result: SubscriptionEpisodes) throws {
+            graceLengths.observe(result.episodes)
+            var counts = result
+            counts.episodes = []
+            dataset.add(counts)
+            for var episode in result.episodes {
+                guard !GraceLengths.datesGraceEnd(of: episode) else {
+                    waiting.append(episode)
+                    continue
+                }
+                EpisodeDataset.finish(&episode, asOf: asOf, graceLengths: graceLengths)
+                inferences.countInferences(of: episode)
+                try body(episode)
+            }
+        }
+        try NotificationEventReader(connection: reader).read(.all(asOf: asOf)) { event in
+            if let result = stream.add(event) { try add(result) }
+        }
+        if let result = stream.finish() { try add(result) }
+        for var episode in waiting {
+            EpisodeDataset.finish(&episode, asOf: asOf, graceLengths: graceLengths)
+            inferences.countInferences(of: episode)
+            try body(episode)
+        }
+        dataset.dataQuality.inferredExpiry = inferences.inferredExpiry
+        dataset.dataQuality.graceEndInferred = inferences.graceEndInferred
+        dataset.dataQuality.graceEndUnknown = inferences.graceEndUnknown
+        dataset.dataQuality.duplicatesSkipped = try duplicatesSkipped()
+        return dataset
+    }
+
     /// Episodes built afresh from the notifications signed at or before `asOf` (not stored).
     package func build(environment: String, asOf: Int64, reader: PGConnection) throws -> EpisodeDataset {
         let builder = EpisodeBuilder(options: .init(environment: environment, asOf: asOf))

@@ -1,6 +1,7 @@
 import Analysis
 import AnalysisStore
 import Foundation
+import PGClient
 import Reports
 
 /// Writes a report directory, comparing with the previous report of the same environment and database in the same
@@ -17,33 +18,49 @@ enum ReportWriting {
         granularity: CalendarPeriod.Granularity = .month,
         schedule: MessageSchedule = .standard
     ) throws -> Report {
-        var tally = Report.Tally(
-            asOf: asOf,
-            options: try options(
-                asOf: asOf, store: store, environment: environment, root: root, granularity: granularity,
-                schedule: schedule))
-        let counts = try store.streamStored(environment: environment, asOf: asOf) { tally.add($0) }
-        let report = Report(tally, dataQuality: counts.dataQuality, renewals: counts.renewals)
-        try report.write(to: directory)
-        return report
+        try writeStreamed(
+            environment: environment, asOf: asOf, store: store, root: root, directory: directory,
+            granularity: granularity, schedule: schedule
+        ) { body in try store.streamStored(environment: environment, asOf: asOf, body) }
     }
 
-    /// Writes the report of `dataset` (episodes built for `environment`).
-    static func write(
-        _ dataset: EpisodeDataset,
-        store: StoredDataset,
+    /// Writes the report of `environment` as of an earlier time than the latest `signedDate` loaded: episodes
+    /// built afresh from the notifications signed by then, streamed through the report's figures without holding
+    /// them (``StoredDataset/streamBuilt(environment:asOf:reader:_:)``).
+    static func writeBuilt(
         environment: String,
+        asOf: Int64,
+        store: StoredDataset,
+        reader: PGConnection,
         root: URL,
         directory: URL,
         granularity: CalendarPeriod.Granularity = .month,
         schedule: MessageSchedule = .standard
     ) throws -> Report {
-        let report = Report(
-            dataset: dataset,
+        try writeStreamed(
+            environment: environment, asOf: asOf, store: store, root: root, directory: directory,
+            granularity: granularity, schedule: schedule
+        ) { body in try store.streamBuilt(environment: environment, asOf: asOf, reader: reader, body) }
+    }
+
+    /// Writes the report of the episodes `episodes` streams, which returns the dataset's counts.
+    private static func writeStreamed(
+        environment: String,
+        asOf: Int64,
+        store: StoredDataset,
+        root: URL,
+        directory: URL,
+        granularity: CalendarPeriod.Granularity,
+        schedule: MessageSchedule,
+        episodes: (_ body: (Episode) throws -> Void) throws -> EpisodeDataset
+    ) throws -> Report {
+        var tally = Report.Tally(
+            asOf: asOf,
             options: try options(
-                asOf: dataset.asOf, store: store, environment: environment, root: root, granularity: granularity,
-                schedule: schedule)
-        )
+                asOf: asOf, store: store, environment: environment, root: root, granularity: granularity,
+                schedule: schedule))
+        let counts = try episodes { tally.add($0) }
+        let report = Report(tally, dataQuality: counts.dataQuality, renewals: counts.renewals)
         try report.write(to: directory)
         return report
     }

@@ -71,6 +71,27 @@ import TestSupport
         if history.options.grace != .none {
             #expect(quality.graceEndInferred + quality.graceEndUnknown > 0, "\(history): \(quality)")
         }
+
+        // As of earlier times, the episodes built afresh stream (`report --as-of`, `query --as-of`) as a fresh
+        // build holds them: the same finished episodes (those with a grace period to date last) and the same counts.
+        let first = try #require(loaded.map(\.signedDate).min())
+        for eighth in [2, 4, 6, 8] {
+            let asOf = first + (latest - first) * Int64(eighth) / 8
+            for environment in ["Production", "Sandbox"] {
+                let held = try store.build(environment: environment, asOf: asOf, reader: reader)
+                var streamed: [Episode] = []
+                var counts = try store.streamBuilt(environment: environment, asOf: asOf, reader: reader) {
+                    streamed.append($0)
+                }
+                func key(_ episode: Episode) -> String { "\(episode.subscription)|\(episode.sequence)" }
+                #expect(
+                    streamed.sorted { key($0) < key($1) } == held.episodes.sorted { key($0) < key($1) },
+                    "\(history), \(environment), as of \(asOf)"
+                )
+                counts.episodes = held.episodes
+                #expect(counts == held, "\(history), \(environment), as of \(asOf): counts")
+            }
+        }
     }
 
     /// The stored dataset equals the builder's over `events`, and so do the stored rows (with the grace ends the

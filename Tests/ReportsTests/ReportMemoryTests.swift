@@ -44,6 +44,29 @@ import Testing
         #expect(thrice - once <= Self.nodesPerEpisode * 2 * dataset.episodes.count)
     }
 
+    /// `churn query` streams the episodes in scope through its question's tally, grouped or not.
+    @Test(arguments: EpisodeQuestion.Kind.allCases.filter { $0 != .episodes })
+    func aQuestionsTallyHoldsNoEpisode(_ kind: EpisodeQuestion.Kind) {
+        let dataset = Sample.dataset()
+        for grouping in [[], [EpisodeGrouping.product, .cohortMonth]] {
+            var tally = EpisodeQuestion.Tally(EpisodeQuestion(kind, grouping: grouping), asOf: dataset.asOf)
+            for episode in dataset.episodes { tally.add(episode) }
+            #expect(Self.episodePaths(in: tally, path: "tally") == [])
+            #expect(!tally.answer.isEmpty)
+        }
+    }
+
+    /// `churn query episodes --limit N` keeps the first N episodes of each group, not every episode.
+    @Test func theEpisodesQuestionKeepsItsLimitOfEachGroup() {
+        let dataset = Sample.dataset()
+        let products = Set(dataset.episodes.map(\.productId))
+        #expect(products.count > 1)
+        var tally = EpisodeQuestion.Tally(EpisodeQuestion(.episodes, grouping: [.product], limit: 1), asOf: dataset.asOf)
+        for episode in dataset.episodes { tally.add(episode) }
+        #expect(Self.episodePaths(in: tally, path: "tally").count == products.count)
+        #expect(dataset.episodes.count > products.count)
+    }
+
     private static func tally(_ dataset: EpisodeDataset) -> Report.Tally {
         var tally = Report.Tally(asOf: dataset.asOf)
         for episode in dataset.episodes { tally.add(episode) }

@@ -29,9 +29,14 @@ extension EpisodeQuestion {
     ///   - asOf: the as-of time (Unix ms); open episodes are censored there.
     ///   - format: the format the table is rendered in.
     package func table(episodes: [Episode], asOf: Int64, for format: TableRenderer.Format = .csv) -> ReportTable {
+        table(answer: answer(episodes: episodes, asOf: asOf), asOf: asOf, for: format)
+    }
+
+    /// ``table(episodes:asOf:for:)`` for an answer added up already (``Tally/answer``).
+    package func table(answer: [Group], asOf: Int64, for format: TableRenderer.Format = .csv) -> ReportTable {
         var table = ReportTable(name: kind.fileName, columns: columns(for: format))
         let typed = format == .json
-        for group in answer(episodes: episodes, asOf: asOf) {
+        for group in answer {
             var prefix: [ReportTable.Cell] = []
             if kind != .episodes {
                 if let key = group.key {

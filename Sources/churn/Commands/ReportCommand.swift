@@ -82,10 +82,9 @@ extension Churn {
                 ? try ReportWriting.writeStored(
                     environment: environment.rawValue, asOf: asOfTime, store: store, root: root, directory: directory,
                     granularity: granularity, schedule: messageSchedule)
-                : try ReportWriting.write(
-                    try store.build(environment: environment.rawValue, asOf: asOfTime, reader: reader), store: store,
-                    environment: environment.rawValue, root: root, directory: directory, granularity: granularity,
-                    schedule: messageSchedule)
+                : try ReportWriting.writeBuilt(
+                    environment: environment.rawValue, asOf: asOfTime, store: store, reader: reader, root: root,
+                    directory: directory, granularity: granularity, schedule: messageSchedule)
             let outcomes = report.outcomes
             print("wrote \(directory.path)/ (\(Reports.Report.fileNames.count) files)")
             print(

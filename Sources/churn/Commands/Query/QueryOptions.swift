@@ -127,15 +127,21 @@ struct QueryOptions: ParsableArguments {
         let reader = try global.target.connect(logger: logger)
         try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment.rawValue)
         let query = EpisodeQuery(environment: environment.rawValue, filter: filter)
-        guard let dataset = try query.dataset(asOf: asOf.map { try AsOfTime.parse($0) }, connection: writer, reader: reader)
-        else {
+        guard let scope = try query.scope(asOf: asOf.map { try AsOfTime.parse($0) }, connection: writer) else {
             throw CommandFailure(status: .failure, message: "nothing is loaded yet: run `churn load FILE…` first.")
         }
         let question = EpisodeQuestion(kind, grouping: grouping, schedule: schedule, limit: limit)
-        let table = question.table(episodes: dataset.episodes, asOf: dataset.asOf, for: format)
+        // The episodes stream through the question's tally: none is kept but the rows `episodes` lists.
+        var tally = EpisodeQuestion.Tally(question, asOf: scope.asOf)
+        var inScope = 0
+        try query.forEachEpisode(in: scope, connection: writer, reader: reader) { episode in
+            tally.add(episode)
+            inScope += 1
+        }
+        let table = question.table(answer: tally.answer, asOf: scope.asOf, for: format)
         if format == .table, Console.isInteractive {
-            let scope = "\(environment.rawValue) as of \(UTCTime.minute(dataset.asOf))"
-            FileHandle.standardError.write(Data("\(scope): \(dataset.episodes.count) episode(s) in scope\n".utf8))
+            let described = "\(environment.rawValue) as of \(UTCTime.minute(scope.asOf))"
+            FileHandle.standardError.write(Data("\(described): \(inScope) episode(s) in scope\n".utf8))
         }
         FileHandle.standardOutput.write(Data(TableRenderer.render(table, as: format).utf8))
     }

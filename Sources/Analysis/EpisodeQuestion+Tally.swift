@@ -1,0 +1,128 @@
+extension EpisodeQuestion {
+    /// A question's answer added up one episode at a time, so that the episodes in scope can stream through (from a
+    /// database cursor) instead of being held: each group keeps its analyzer's tally (counts and sums, a few numbers
+    /// per episode for the curves and the flows), never an ``Episode``, except the rows `episodes` lists, at most
+    /// ``EpisodeQuestion/limit`` of each group.
+    package struct Tally: Sendable {
+        package let question: EpisodeQuestion
+        package let asOf: Int64
+        /// Each group's figures so far, by the group's value of each grouping attribute.
+        private var groups: [[EpisodeGrouping.Value]: FigureTally] = [:]
+        /// The figures over every episode in scope.
+        private var total: FigureTally
+
+        /// - Parameters:
+        ///   - question: what is asked.
+        ///   - asOf: the as-of time (Unix ms); open episodes are censored there.
+        package init(_ question: EpisodeQuestion, asOf: Int64) {
+            self.question = question
+            self.asOf = asOf
+            total = FigureTally(question, asOf: asOf)
+        }
+
+        /// Adds one episode of the question's scope.
+        package mutating func add(_ episode: Episode) {
+            if question.kind == .graceSaves && !episode.hasGrace { return }
+            let key = question.grouping.map { $0.value(of: episode) }
+            if question.kind == .episodes {
+                groups[key, default: FigureTally(question, asOf: asOf)].add(episode)
+                return
+            }
+            if !question.grouping.isEmpty {
+                groups[key, default: FigureTally(question, asOf: asOf)].add(episode)
+            }
+            total.add(episode)
+        }
+
+        /// The answer (see ``EpisodeQuestion/answer(episodes:asOf:)``).
+        package var answer: [Group] {
+            let ordered = groups.keys.sorted { $0.lexicographicallyPrecedes($1) }
+            if question.kind == .episodes {
+                return ordered.compactMap { key in
+                    guard let listed = groups[key]?.result, case .episodes(let episodes) = listed, !episodes.isEmpty
+                    else { return nil }
+                    return Group(key: key, figures: listed)
+                }
+            }
+            var answer = ordered.compactMap { key in groups[key].map { Group(key: key, figures: $0.result) } }
+            answer.append(Group(key: nil, figures: total.result))
+            return answer
+        }
+    }
+
+    /// One group's figures so far, in the form its question's analyzer adds them up: one of the tallies, the one
+    /// of the question's kind.
+    private struct FigureTally: Sendable {
+        let kind: Kind
+        let asOf: Int64
+        let schedule: MessageSchedule
+        var recoveryRate: RecoveryByCohort.Row?
+        var recoveryCurve: RecoveryCurve.Tally?
+        var graceSaves: GracePeriod.Counts?
+        var graceRevenue: GraceRevenue.Tally?
+        var messageBands: MessageBands.Tally?
+        var retryDays: RetryDays.Tally?
+        var revenue: Revenue.Tally?
+        var flows: Flows.Tally?
+        /// For `episodes`: the first `limit` in ``EpisodeList/sorted(_:)`` order; every one, unsorted, without a
+        /// limit.
+        var episodes: [Episode] = []
+        let limit: Int?
+
+        init(_ question: EpisodeQuestion, asOf: Int64) {
+            kind = question.kind
+            self.asOf = asOf
+            schedule = question.schedule
+            limit = question.limit.map { max(0, $0) }
+            switch kind {
+            case .recoveryRate: recoveryRate = RecoveryByCohort.Row(cohort: nil, productId: nil)
+            case .recoveryCurve: recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
+            case .graceSaves: graceSaves = GracePeriod.Counts()
+            case .graceRevenue: graceRevenue = GraceRevenue.Tally()
+            case .messageBands:
+                messageBands = MessageBands.Tally(asOf: asOf, schedule: schedule)
+                retryDays = RetryDays.Tally(asOf: asOf)
+            case .retryDays: retryDays = RetryDays.Tally(asOf: asOf)
+            case .revenue: revenue = Revenue.Tally()
+            case .flows: flows = Flows.Tally(asOf: asOf)
+            case .episodes: break
+            }
+        }
+
+        mutating func add(_ episode: Episode) {
+            recoveryRate?.add(episode, asOf: asOf)
+            recoveryCurve?.add(episode)
+            graceSaves?.add(episode, asOf: asOf)
+            graceRevenue?.add(episode)
+            messageBands?.add(episode)
+            retryDays?.add(episode)
+            revenue?.add(episode)
+            flows?.add(episode)
+            if kind == .episodes {
+                if let limit {
+                    EpisodeList.insert(episode, into: &episodes, keepingFirst: limit)
+                } else {
+                    episodes.append(episode)
+                }
+            }
+        }
+
+        /// The figures, as ``EpisodeQuestion/Figures``.
+        var result: Figures {
+            switch kind {
+            case .recoveryRate: .recoveryRate(recoveryRate ?? RecoveryByCohort.Row(cohort: nil, productId: nil))
+            case .recoveryCurve: .recoveryCurve(recoveryCurve?.points ?? [])
+            case .graceSaves: .graceSaves(graceSaves ?? GracePeriod.Counts())
+            case .graceRevenue: .graceRevenue(graceRevenue?.rows ?? [])
+            case .messageBands:
+                .messageBands(
+                    messageBands?.figures(lifeTable: retryDays?.lifeTable(schedule: schedule) ?? []) ?? []
+                )
+            case .retryDays: .retryDays(retryDays?.lifeTable(schedule: schedule) ?? [])
+            case .revenue: .revenue(revenue?.rows ?? [])
+            case .flows: .flows(flows?.weeks ?? [])
+            case .episodes: .episodes(limit == nil ? EpisodeList.sorted(episodes) : episodes)
+            }
+        }
+    }
+}
