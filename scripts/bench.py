@@ -11,7 +11,8 @@ What it measures, each figure the median of BENCH_RUNS runs (default 3):
   - loaders at once: two `churn load --workers 1` processes started together on the two halves of an export (the
     100k one when measured, else the smallest) against one `churn load --workers 2` of both halves, into an
     empty database each time, checking that each notification is stored once;
-  - `churn analyze --full` and `churn report` on BENCH_ANALYZE_ROWS stored notifications (default 1000000,10000000:
+  - `churn analyze --full`, `churn report`, `churn query recovery-curve --group-by product` and `churn report
+    --as-of` 90 days before the latest data on BENCH_ANALYZE_ROWS stored notifications (default 1000000,10000000:
     the largest export loaded, then its rows replicated in SQL under new notification_uuid,
     original_transaction_id and transaction_id values, growing to each size in turn) against one ordered scan of
     the columns analyze reads, with the peak memory of each command, and, at the first size, the incremental
@@ -62,7 +63,7 @@ DATABASE_BYTES_PER_NOTIFICATION = 3_000  # stored row and indexes, for the disk 
 # The targets, as the issues state them.
 TARGET_LOAD_RATIO = 0.7  # load ≥ 0.7 × ceiling (ceiling seconds ÷ load seconds)
 TARGET_VERIFIED_RATIO = 0.4  # verified load ≥ 0.4 × ceiling at every export size
-TARGET_PEAK_MB = 100  # peak resident memory of load at every size, and of analyze and report at every row count
+TARGET_PEAK_MB = 100  # peak resident memory of load at every size, and of analyze, report and query at every row count
 TARGET_ANALYZE_RATIO = 2.0  # analyze --full ≤ 2 × one ordered scan, at every row count
 TARGET_NIGHTLY_RATIO = 0.10  # analyze after 1 % more ≤ 10 % of the full run
 TARGET_CONCURRENT_RATIO = 0.9  # 2 loaders × 1 worker at once ≥ 0.9 × the throughput of 1 loader × 2 workers
@@ -489,6 +490,10 @@ def replicate_to(database, target_rows, state):
     return base_rows, int(psql(database, "SELECT count(*) FROM notifications;"))
 
 
+# The question `churn query` is measured with: the one that keeps the most per episode (a duration and an outcome
+# for each product's curve and for the total).
+QUERY = ["recovery-curve", "--group-by", "product", "--format", "csv"]
+
 ANALYZE_LINE = re.compile(r"rebuilt (\d+) subscription\(s\) from (\d+) notifications into (\d+) episode")
 
 
@@ -519,7 +524,13 @@ def measure_analysis(base_export, nightly_export, targets, runs):
         log(f"  {base_rows:,} loaded, {rows:,} after replication; first analysis")
         first = analyze_once(database, full=False)
         results = {"rows": rows, "base_rows": base_rows, "first": first, "scan": [], "full": [], "report": [],
-                   "sizes": table_sizes(database)}
+                   "query": [], "as_of_report": [], "sizes": table_sizes(database)}
+        # An earlier as-of: the report then builds its episodes afresh from the notifications signed by then.
+        as_of = psql(
+            database,
+            "SELECT to_char((max(signed_date) - interval '90 days') AT TIME ZONE 'UTC', 'YYYY-MM-DD') FROM notifications;",
+        )
+        results["as_of"] = as_of
         for index in range(runs):
             checkpoint()
             results["scan"].append({"seconds": psql(database, ORDERED_SCAN, timed=True)})
@@ -527,10 +538,17 @@ def measure_analysis(base_export, nightly_export, targets, runs):
             checkpoint()
             shutil.rmtree(report_dir, ignore_errors=True)
             results["report"].append(measured(churn(["report", "--out", report_dir], database)))
+            checkpoint()
+            results["query"].append(measured(churn(["query", *QUERY], database)))
+            checkpoint()
+            shutil.rmtree(report_dir, ignore_errors=True)
+            results["as_of_report"].append(measured(churn(["report", "--as-of", as_of, "--out", report_dir], database)))
             seconds = results["report"][-1]["seconds"]
             log(
                 f"run {index + 1}/{runs} analysis of {rows:,} rows: scan {results['scan'][-1]['seconds']:.2f} s, "
-                f"analyze --full {results['full'][-1]['seconds']:.2f} s, report {seconds:.2f} s"
+                f"analyze --full {results['full'][-1]['seconds']:.2f} s, report {seconds:.2f} s, "
+                f"query {results['query'][-1]['seconds']:.2f} s, "
+                f"report --as-of {results['as_of_report'][-1]['seconds']:.2f} s"
             )
         shutil.rmtree(report_dir, ignore_errors=True)
         if stage_index == 0:
@@ -712,6 +730,20 @@ def render(context):
             f"| | {seconds_text(median_of(stage['report'], 'cpu_seconds'))} | {number(peak_mb(stage['report']))} MB "
             f"| ordered scan | {paired(stage['report'], stage['scan']):.2f} |"
         )
+        if stage.get("query"):
+            add(
+                f"| `churn query {' '.join(QUERY)}` (episodes current) | {number(rows)} rows "
+                f"| {seconds_text(median_of(stage['query']))} | | {seconds_text(median_of(stage['query'], 'cpu_seconds'))} "
+                f"| {number(peak_mb(stage['query']))} MB | ordered scan | {paired(stage['query'], stage['scan']):.2f} |"
+            )
+        if stage.get("as_of_report"):
+            add(
+                f"| `churn report --as-of {stage['as_of']}` (90 days before the latest data: episodes built afresh) "
+                f"| {number(rows)} rows | {seconds_text(median_of(stage['as_of_report']))} "
+                f"| | {seconds_text(median_of(stage['as_of_report'], 'cpu_seconds'))} "
+                f"| {number(peak_mb(stage['as_of_report']))} MB | ordered scan "
+                f"| {paired(stage['as_of_report'], stage['scan']):.2f} |"
+            )
         if stage.get("sizes"):
             sizes = stage["sizes"]
             add(
@@ -797,6 +829,10 @@ def render(context):
     if stages:
         largest = stages[-1]
         commands = {"analyze --full": largest["full"], "report": largest["report"]}
+        if largest.get("query"):
+            commands["query"] = largest["query"]
+        if largest.get("as_of_report"):
+            commands["report --as-of"] = largest["as_of_report"]
         listed = ", ".join(f"{name}: {number(peak_mb(values))} MB" for name, values in commands.items())
         add(
             f"| peak memory ≤ {TARGET_PEAK_MB} MB at {number(largest['rows'])} rows | {listed} "
