@@ -14,7 +14,7 @@ struct NotificationKey: Hashable, Sendable {
     /// Which of `keys` `notifications` holds, looked up through its primary key.
     /// - Important: each `uuid` must be a valid UUID (``UUIDText``): PostgreSQL refuses the whole lookup otherwise.
     static func stored(_ keys: [NotificationKey], connection: PGConnection) throws -> Set<NotificationKey> {
-        Set(try stored(keys, loadingPath: "", as: -1, connection: connection).keys)
+        Set(try stored(keys, loadingPath: nil, as: nil, connection: connection).keys)
     }
 
     /// Where a stored notification came from, as the load of a file needs to know it.
@@ -27,26 +27,26 @@ struct NotificationKey: Hashable, Sendable {
     }
 
     /// Which of `keys` `notifications` holds, and where each came from, for the load of the file at `path` whose
-    /// `source_files` row is `fileID`.
+    /// `source_files` row is `fileID` (nil for no load: no origin is then an unfinished load of the path).
     /// - Important: each `uuid` must be a valid UUID (``UUIDText``): PostgreSQL refuses the whole lookup otherwise.
     static func stored(
         _ keys: [NotificationKey],
-        loadingPath path: String,
-        as fileID: Int64,
+        loadingPath path: String?,
+        as fileID: Int64?,
         connection: PGConnection
     ) throws -> [NotificationKey: Origin] {
         guard !keys.isEmpty else { return [:] }
         let rows = try connection.execute(
             """
             SELECT n.original_transaction_id, n.notification_uuid::text, n.source_line::text,
-                   (f.sha256 = '' AND f.path = $3 AND f.id <> $4::bigint)::text
+                   coalesce(f.sha256 = '' AND f.path = $3 AND f.id <> $4::bigint, false)::text
             FROM unnest($1::text[], $2::uuid[]) AS k (original_transaction_id, notification_uuid)
             JOIN notifications n USING (original_transaction_id, notification_uuid)
             JOIN source_files f ON f.id = n.source_file_id
             """,
             [
                 PGArray.literal(keys.map(\.subscription)), "{" + keys.map(\.uuid).joined(separator: ",") + "}", path,
-                String(fileID),
+                fileID.map(String.init),
             ]
         ).rows
         var origins: [NotificationKey: Origin] = [:]
