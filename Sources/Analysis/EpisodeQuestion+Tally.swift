@@ -23,15 +23,13 @@ extension EpisodeQuestion {
         /// Adds one episode of the question's scope.
         package mutating func add(_ episode: Episode) {
             if question.kind == .graceSaves && !episode.hasGrace { return }
-            let key = question.grouping.map { $0.value(of: episode) }
-            if question.kind == .episodes {
-                groups[key, default: FigureTally(question, asOf: asOf)].add(episode)
-                return
-            }
-            if !question.grouping.isEmpty {
+            // `episodes` lists by group only, one group holding everything without a grouping; every other kind
+            // also has the figures over every episode.
+            if question.kind == .episodes || !question.grouping.isEmpty {
+                let key = question.grouping.map { $0.value(of: episode) }
                 groups[key, default: FigureTally(question, asOf: asOf)].add(episode)
             }
-            total.add(episode)
+            if question.kind != .episodes { total.add(episode) }
         }
 
         /// The answer (see ``EpisodeQuestion/answer(episodes:asOf:)``).

@@ -107,37 +107,31 @@ package struct StoredDataset {
         reader: PGConnection,
         _ body: (Episode) throws -> Void
     ) throws -> EpisodeDataset {
-        let builder = EpisodeBuilder(options: .init(environment: environment, asOf: asOf))
-        var stream = EpisodeStream(builder: builder)
         var dataset = EpisodeDataset(asOf: asOf)
         var graceLengths = GraceLengths(observedIn: [])
         // What `EpisodeDataset.finish()` counts, counted as each episode is finished.
         var inferences = DataQualityCounts()
         var waiting: [Episode] = []
-        func add(_ result: SubscriptionEpisodes) throws {
-            graceLengths.observe(result.episodes)
-            var counts = result
-            counts.episodes = []
-            dataset.add(counts)
-            for var episode in result.episodes {
-                guard !GraceLengths.datesGraceEnd(of: episode) else {
-                    waiting.append(episode)
-                    continue
-                }
-                EpisodeDataset.finish(&episode, asOf: asOf, graceLengths: graceLengths)
-                inferences.countInferences(of: episode)
-                try body(episode)
-            }
-        }
-        try NotificationEventReader(connection: reader).read(.all(asOf: asOf)) { event in
-            if let result = stream.add(event) { try add(result) }
-        }
-        if let result = stream.finish() { try add(result) }
-        for var episode in waiting {
+        func deliver(_ built: Episode) throws {
+            var episode = built
             EpisodeDataset.finish(&episode, asOf: asOf, graceLengths: graceLengths)
             inferences.countInferences(of: episode)
             try body(episode)
         }
+        try forEachSubscription(environment: environment, asOf: asOf, reader: reader) { result in
+            graceLengths.observe(result.episodes)
+            var counts = result
+            counts.episodes = []
+            dataset.add(counts)
+            for episode in result.episodes {
+                if GraceLengths.datesGraceEnd(of: episode) {
+                    waiting.append(episode)
+                } else {
+                    try deliver(episode)
+                }
+            }
+        }
+        for episode in waiting { try deliver(episode) }
         dataset.dataQuality.inferredExpiry = inferences.inferredExpiry
         dataset.dataQuality.graceEndInferred = inferences.graceEndInferred
         dataset.dataQuality.graceEndUnknown = inferences.graceEndUnknown
@@ -147,16 +141,26 @@ package struct StoredDataset {
 
     /// Episodes built afresh from the notifications signed at or before `asOf` (not stored).
     package func build(environment: String, asOf: Int64, reader: PGConnection) throws -> EpisodeDataset {
-        let builder = EpisodeBuilder(options: .init(environment: environment, asOf: asOf))
-        var stream = EpisodeStream(builder: builder)
         var dataset = EpisodeDataset(asOf: asOf)
-        try NotificationEventReader(connection: reader).read(.all(asOf: asOf)) { event in
-            if let result = stream.add(event) { dataset.add(result) }
-        }
-        if let result = stream.finish() { dataset.add(result) }
+        try forEachSubscription(environment: environment, asOf: asOf, reader: reader) { dataset.add($0) }
         dataset.dataQuality.duplicatesSkipped = try duplicatesSkipped()
         dataset.finish()
         return dataset
+    }
+
+    /// Builds each subscription's episodes from the notifications signed at or before `asOf`, and hands each
+    /// subscription's results to `body` in turn.
+    private func forEachSubscription(
+        environment: String,
+        asOf: Int64,
+        reader: PGConnection,
+        _ body: (SubscriptionEpisodes) throws -> Void
+    ) throws {
+        var stream = EpisodeStream(builder: EpisodeBuilder(options: .init(environment: environment, asOf: asOf)))
+        try NotificationEventReader(connection: reader).read(.all(asOf: asOf)) { event in
+            if let result = stream.add(event) { try body(result) }
+        }
+        if let result = stream.finish() { try body(result) }
     }
 
     /// Resent copies of notifications seen while loading: the duplicates counted in each distinct file content
