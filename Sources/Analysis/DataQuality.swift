@@ -1,7 +1,7 @@
 /// The figures of `data_quality.csv`: one count per check.
 ///
 /// Rows: the eleven checks of ``DataQualityCounts`` in METRICS.md's order, always (zeros included, so the file's
-/// shape is stable), then `rejected_<reason>` for each quarantine reason the caller passes, by reason (UTF-8 byte
+/// shape is stable), with `outside_bundle` when it is not 0, then `rejected_<reason>` for each quarantine reason the caller passes, by reason (UTF-8 byte
 /// order).
 package enum DataQuality {
     /// One check and its count.

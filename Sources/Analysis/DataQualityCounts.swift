@@ -6,8 +6,11 @@
 package struct DataQualityCounts: Hashable, Sendable {
     /// Further copies of a `notificationUUID` already seen.
     package var duplicatesSkipped = 0
-    /// Distinct notifications of another (or no) `data.environment`.
+    /// Distinct notifications of another (or no) `data.environment`, stored or left out by a load's `--environment`
+    /// or `--bundle-id`.
     package var outsideEnvironment = 0
+    /// Distinct notifications of the report's environment that a load's `--bundle-id` left out.
+    package var outsideBundle = 0
     /// Distinct in-environment notifications whose transaction is `FAMILY_SHARED`.
     package var familySharedSkipped = 0
     package var orphanDidRenewBillingRecovery = 0
@@ -27,6 +30,7 @@ package struct DataQualityCounts: Hashable, Sendable {
     package init(
         duplicatesSkipped: Int = 0,
         outsideEnvironment: Int = 0,
+        outsideBundle: Int = 0,
         familySharedSkipped: Int = 0,
         orphanDidRenewBillingRecovery: Int = 0,
         orphanExpiredBillingRetry: Int = 0,
@@ -39,6 +43,7 @@ package struct DataQualityCounts: Hashable, Sendable {
     ) {
         self.duplicatesSkipped = duplicatesSkipped
         self.outsideEnvironment = outsideEnvironment
+        self.outsideBundle = outsideBundle
         self.familySharedSkipped = familySharedSkipped
         self.orphanDidRenewBillingRecovery = orphanDidRenewBillingRecovery
         self.orphanExpiredBillingRetry = orphanExpiredBillingRetry
@@ -50,26 +55,31 @@ package struct DataQualityCounts: Hashable, Sendable {
         self.graceEndUnknown = graceEndUnknown
     }
 
-    /// Each check's name in `data_quality.csv` and its count, in the order METRICS.md lists them.
+    /// Each check's name in `data_quality.csv` and its count, in the order METRICS.md lists them: the eleven checks
+    /// always, and `outside_bundle` after `outside_environment` when a load's `--bundle-id` left something out.
     package var checks: [(check: String, count: Int)] {
         [
             ("duplicates_skipped", duplicatesSkipped),
             ("outside_environment", outsideEnvironment),
-            ("family_shared_skipped", familySharedSkipped),
-            ("orphan_did_renew_billing_recovery", orphanDidRenewBillingRecovery),
-            ("orphan_expired_billing_retry", orphanExpiredBillingRetry),
-            ("orphan_grace_period_expired", orphanGracePeriodExpired),
-            ("stale_failure_notice", staleFailureNotice),
-            ("late_failure_notice", lateFailureNotice),
-            ("inferred_expiry", inferredExpiry),
-            ("grace_end_inferred", graceEndInferred),
-            ("grace_end_unknown", graceEndUnknown),
         ]
+            + (outsideBundle > 0 ? [("outside_bundle", outsideBundle)] : [])
+            + [
+                ("family_shared_skipped", familySharedSkipped),
+                ("orphan_did_renew_billing_recovery", orphanDidRenewBillingRecovery),
+                ("orphan_expired_billing_retry", orphanExpiredBillingRetry),
+                ("orphan_grace_period_expired", orphanGracePeriodExpired),
+                ("stale_failure_notice", staleFailureNotice),
+                ("late_failure_notice", lateFailureNotice),
+                ("inferred_expiry", inferredExpiry),
+                ("grace_end_inferred", graceEndInferred),
+                ("grace_end_unknown", graceEndUnknown),
+            ]
     }
 
     package mutating func add(_ other: DataQualityCounts) {
         duplicatesSkipped += other.duplicatesSkipped
         outsideEnvironment += other.outsideEnvironment
+        outsideBundle += other.outsideBundle
         familySharedSkipped += other.familySharedSkipped
         orphanDidRenewBillingRecovery += other.orphanDidRenewBillingRecovery
         orphanExpiredBillingRetry += other.orphanExpiredBillingRetry

@@ -54,6 +54,7 @@ package struct StoredDataset {
                 try body(episode)
             }
             try readCounts(environment: environment, into: &dataset)
+            dataset.dataQuality.add(try loadQuality(environment: environment, asOf: asOf).counts)
             return dataset
         }
     }
@@ -90,7 +91,6 @@ package struct StoredDataset {
             guard let start = row[0].flatMap({ Int64($0) }), let count = row[1].flatMap({ Int($0) }) else { continue }
             dataset.renewals.add(CalendarPeriod(.month, containing: start), count: count)
         }
-        dataset.dataQuality.duplicatesSkipped = try duplicatesSkipped()
     }
 
     /// Streams the episodes built afresh from the notifications signed at or before `asOf` (what
@@ -135,7 +135,7 @@ package struct StoredDataset {
         dataset.dataQuality.inferredExpiry = inferences.inferredExpiry
         dataset.dataQuality.graceEndInferred = inferences.graceEndInferred
         dataset.dataQuality.graceEndUnknown = inferences.graceEndUnknown
-        dataset.dataQuality.duplicatesSkipped = try duplicatesSkipped()
+        dataset.dataQuality.add(try loadQuality(environment: environment, asOf: asOf).counts)
         return dataset
     }
 
@@ -143,7 +143,7 @@ package struct StoredDataset {
     package func build(environment: String, asOf: Int64, reader: PGConnection) throws -> EpisodeDataset {
         var dataset = EpisodeDataset(asOf: asOf)
         try forEachSubscription(environment: environment, asOf: asOf, reader: reader) { dataset.add($0) }
-        dataset.dataQuality.duplicatesSkipped = try duplicatesSkipped()
+        dataset.dataQuality.add(try loadQuality(environment: environment, asOf: asOf).counts)
         dataset.finish()
         return dataset
     }
@@ -163,30 +163,62 @@ package struct StoredDataset {
         if let result = stream.finish() { try body(result) }
     }
 
-    /// Resent copies of notifications seen while loading: the duplicates counted in each distinct file content
-    /// (loading the same file again is not a resend and does not count).
-    package func duplicatesSkipped() throws -> Int {
-        try connection.execute(
+    /// What loading knows of a report of `environment` as of `asOf`, beyond the stored notifications: the copies
+    /// signed by `asOf` (`duplicates_skipped`), the notifications a load's filters left out (`outside_environment`,
+    /// `outside_bundle`), and the refused inputs by reason (`rejected_<reason>`).
+    ///
+    /// Only settled files' copies count (as in the analysis, ``EpisodeAnalyzer``), and only refusals no later load
+    /// resolved. A refusal whose notification was decoded counts when it was signed by `asOf`, once per
+    /// notification when a filter left it out; one that was never decoded (not JSON, a bad token) has no date and
+    /// counts in every report. A notification of the report's environment that a load's `--environment` left out is
+    /// missing from the report, and stays `rejected_wrong_environment`.
+    package func loadQuality(environment: String, asOf: Int64) throws -> (counts: DataQualityCounts, rejections: [String: Int]) {
+        let asOfTime = "'epoch'::timestamptz + $1::bigint * interval '1 millisecond'"
+        var counts = DataQualityCounts()
+        counts.duplicatesSkipped = try connection.execute(
             """
-            SELECT coalesce(sum(duplicates), 0) FROM source_files f
-            WHERE f.id = (SELECT min(g.id) FROM source_files g WHERE g.sha256 = f.sha256)
-            """
+            SELECT count(*) FROM notification_copies c
+            JOIN source_files f ON f.id = c.source_file_id JOIN load_runs r ON r.id = f.load_run_id
+            WHERE c.signed_date <= \(asOfTime) AND (f.sha256 <> '' OR r.status <> 'running')
+            """,
+            [String(asOf)]
         ).scalar.flatMap { Int($0) } ?? 0
+        var rejections: [String: Int] = [:]
+        let rows = try connection.execute(
+            """
+            SELECT reason, coalesce(environment = $2, false)::text,
+                   (count(*) FILTER (WHERE notification_uuid IS NULL) + count(DISTINCT notification_uuid))::text,
+                   count(*)::text
+            FROM quarantine
+            WHERE resolved_by_run IS NULL AND (signed_date IS NULL OR signed_date <= \(asOfTime))
+            GROUP BY 1, 2
+            """,
+            [String(asOf), environment]
+        ).rows
+        for row in rows {
+            guard row.count == 4, let reason = row[0], let notifications = row[2].flatMap({ Int($0) }),
+                let inputs = row[3].flatMap({ Int($0) })
+            else { continue }
+            let inEnvironment = row[1] == "true"
+            // The reasons of the load's filters (Ingest's `Rejection.Reason`).
+            switch reason {
+            case "wrong_environment" where !inEnvironment, "wrong_bundle_id" where !inEnvironment:
+                counts.outsideEnvironment += notifications
+            case "wrong_bundle_id":
+                counts.outsideBundle += notifications
+            case "wrong_environment":
+                rejections[reason, default: 0] += notifications
+            default:
+                rejections[reason, default: 0] += inputs
+            }
+        }
+        return (counts, rejections)
     }
 
     /// The identity of this database (`database_identity.id`), which each report records so that it compares only
     /// with reports of the same database; nil when the table holds no row.
     package func databaseID() throws -> String? {
         try connection.execute("SELECT id::text FROM database_identity").scalar
-    }
-
-    /// Quarantined inputs by reason, for the data-quality table.
-    package func rejectionsByReason() throws -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for row in try connection.execute("SELECT reason, count(*) FROM quarantine GROUP BY reason").rows {
-            if let reason = row[0], let count = row[1].flatMap({ Int($0) }) { counts[reason] = count }
-        }
-        return counts
     }
 
     /// A string literal for COPY (which takes no parameters), quoted by libpq's rules.

@@ -20,11 +20,11 @@ struct LoadRuns {
 
     /// Records a new run and takes its lock in the same transaction, so no other session ever sees the run
     /// `running` without its lock held (and marks it interrupted).
-    func begin(command: String, verified: Bool) throws -> Int64 {
+    func begin(command: String, verified: Bool, acceptance: String) throws -> Int64 {
         try connection.withTransaction {
             let id = try connection.execute(
-                "INSERT INTO load_runs (command, verified) VALUES ($1, $2::boolean) RETURNING id",
-                [command, verified ? "true" : "false"]
+                "INSERT INTO load_runs (command, verified, acceptance) VALUES ($1, $2::boolean, $3) RETURNING id",
+                [command, verified ? "true" : "false", acceptance]
             ).scalar.flatMap { Int64($0) }
             guard let id else { throw PGError(kind: .unexpectedResult, message: "INSERT … RETURNING id gave no id") }
             try locks.hold(runID: id)

@@ -14,8 +14,10 @@ package struct LoadSummary: Sendable {
         package var resumed: Int
         /// Notifications already stored (same notificationUUID) by another file or line, or repeated within the file.
         package var duplicates: Int
-        /// Inputs quarantined.
+        /// Inputs refused.
         package var rejected: Int
+        /// Of those, inputs an earlier load of identical content refused too, still unresolved: reported before.
+        package var refusedBefore = 0
         /// Rejections by reason code.
         package var rejectedByReason: [String: Int]
         /// The run that loaded identical content before, if any.
@@ -34,6 +36,8 @@ package struct LoadSummary: Sendable {
     package var resumed: Int { files.reduce(0) { $0 + $1.resumed } }
     package var duplicates: Int { files.reduce(0) { $0 + $1.duplicates } }
     package var rejected: Int { files.reduce(0) { $0 + $1.rejected } }
+    /// Refused inputs that no earlier load of identical content refused: what this load newly found wrong.
+    package var newlyRejected: Int { files.reduce(0) { $0 + $1.rejected - $1.refusedBefore } }
     package var bytes: Int64 { files.reduce(0) { $0 + $1.sizeBytes } }
 
     package var rejectedByReason: [String: Int] {

@@ -63,7 +63,9 @@ package final class Loader {
         let started = Date()
         let runs = try LoadRuns(connection: connection)
         try runs.markAbandonedRunsInterrupted()
-        let runID = try runs.begin(command: options.command, verified: options.policy.verifier != nil)
+        let runID = try runs.begin(
+            command: options.command, verified: options.policy.verifier != nil, acceptance: options.acceptance
+        )
         var summary = LoadSummary(loadRunID: runID, verified: options.policy.verifier != nil)
         let sizes = paths.map(Self.size(ofFile:))
         let totalSize: Int64? = sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
@@ -144,9 +146,12 @@ package final class Loader {
                 "SELECT min(load_run_id) FROM source_files WHERE sha256 = $1 AND id <> $2::bigint",
                 [digest.sha256, String(fileID)]
             ).scalar.flatMap { Int64($0) }
-            try mergeQuarantine(sha256: digest.sha256, fileID: fileID)
+            try mergeCopies(sha256: digest.sha256, fileID: fileID, path: displayName)
+            try resolveAcceptedRefusals(sha256: digest.sha256, fileID: fileID, runID: runID)
+            let quarantined = try mergeQuarantine(sha256: digest.sha256, fileID: fileID)
+            try resolveStoredRefusals(runID: runID)
             FaultPoint.reach("load.file-merged")
-            let file = LoadSummary.File(
+            var file = LoadSummary.File(
                 path: displayName,
                 sizeBytes: digest.bytesRead,
                 sha256: digest.sha256,
@@ -159,6 +164,7 @@ package final class Loader {
                 previousRunWithSameContent: previousRun,
                 sampleRejections: counts.samples
             )
+            file.refusedBefore = counts.rejected - quarantined
             try connection.execute(
                 """
                 UPDATE source_files SET size_bytes = $2::bigint, sha256 = $3, records = $4::bigint, loaded = $5::bigint,
@@ -298,9 +304,9 @@ package final class Loader {
         var records = 0
         /// Rows PostgreSQL accepted (stored now or already stored).
         var staged = 0
-        /// Rows stored by this file.
+        /// Notifications this file added (``BatchPlan/added``): rows it stored that replace no stored copy.
         var inserted = 0
-        /// Rows an unfinished load of this file stored before, from the same lines (``resumedCount(_:_:)``).
+        /// Rows an unfinished load of this file stored before, from the same lines (``BatchPlan/resumed``).
         var resumed = 0
         var rejected = 0
         var rejectedByReason: [String: Int] = [:]
@@ -343,20 +349,17 @@ package final class Loader {
         return encoded
     }
 
-    /// Writes one encoded batch: its new rows into `notifications`, its rejections into the quarantine staging table.
+    /// Writes one encoded batch: its rows into `notifications` (each notification's earliest copy, replacing a stored
+    /// copy signed later), its further copies into the copies' staging table, its rejections into the quarantine's.
     private func write(
         _ batch: EncodedBatch, path: String, fileID: Int64, runID: Int64, counts: inout FileCounts
     ) throws {
         var rejections = batch.rejections
         if batch.rowCount > 0 {
-            let copied = try copyNewRows(batch.rows, path: path, fileID: fileID)
-            counts.resumed += copied.resumed
-            if let stored = copied.stored {
-                counts.inserted += stored
-            } else {
-                rejections.append(contentsOf: try copyRows(batch.rows, count: batch.rowCount, batch: batch.records))
-                counts.inserted += try mergeStaging()
-            }
+            let (plan, refused) = try storeRows(batch, path: path, fileID: fileID)
+            rejections.append(contentsOf: refused)
+            counts.inserted += plan.added
+            counts.resumed += plan.resumed
         }
         let refused = rejections.filter { $0.reason == .rejectedByDatabase }.count
         counts.staged += batch.rowCount - refused
@@ -416,8 +419,9 @@ package final class Loader {
     /// Makes the session's staging tables, and empties the quarantine's for a new file.
     ///
     /// Temporary, so they vanish with the session; no indexes, so COPY into them is cheap. The notifications' staging
-    /// serves one batch's transaction; the quarantine's keeps a file's rejections across its batches' commits until
-    /// the file's last transaction merges them, so a file that never completes adds no quarantine rows.
+    /// serves one batch's transaction; the quarantine's and the copies' keep a file's rejections and further copies
+    /// across its batches' commits until the file's last transaction merges them, so a file that never completes adds
+    /// no quarantine rows and no copies.
     private func prepareStaging() throws {
         if !stagingReady {
             try connection.execute(
@@ -429,9 +433,12 @@ package final class Loader {
                     (LIKE quarantine INCLUDING DEFAULTS) ON COMMIT PRESERVE ROWS
                 """
             )
+            try connection.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS churn_copies_staging (LIKE notification_copies) ON COMMIT PRESERVE ROWS"
+            )
             stagingReady = true
         }
-        try connection.execute("TRUNCATE churn_quarantine_staging")
+        try connection.execute("TRUNCATE churn_quarantine_staging, churn_copies_staging")
     }
 
     /// Inserts and commits the file's `source_files` row, which its batches' rows point at, with an empty `sha256`
@@ -463,42 +470,52 @@ package final class Loader {
     private static let directCopy =
         "COPY notifications (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN WITH (FORMAT binary)"
 
-    /// COPYs the rows whose key (subscription and notificationUUID) is neither stored yet nor earlier in the batch
-    /// straight into `notifications`.
-    /// - Returns: how many rows were stored, or nil when PostgreSQL refused the batch (none of it stays); and how
-    ///   many of the others an unfinished load of the file stored before (``resumedCount(_:_:)``).
-    private func copyNewRows(_ rows: CopyBinary, path: String, fileID: Int64) throws -> (stored: Int?, resumed: Int) {
-        let spans = Self.rowSpans(rows.bytes)
-        var resumed = 0
-        do {
-            let stored = try connection.withSavepoint("churn_batch") {
-                let origins = try NotificationKey.stored(
-                    spans.map(\.key), loadingPath: path, as: fileID, connection: connection
-                )
-                resumed = Self.resumedCount(spans, origins)
-                var seen = Set(origins.keys)
-                let kept = spans.filter { seen.insert($0.key).inserted }
-                guard !kept.isEmpty else { return 0 }
-                try connection.copyIn(Self.directCopy) { writer in
-                    if kept.count == spans.count {
-                        try writer.write(rows.bytes)
-                    } else {
-                        for span in kept { try writer.write(rows.bytes[span.range]) }
+    /// Stores a batch's rows as its ``BatchPlan`` decides: moves the stored copies it replaces into
+    /// `notification_copies`, COPYs its rows straight into `notifications`, and stages its further copies.
+    ///
+    /// When PostgreSQL refuses a row (a value it cannot store), nothing of that attempt stays: the rows go through
+    /// staging as text, one at a time if need be, to find the refused ones, and the batch is decided and stored again
+    /// without them.
+    /// - Returns: the plan carried out, and the rows PostgreSQL refused, as rejections.
+    private func storeRows(_ batch: EncodedBatch, path: String, fileID: Int64) throws -> (BatchPlan, [Rejection]) {
+        let bytes = batch.rows.bytes
+        var rows = Self.planRows(bytes)
+        let origins = try NotificationKey.stored(
+            rows.map(\.key), loadingPath: path, as: fileID, connection: connection
+        )
+        var refused: [Rejection] = []
+        while true {
+            let plan = BatchPlan(rows: rows, origins: origins)
+            do {
+                try connection.withSavepoint("churn_batch") {
+                    try moveToCopies(plan.replaced, path: path, fileID: fileID)
+                    guard !plan.stored.isEmpty else { return }
+                    try connection.copyIn(Self.directCopy) { writer in
+                        if plan.stored.count == rows.count, rows.count == batch.rowCount {
+                            try writer.write(bytes)
+                        } else {
+                            for index in plan.stored { try writer.write(bytes[rows[index].range]) }
+                        }
                     }
                 }
-                return kept.count
+                try stageCopies(plan.copies.map { rows[$0] }, fileID: fileID)
+                return (plan, refused)
+            } catch let error as PGError where error.isDataError && refused.isEmpty {
+                logger.debug("a batch was refused; finding the refused rows", metadata: ["pg.message": "\(error.message)"])
+                let found = try refusedRows(rows.map { bytes[$0.range] }, batch: batch.records)
+                // A refusal the text form does not reproduce is no row's: it stops the run.
+                guard !found.isEmpty else { throw error }
+                refused = found.map(\.rejection)
+                let indices = Set(found.map(\.index))
+                rows = rows.enumerated().filter { !indices.contains($0.offset) }.map(\.element)
             }
-            return (stored, resumed)
-        } catch let error as PGError where error.isDataError {
-            logger.debug("a batch was refused; loading it through staging", metadata: ["pg.message": "\(error.message)"])
-            return (nil, resumed)
         }
     }
 
-    /// Each encoded row's bytes, its key (the original_transaction_id, and the notificationUUID in lower case, the
-    /// form PostgreSQL prints) and its line. The UUID is the row's first field, checked by ``UUIDText`` when the row
-    /// was encoded.
-    static func rowSpans(_ bytes: [UInt8]) -> [(range: Range<Int>, key: NotificationKey, line: Int64?)] {
+    /// Each encoded row's bytes, key (the original_transaction_id, and the notificationUUID in lower case, the form
+    /// PostgreSQL prints), line and signed date. The UUID is the row's first field, checked by ``UUIDText`` when the
+    /// row was encoded.
+    static func planRows(_ bytes: [UInt8]) -> [BatchPlan.Row] {
         CopyBinary.rowRanges(bytes).map { range in
             let fields = CopyBinary.fields(ofRow: bytes[range])
             func field(_ index: Int) -> ArraySlice<UInt8> {
@@ -506,50 +523,91 @@ package final class Loader {
             }
             let uuid = CopyBinary.uuidText(field(0))
             let subscription = String(decoding: field(NotificationRow.subscriptionField), as: UTF8.self)
-            let line = CopyBinary.int64(field(NotificationRow.sourceLineField), at: 0)
-            return (range, NotificationKey(subscription: subscription, uuid: uuid), line)
+            return BatchPlan.Row(
+                range: range, key: NotificationKey(subscription: subscription, uuid: uuid),
+                line: CopyBinary.int64(field(NotificationRow.sourceLineField), at: 0),
+                signedDate: CopyBinary.int64(field(NotificationRow.signedDateField), at: 0).map {
+                    ($0 + CopyBinary.postgresEpochMicroseconds) / 1000
+                } ?? 0
+            )
         }
     }
 
-    /// How many of a batch's rows an unfinished load of the same file stored already, from the same line: a killed
-    /// attempt's rows, which are the file's own and no resends. Each stored row counts once, for the first of the
-    /// batch's rows that matches it; a later copy is a duplicate, as in a load that was never killed.
-    static func resumedCount(
-        _ spans: [(range: Range<Int>, key: NotificationKey, line: Int64?)],
-        _ origins: [NotificationKey: NotificationKey.Origin]
-    ) -> Int {
-        guard !origins.isEmpty else { return 0 }
-        var claimed: Set<NotificationKey> = []
-        var count = 0
-        for span in spans {
-            guard let origin = origins[span.key], origin.isUnfinishedLoadOfPath, origin.line == span.line,
-                claimed.insert(span.key).inserted
-            else { continue }
-            count += 1
+    /// Moves stored notifications into `notification_copies`: a row of the batch signed earlier replaces each. A
+    /// copy stored by an unfinished load of the same path counts as this file's, since the load that completes the
+    /// file records the file's copies anew (``mergeCopies(sha256:fileID:path:)``).
+    private func moveToCopies(_ keys: [NotificationKey], path: String, fileID: Int64) throws {
+        guard !keys.isEmpty else { return }
+        try connection.execute(
+            """
+            WITH moved AS (
+                DELETE FROM notifications n
+                USING unnest($1::text[], $2::uuid[]) AS k (original_transaction_id, notification_uuid)
+                WHERE n.original_transaction_id = k.original_transaction_id
+                  AND n.notification_uuid = k.notification_uuid
+                RETURNING n.original_transaction_id, n.notification_uuid, n.signed_date, n.source_file_id, n.source_line
+            )
+            INSERT INTO notification_copies (original_transaction_id, notification_uuid, signed_date, source_file_id,
+                source_line)
+            SELECT m.original_transaction_id, m.notification_uuid, m.signed_date,
+                   CASE WHEN f.sha256 = '' AND f.path = $3 THEN $4::bigint ELSE m.source_file_id END, m.source_line
+            FROM moved m JOIN source_files f ON f.id = m.source_file_id
+            """,
+            [
+                PGArray.literal(keys.map(\.subscription)), "{" + keys.map(\.uuid).joined(separator: ",") + "}", path,
+                String(fileID),
+            ]
+        )
+    }
+
+    /// Stages a batch's further copies; the file's last transaction records them (``mergeCopies(sha256:fileID:path:)``).
+    private func stageCopies(_ rows: [BatchPlan.Row], fileID: Int64) throws {
+        guard !rows.isEmpty else { return }
+        var text = CopyText()
+        for row in rows {
+            try text.append(row.key.subscription)
+            try text.append(row.key.uuid)
+            if let date = PGTimestamp.text(milliseconds: row.signedDate) {
+                text.appendVerbatim(date)
+            } else {
+                text.appendNull()
+            }
+            text.append(fileID)
+            text.append(row.line)
+            text.endRow()
         }
-        return count
+        try connection.copyIn(
+            """
+            COPY churn_copies_staging (original_transaction_id, notification_uuid, signed_date, source_file_id,
+                source_line) FROM STDIN
+            """
+        ) { writer in try writer.write(text.bytes) }
     }
 
     private static let stagingCopy = "COPY churn_staging (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN"
 
-    /// COPYs a batch of rows into staging. When PostgreSQL refuses some row (a value it cannot store), the batch is
-    /// retried one row at a time and only the refused rows come back, as rejections.
+    /// Finds the rows PostgreSQL refuses: COPYs them into staging as text, one at a time once the whole is refused,
+    /// and empties staging again.
     ///
     /// The rows go as text here, so that PostgreSQL's message for a refused row names the value as its text input
     /// reads it.
-    private func copyRows(_ binaryRows: CopyBinary, count: Int, batch: [RawRecord]) throws -> [Rejection] {
-        var rows = CopyText(reservingCapacity: binaryRows.count + binaryRows.count / 4)
-        try rows.append(binaryRows: binaryRows.bytes[...], types: NotificationRow.types)
+    /// - Returns: each refused row's index among `binaryRows`, with its rejection.
+    private func refusedRows(
+        _ binaryRows: [ArraySlice<UInt8>], batch: [RawRecord]
+    ) throws -> [(index: Int, rejection: Rejection)] {
+        var rows = CopyText(reservingCapacity: binaryRows.reduce(0) { $0 + $1.count } * 5 / 4)
+        for row in binaryRows { try rows.append(binaryRows: row, types: NotificationRow.types) }
+        defer { _ = try? connection.execute("TRUNCATE churn_staging") }
         do {
-            try connection.withSavepoint("churn_batch") {
+            try connection.withSavepoint("churn_rows") {
                 try connection.copyIn(Self.stagingCopy) { writer in try writer.write(rows.bytes) }
             }
             return []
         } catch let error as PGError where error.isDataError {
             logger.debug("a batch was refused; retrying row by row", metadata: ["pg.message": "\(error.message)"])
         }
-        var rejections: [Rejection] = []
-        for line in rows.bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
+        var refused: [(index: Int, rejection: Rejection)] = []
+        for (index, line) in rows.bytes.split(separator: 0x0A, omittingEmptySubsequences: true).enumerated() {
             do {
                 try connection.withSavepoint("churn_row") {
                     try connection.copyIn(Self.stagingCopy) { writer in
@@ -560,18 +618,21 @@ package final class Loader {
             } catch let error as PGError where error.isDataError {
                 let sourceLine = Self.sourceLine(ofRow: line)
                 let record = batch.first { $0.line == sourceLine }
-                rejections.append(
-                    Rejection(
-                        reason: .rejectedByDatabase,
-                        detail: "PostgreSQL refused the notification: \(error.message)",
-                        line: sourceLine,
-                        raw: Array((record?.bytes ?? []).prefix(options.quarantineRawBytes)),
-                        rawLength: record?.length ?? 0
+                refused.append(
+                    (
+                        index,
+                        Rejection(
+                            reason: .rejectedByDatabase,
+                            detail: "PostgreSQL refused the notification: \(error.message)",
+                            line: sourceLine,
+                            raw: Array((record?.bytes ?? []).prefix(options.quarantineRawBytes)),
+                            rawLength: record?.length ?? 0
+                        )
                     )
                 )
             }
         }
-        return rejections
+        return refused
     }
 
     /// The `source_line` column of an encoded row.
@@ -593,12 +654,21 @@ package final class Loader {
             try rows.append(Self.storableText(rejection.raw))
             rows.append(rejection.rawLength)
             rows.append(rejection.raw.count < rejection.rawLength)
+            let notification = rejection.notification
+            try rows.append(notification?.subscription)
+            try rows.append(notification?.uuid)
+            if let text = notification.flatMap({ PGTimestamp.text(milliseconds: $0.signedDate) }) {
+                rows.appendVerbatim(text)
+            } else {
+                rows.appendNull()
+            }
+            try rows.append(notification?.environment)
             rows.endRow()
         }
         try connection.copyIn(
             """
             COPY churn_quarantine_staging (load_run_id, source_file_id, file, line, item, reason, detail, raw, raw_bytes,
-                raw_truncated) FROM STDIN
+                raw_truncated, original_transaction_id, notification_uuid, signed_date, environment) FROM STDIN
             """
         ) { writer in try writer.write(rows.bytes) }
     }
@@ -614,41 +684,94 @@ package final class Loader {
         return String(decoding: cleaned, as: UTF8.self)
     }
 
-    /// Moves staged notifications into `notifications`, once per key (subscription and notificationUUID), and empties
-    /// staging.
-    /// - Returns: how many were new.
-    private func mergeStaging() throws -> Int {
-        let columns = NotificationRow.columns.joined(separator: ", ")
-        let inserted = try connection.execute(
-            """
-            INSERT INTO notifications (\(columns))
-            SELECT DISTINCT ON (original_transaction_id, notification_uuid) \(columns) FROM churn_staging
-            ORDER BY original_transaction_id, notification_uuid, source_line
-            ON CONFLICT (original_transaction_id, notification_uuid) DO NOTHING
-            """
-        ).affectedRows
-        try connection.execute("TRUNCATE churn_staging")
-        return inserted
-    }
-
-    /// Moves staged rejections into `quarantine`, skipping those already quarantined from identical content.
-    private func mergeQuarantine(sha256: String, fileID: Int64) throws {
+    /// Records the file's staged copies in `notification_copies` and empties their staging. A copy from the same line
+    /// of a file with the same content (a load of the file before, stored whole) is recorded once, as either its
+    /// stored notification or its copy; the copies an unfinished load of the same path recorded give way to the
+    /// file's own.
+    private func mergeCopies(sha256: String, fileID: Int64, path: String) throws {
         try connection.execute(
             """
+            DELETE FROM notification_copies c USING source_files f
+            WHERE f.id = c.source_file_id AND f.sha256 = '' AND f.path = $1 AND f.id <> $2::bigint
+            """,
+            [path, String(fileID)]
+        )
+        try connection.execute(
+            """
+            INSERT INTO notification_copies (original_transaction_id, notification_uuid, signed_date, source_file_id,
+                source_line)
+            SELECT s.original_transaction_id, s.notification_uuid, s.signed_date, s.source_file_id, s.source_line
+            FROM churn_copies_staging s
+            WHERE NOT EXISTS (
+                SELECT 1 FROM notification_copies c JOIN source_files f ON f.id = c.source_file_id
+                WHERE f.sha256 = $1 AND f.id <> $2::bigint AND c.source_line IS NOT DISTINCT FROM s.source_line
+                  AND c.notification_uuid = s.notification_uuid
+            )
+            AND NOT EXISTS (
+                SELECT 1 FROM notifications n JOIN source_files f ON f.id = n.source_file_id
+                WHERE n.original_transaction_id = s.original_transaction_id AND n.notification_uuid = s.notification_uuid
+                  AND f.sha256 = $1 AND f.id <> $2::bigint AND n.source_line IS NOT DISTINCT FROM s.source_line
+            )
+            """,
+            [sha256, String(fileID)]
+        )
+        try connection.execute("TRUNCATE churn_copies_staging")
+    }
+
+    /// Resolves the refusals of the same lines of files with the same content that this load accepted (its own
+    /// refusals are still staged, so a line not among them was accepted).
+    private func resolveAcceptedRefusals(sha256: String, fileID: Int64, runID: Int64) throws {
+        try connection.execute(
+            """
+            UPDATE quarantine q SET resolved_by_run = $3::bigint
+            FROM source_files f
+            WHERE f.id = q.source_file_id AND f.sha256 = $1 AND f.id <> $2::bigint AND q.resolved_by_run IS NULL
+              AND NOT EXISTS (
+                  SELECT 1 FROM churn_quarantine_staging s
+                  WHERE s.line IS NOT DISTINCT FROM q.line AND s.item IS NOT DISTINCT FROM q.item
+              )
+            """,
+            [sha256, String(fileID), String(runID)]
+        )
+    }
+
+    /// Resolves the refusals for a mendable reason (``Rejection/Reason/mendable``) whose notification is now stored,
+    /// by this load or an earlier one. A bad signature stays: the stored notification is not the tampered copy.
+    private func resolveStoredRefusals(runID: Int64) throws {
+        try connection.execute(
+            """
+            UPDATE quarantine q SET resolved_by_run = $1::bigint
+            WHERE q.resolved_by_run IS NULL AND q.notification_uuid IS NOT NULL AND q.reason = ANY($2::text[])
+              AND EXISTS (
+                  SELECT 1 FROM notifications n
+                  WHERE n.original_transaction_id = q.original_transaction_id
+                    AND n.notification_uuid = q.notification_uuid
+              )
+            """,
+            [String(runID), PGArray.literal(Rejection.Reason.mendable.map(\.rawValue).sorted())]
+        )
+    }
+
+    /// Moves staged rejections into `quarantine`, skipping those quarantined, and not resolved, from identical content.
+    /// - Returns: how many it moved.
+    private func mergeQuarantine(sha256: String, fileID: Int64) throws -> Int {
+        let moved = try connection.execute(
+            """
             INSERT INTO quarantine (load_run_id, source_file_id, file, line, item, reason, detail, raw, raw_bytes,
-                raw_truncated)
+                raw_truncated, original_transaction_id, notification_uuid, signed_date, environment)
             SELECT s.load_run_id, s.source_file_id, s.file, s.line, s.item, s.reason, s.detail, s.raw, s.raw_bytes,
-                s.raw_truncated
+                s.raw_truncated, s.original_transaction_id, s.notification_uuid, s.signed_date, s.environment
             FROM churn_quarantine_staging s
             WHERE NOT EXISTS (
                 SELECT 1 FROM quarantine q JOIN source_files f ON f.id = q.source_file_id
-                WHERE f.sha256 = $1 AND f.id <> $2::bigint
+                WHERE f.sha256 = $1 AND f.id <> $2::bigint AND q.resolved_by_run IS NULL
                   AND q.line IS NOT DISTINCT FROM s.line AND q.item IS NOT DISTINCT FROM s.item
             )
             ORDER BY s.line, s.item
             """,
             [sha256, String(fileID)]
-        )
+        ).affectedRows
         try connection.execute("TRUNCATE churn_quarantine_staging")
+        return moved
     }
 }

@@ -24,6 +24,8 @@ struct NotificationKey: Hashable, Sendable {
         /// Whether a load of the same path that has not completed stored it: a killed attempt at the file (or one
         /// still running), rather than a file stored whole or another path.
         var isUnfinishedLoadOfPath: Bool
+        /// Its `signed_date`, Unix milliseconds.
+        var signedDate: Int64 = 0
     }
 
     /// Which of `keys` `notifications` holds, and where each came from, for the load of the file at `path` whose
@@ -39,7 +41,8 @@ struct NotificationKey: Hashable, Sendable {
         let rows = try connection.execute(
             """
             SELECT n.original_transaction_id, n.notification_uuid::text, n.source_line::text,
-                   coalesce(f.sha256 = '' AND f.path = $3 AND f.id <> $4::bigint, false)::text
+                   coalesce(f.sha256 = '' AND f.path = $3 AND f.id <> $4::bigint, false)::text,
+                   (extract(epoch FROM n.signed_date) * 1000)::int8::text
             FROM unnest($1::text[], $2::uuid[]) AS k (original_transaction_id, notification_uuid)
             JOIN notifications n USING (original_transaction_id, notification_uuid)
             JOIN source_files f ON f.id = n.source_file_id
@@ -51,9 +54,10 @@ struct NotificationKey: Hashable, Sendable {
         ).rows
         var origins: [NotificationKey: Origin] = [:]
         for row in rows {
-            guard row.count == 4, let subscription = row[0], let uuid = row[1] else { continue }
+            guard row.count == 5, let subscription = row[0], let uuid = row[1] else { continue }
             origins[NotificationKey(subscription: subscription, uuid: uuid)] = Origin(
-                line: row[2].flatMap { Int64($0) }, isUnfinishedLoadOfPath: row[3] == "true"
+                line: row[2].flatMap { Int64($0) }, isUnfinishedLoadOfPath: row[3] == "true",
+                signedDate: row[4].flatMap { Int64($0) } ?? 0
             )
         }
         return origins

@@ -19,6 +19,9 @@ package struct NotificationRow: Sendable {
     /// The position of `original_transaction_id` in ``columns``.
     static let subscriptionField = columns.firstIndex(of: "original_transaction_id") ?? columns.count
 
+    /// The position of `signed_date` in ``columns``.
+    static let signedDateField = columns.firstIndex(of: "signed_date") ?? columns.count
+
     /// The position of `source_line` in ``columns``.
     static let sourceLineField = columns.firstIndex(of: "source_line") ?? columns.count
 

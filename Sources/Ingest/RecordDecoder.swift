@@ -208,21 +208,30 @@ struct RecordDecoder: Sendable {
                     }
                 }
             } catch {
-                reject(Rejection.Reason(error.reason), error.detail, record, item: item, raw: raw, into: &result)
+                reject(
+                    Rejection.Reason(error.reason), error.detail, record, item: item, raw: raw,
+                    notification: Self.identity(of: decoded), into: &result
+                )
                 return
             }
         }
         if let wanted = policy.bundleID {
             let bundleID = NotificationRow.bundleID(of: decoded.payload)
             if bundleID != wanted {
-                reject(.wrongBundleID, "bundle id \(bundleID ?? "(none)") is not \(wanted)", record, item: item, raw: raw, into: &result)
+                reject(
+                    .wrongBundleID, "bundle id \(bundleID ?? "(none)") is not \(wanted)", record, item: item, raw: raw,
+                    notification: Self.identity(of: decoded), into: &result
+                )
                 return
             }
         }
         if let wanted = policy.environment {
             let environment = NotificationRow.environment(of: decoded.payload)
             if environment != wanted {
-                reject(.wrongEnvironment, "environment \(environment ?? "(none)") is not \(wanted)", record, item: item, raw: raw, into: &result)
+                reject(
+                    .wrongEnvironment, "environment \(environment ?? "(none)") is not \(wanted)", record, item: item,
+                    raw: raw, notification: Self.identity(of: decoded), into: &result
+                )
                 return
             }
         }
@@ -247,13 +256,27 @@ struct RecordDecoder: Sendable {
         _ record: RawRecord,
         item: Int?,
         raw: [UInt8],
+        notification: Rejection.Notification? = nil,
         into result: inout DecodedRecord
     ) {
         result.rejections.append(
             Rejection(
                 reason: reason, detail: detail, line: record.line, item: item,
-                raw: Array(raw.prefix(keepBytes)), rawLength: item == nil ? record.length : raw.count
+                raw: Array(raw.prefix(keepBytes)), rawLength: item == nil ? record.length : raw.count,
+                notification: notification
             )
+        )
+    }
+
+    /// The notification a decoded payload is, for a refusal after decoding; nil when it has no valid UUID or no
+    /// signed date that PostgreSQL can store.
+    private static func identity(of decoded: DecodedNotification) -> Rejection.Notification? {
+        guard let uuid = decoded.payload.notificationUUID, UUIDText.isValid(uuid),
+            let signedDate = decoded.payload.signedDate, PGTimestamp.isInRange(milliseconds: signedDate)
+        else { return nil }
+        return Rejection.Notification(
+            subscription: NotificationRow.subscription(of: decoded), uuid: uuid.lowercased(), signedDate: signedDate,
+            environment: NotificationRow.environment(of: decoded.payload)
         )
     }
 }

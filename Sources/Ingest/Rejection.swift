@@ -48,6 +48,26 @@ package struct Rejection: Sendable {
         case wrongEnvironment = "wrong_environment"
     }
 
+    /// The notification a refused input held, when it was decoded before it was refused (its signature was not
+    /// trusted, or its bundle id or environment is one the load was told to leave out).
+    package struct Notification: Hashable, Sendable {
+        /// `original_transaction_id`: '' for a notification without a subscription.
+        package var subscription: String
+        /// `notificationUUID`, a valid UUID.
+        package var uuid: String
+        /// `signedDate`, Unix milliseconds inside the years 1–9999.
+        package var signedDate: Int64
+        /// Its environment, as `notifications.environment` would hold it.
+        package var environment: String?
+
+        package init(subscription: String, uuid: String, signedDate: Int64, environment: String?) {
+            self.subscription = subscription
+            self.uuid = uuid
+            self.signedDate = signedDate
+            self.environment = environment
+        }
+    }
+
     package var reason: Reason
     /// A sentence for a person: what is wrong and where (`data.signedTransactionInfo.price: expected …`).
     package var detail: String
@@ -59,8 +79,14 @@ package struct Rejection: Sendable {
     package var raw: [UInt8]
     /// The full length of the raw input in bytes.
     package var rawLength: Int
+    /// The notification it held, when it was decoded.
+    package var notification: Notification?
 
-    package init(reason: Reason, detail: String, line: Int, item: Int? = nil, raw: [UInt8], rawLength: Int? = nil) {
+    package init(
+        reason: Reason, detail: String, line: Int, item: Int? = nil, raw: [UInt8], rawLength: Int? = nil,
+        notification: Notification? = nil
+    ) {
+        self.notification = notification
         self.reason = reason
         self.detail = detail
         self.line = line
@@ -75,4 +101,12 @@ package struct Rejection: Sendable {
         if let item { text += " (notificationHistory[\(item)])" }
         return text
     }
+}
+
+extension Rejection.Reason {
+    /// Reasons that depend on the options of the load rather than on the input alone (the trust roots, `--bundle-id`,
+    /// `--environment`, `--max-record-bytes`): a load with other options may accept the same input. `churn nightly`
+    /// loads a file refused for one of them again once the options change, and a refusal for one of them whose
+    /// notification a later load stores is resolved.
+    package static let mendable: Set<Self> = [.untrustedChain, .wrongBundleID, .wrongEnvironment, .recordTooLarge]
 }

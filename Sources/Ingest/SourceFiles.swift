@@ -24,4 +24,22 @@ package struct SourceFiles {
             [sha256]
         ).rows.isEmpty
     }
+
+    /// Whether a file stored whole before should be loaded again: some of its inputs were refused for a reason that
+    /// depends on the load's options (``Rejection/Reason/mendable``), no later load resolved them, and no load of
+    /// this content ran with the options `acceptance` describes (``LoadOptions/acceptance``).
+    package func hasMendableRefusals(sha256: String, acceptance: String) throws -> Bool {
+        try connection.execute(
+            """
+            SELECT EXISTS (
+                SELECT 1 FROM quarantine q JOIN source_files f ON f.id = q.source_file_id
+                WHERE f.sha256 = $1 AND q.resolved_by_run IS NULL AND q.reason = ANY($3::text[])
+            ) AND NOT EXISTS (
+                SELECT 1 FROM source_files f JOIN load_runs r ON r.id = f.load_run_id
+                WHERE f.sha256 = $1 AND r.acceptance = $2
+            )
+            """,
+            [sha256, acceptance, PGArray.literal(Rejection.Reason.mendable.map(\.rawValue).sorted())]
+        ).scalar == "t"
+    }
 }

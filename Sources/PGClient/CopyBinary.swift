@@ -22,7 +22,7 @@ package struct CopyBinary: Sendable {
     package static let trailer: [UInt8] = [0xFF, 0xFF]
 
     /// Microseconds from 1970-01-01 to 2000-01-01, PostgreSQL's epoch for timestamps.
-    static let postgresEpochMicroseconds: Int64 = 946_684_800_000_000
+    package static let postgresEpochMicroseconds: Int64 = 946_684_800_000_000
 
     /// The encoded rows so far.
     package private(set) var bytes: [UInt8] = []

@@ -53,6 +53,10 @@ package struct Migrator {
             version: 9, name: "009_file_references.sql",
             sql: String(decoding: PackageResources._09_file_references_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 10, name: "010_copies_and_retries.sql",
+            sql: String(decoding: PackageResources._10_copies_and_retries_sql, as: UTF8.self)
+        ),
     ]
 
     /// The first version whose schema can have a layout other than plain (it records the layout, `schema_layout`).

@@ -9,7 +9,7 @@ enum LoadReport {
             var line = "\(file.path): \(file.records) notifications, \(file.loaded) new, "
                 + resumedPart(file.resumed) + "\(file.duplicates) already stored, \(file.rejected) rejected"
             if let run = file.previousRunWithSameContent {
-                line += " (same content as loaded by run \(run): nothing new)"
+                line += " (same content as loaded by run \(run)" + (file.loaded == 0 ? ": nothing new)" : ")")
             }
             lines.append(line)
             for sample in file.sampleRejections.prefix(5) { lines.append("  rejected \(sample)") }

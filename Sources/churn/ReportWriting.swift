@@ -85,7 +85,7 @@ enum ReportWriting {
         }
         return .init(
             granularity: granularity, schedule: schedule, environment: environment, databaseID: databaseID,
-            rejections: try store.rejectionsByReason(), previous: previous,
+            rejections: try store.loadQuality(environment: environment, asOf: asOf).rejections, previous: previous,
             latestSignedDate: try store.latestSignedDate()
         )
     }

@@ -56,7 +56,8 @@ import TestSupport
         #expect(asOf == 1_721_347_200_000)
         let dataset = try store.stored(environment: "Sandbox", asOf: asOf)
         let report = Report(
-            dataset: dataset, options: .init(environment: "Sandbox", rejections: try store.rejectionsByReason())
+            dataset: dataset,
+            options: .init(environment: "Sandbox", rejections: try store.loadQuality(environment: "Sandbox", asOf: asOf).rejections)
         )
         let output = directory.appendingPathComponent("report")
         try report.write(to: output)

@@ -18,6 +18,9 @@ package struct SignedStories {
     /// Numbers the notifications (their UUIDs) and transactions.
     private var counter = 0
 
+    /// The number of the latest notification made, for ``line(_:_:_:at:product:storefront:expires:grace:graceHours:price:currency:offerType:offerDiscountType:environment:bundleId:purchase:renewalPrice:renewalCurrency:copyOf:)``'s `copyOf`.
+    package var lastNumber: Int { counter }
+
     package init(name: String) throws {
         root = try TestCertificateAuthority(name: name)
         signer = try root.signer()
@@ -26,14 +29,15 @@ package struct SignedStories {
     /// One notification of `subscription`, signed at `day`, with its transaction and renewal info.
     ///
     /// The transaction's `purchaseDate` is `purchase` (a day), else the signed date; `graceHours` are added to the
-    /// grace end's day; the renewal info carries `renewalPrice` and its `currency` when given.
+    /// grace end's day; the renewal info carries `renewalPrice` and its `currency` when given. `copyOf` gives the
+    /// line the notificationUUID of the `copyOf`-th notification made (``lastNumber`` after it): another copy of it.
     package mutating func line(
         _ subscription: String, _ type: String, _ subtype: String? = nil, at day: Int64,
         product: String = "com.example.monthly", storefront: String = "USA", expires: Int64? = nil,
         grace: Int64? = nil, graceHours: Int64 = 0, price: Int64 = 2990, currency: String = "USD",
         offerType: Int? = nil, offerDiscountType: String? = nil, environment: String = "Production",
         bundleId: String = "com.example", purchase: Int64? = nil, renewalPrice: Int64? = nil,
-        renewalCurrency: String? = nil
+        renewalCurrency: String? = nil, copyOf: Int? = nil
     ) throws -> String {
         counter += 1
         let signedDate = Self.day(day)
@@ -52,7 +56,7 @@ package struct SignedStories {
         if let renewalCurrency { renewal["currency"] = renewalCurrency }
         var payload: [String: Any] = [
             "notificationType": type,
-            "notificationUUID": String(format: "00000000-0000-4000-8000-%012d", counter),
+            "notificationUUID": String(format: "00000000-0000-4000-8000-%012d", copyOf ?? counter),
             "signedDate": signedDate,
             "data": [
                 "environment": environment, "bundleId": bundleId,

@@ -62,6 +62,12 @@ package final class JWSVerifier: Sendable {
     /// Serializes chain validations and counts them.
     private let validations = Mutex<Int>(0)
 
+    /// The trust roots as one text, each root's subject and serial number, in a fixed order: two verifiers with the
+    /// same text trust the same roots.
+    package var trustFingerprint: String {
+        trustRoots.map { "\($0.subject)#\($0.serialNumber)" }.sorted().joined(separator: ";")
+    }
+
     /// Creates a verifier that trusts `trustRoots` and nothing else.
     /// - Parameter trustRoots: root certificates, for example from ``trustRoots(parsing:from:)``. With none, every
     ///   token is refused as ``JWSVerificationError/Reason/untrustedChain``.

@@ -19,7 +19,12 @@ extension Churn {
             discussion: """
                 Takes export files and directories (a directory's files whose names
                 match --glob). Files whose content (SHA-256) was loaded before are
-                skipped without being read again. Then it migrates, loads and
+                skipped without being read again, unless that load refused some of
+                their inputs for a reason an option decides (an untrusted chain,
+                --bundle-id, --max-record-bytes) and this run's options differ: such a
+                file is loaded again, so fixing the option brings its refused inputs
+                in, and only inputs not refused before count as rejects. Then it
+                migrates, loads and
                 verifies the new files, rebuilds the episodes of the subscriptions
                 they touched, writes <reports-root>/<as-of date>/ and points
                 <reports-root>/latest at it; summary.md shows what changed since the
@@ -181,30 +186,45 @@ extension Churn {
                 seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted
             }
 
-            // Skip what was loaded before, by content.
+            // Skip what was loaded before, by content, unless inputs it refused may pass with today's options.
             let sourceFiles = SourceFiles(connection: writer)
             var newFiles: [String] = []
+            var mending: [String] = []
             var skipped = 0
             for file in files {
-                if try sourceFiles.hasLoaded(sha256: ExportFiles.sha256(ofFile: file)) {
-                    skipped += 1
-                } else {
+                let sha256 = try ExportFiles.sha256(ofFile: file)
+                if try !sourceFiles.hasLoaded(sha256: sha256) {
                     newFiles.append(file)
+                } else if try sourceFiles.hasMendableRefusals(sha256: sha256, acceptance: options.acceptance) {
+                    mending.append(file)
+                } else {
+                    skipped += 1
                 }
             }
             logger.info(
                 "nightly run",
-                metadata: ["files.new": .stringConvertible(newFiles.count), "files.skipped": .stringConvertible(skipped)]
+                metadata: [
+                    "files.new": .stringConvertible(newFiles.count), "files.skipped": .stringConvertible(skipped),
+                    "files.reloaded": .stringConvertible(mending.count),
+                ]
             )
             var rejected = 0
-            if !newFiles.isEmpty {
+            if !mending.isEmpty {
+                say(
+                    "loading again \(mending.count) file(s) whose refused inputs may pass with these options: "
+                        + mending.joined(separator: ", ")
+                )
+            }
+            let toLoad = files.filter { newFiles.contains($0) || mending.contains($0) }
+            if !toLoad.isEmpty {
                 let progress = ProgressBar(enabled: true)
-                let summary = try await Loader(connection: writer, options: options, logger: logger).load(newFiles) {
+                let summary = try await Loader(connection: writer, options: options, logger: logger).load(toLoad) {
                     progress.update($0)
                 }
                 progress.finish()
-                rejected = summary.rejected
-                say(LoadReport.render(summary), attention: summary.rejected > 0)
+                // Inputs refused before and again are not news: a file loaded again reports only what is new.
+                rejected = summary.newlyRejected
+                say(LoadReport.render(summary), attention: rejected > 0)
             } else {
                 say("no new export files (\(skipped) already loaded)")
             }

@@ -1,0 +1,69 @@
+/// What the loader does with one batch's rows, given the copies already stored: which rows it stores, which stored
+/// rows they replace, which rows are further copies, and which an unfinished load of the same file stored already.
+///
+/// Of the copies of one notification (one ``NotificationKey``), the stored row is the one signed earliest; copies
+/// signed at the same time are the same notification, so the one stored first (else the first in the file) stays. A
+/// row signed earlier than the stored copy takes its place, and the stored copy becomes a further copy (METRICS.md,
+/// "Copies").
+struct BatchPlan: Equatable, Sendable {
+    /// One encoded row of the batch: where its bytes are, its key, its line and its `signed_date`.
+    struct Row: Equatable, Sendable {
+        var range: Range<Int>
+        var key: NotificationKey
+        var line: Int64?
+        /// `signed_date`, Unix milliseconds.
+        var signedDate: Int64
+    }
+
+    /// The rows to store, by their index in the batch, in batch order.
+    var stored: [Int] = []
+    /// Stored notifications that rows of the batch replace (they were signed later).
+    var replaced: [NotificationKey] = []
+    /// Rows of the batch that are further copies, by index, in batch order.
+    var copies: [Int] = []
+    /// Rows an unfinished load of the same file stored before, from the same lines: a killed attempt's rows, which
+    /// are the file's own and no copies. Each stored row counts once, for the first of the batch's rows that matches
+    /// it.
+    var resumed = 0
+
+    /// Notifications this batch adds: rows stored that replace nothing.
+    var added: Int { stored.count - replaced.count }
+
+    /// Decides each row of a batch.
+    /// - Parameters:
+    ///   - rows: the batch's rows, in file order.
+    ///   - origins: where the stored copies of the batch's keys came from.
+    init(rows: [Row], origins: [NotificationKey: NotificationKey.Origin]) {
+        // The earliest copy of each key so far: a row of the batch (its index), or the stored one (nil).
+        var earliest: [NotificationKey: (index: Int?, signedDate: Int64)] = [:]
+        for (key, origin) in origins { earliest[key] = (nil, origin.signedDate) }
+        var claimed: Set<NotificationKey> = []
+        var replaced: Set<NotificationKey> = []
+        var copies: [Int] = []
+        for (index, row) in rows.enumerated() {
+            if let origin = origins[row.key], origin.isUnfinishedLoadOfPath, origin.line == row.line,
+                claimed.insert(row.key).inserted
+            {
+                resumed += 1
+                continue
+            }
+            guard let current = earliest[row.key] else {
+                earliest[row.key] = (index, row.signedDate)
+                continue
+            }
+            if row.signedDate < current.signedDate {
+                if let earlier = current.index {
+                    copies.append(earlier)
+                } else {
+                    replaced.insert(row.key)
+                }
+                earliest[row.key] = (index, row.signedDate)
+            } else {
+                copies.append(index)
+            }
+        }
+        stored = earliest.values.compactMap(\.index).sorted()
+        self.replaced = replaced.sorted { ($0.subscription, $0.uuid) < ($1.subscription, $1.uuid) }
+        self.copies = copies.sorted()
+    }
+}
