@@ -234,8 +234,9 @@ extension Churn {
                 .analyze(environment: environment.rawValue)
             let store = StoredDataset(connection: writer)
             guard let asOf = try store.latestSignedDate() else {
-                say("nothing loaded yet: no report written")
+                say("nothing loaded yet: no report written", attention: rejected > 0)
                 if let fetchError { throw fetchError }
+                if rejected > ingest.maxRejects { throw ExitStatus.tooManyRejects.exitCode }
                 try refuseWithoutNewFiles(newFiles, skipped: skipped)
                 return
             }

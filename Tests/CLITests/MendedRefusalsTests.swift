@@ -1,0 +1,109 @@
+import Foundation
+import PGClient
+import Testing
+import TestSupport
+
+/// A file whose inputs `churn nightly` refused for an option (a mistyped `--bundle-id`, a missing `--trust-root`) is
+/// loaded again once the option is fixed: the refused notifications reach the report, and its data-quality counts
+/// are a clean run's.
+@Suite struct MendedRefusalsTests {
+    /// A simulated export in a directory of its own, and a database and reports root per run.
+    struct Workspace {
+        let root: URL
+        let exports: URL
+        let trustRoot: String
+
+        init() throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("mended-\(UUID().uuidString)")
+            exports = root.appendingPathComponent("exports")
+            try FileManager.default.createDirectory(at: exports, withIntermediateDirectories: true)
+            let export = exports.appendingPathComponent("day1.jsonl")
+            let simulate = try ChurnCommand.run(
+                ["simulate", "--subscribers", "40", "--seed", "8", "--months", "4", "--out", export.path]
+            )
+            #expect(simulate.status == 0, "\(simulate.stderr)")
+            // The trust root lies beside the export, outside the directory nightly reads.
+            trustRoot = root.appendingPathComponent("export.root.der").path
+            try FileManager.default.moveItem(
+                atPath: exports.appendingPathComponent("day1.root.der").path, toPath: trustRoot
+            )
+        }
+
+        func nightly(_ schema: TestDatabase.Schema, reports: String, _ options: [String]) throws -> ChurnCommand.Result {
+            try ChurnCommand.run(
+                ["nightly", "--database-url", schema.url, "--reports-root", root.appendingPathComponent(reports).path]
+                    + options + [exports.path]
+            )
+        }
+
+        /// The latest report's files that do not depend on the reports before it.
+        func tables(_ reports: String) throws -> [String: String] {
+            let latest = root.appendingPathComponent(reports).appendingPathComponent("latest")
+            var files: [String: String] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: latest.path) where name.hasSuffix(".csv") {
+                files[name] = try String(contentsOf: latest.appendingPathComponent(name), encoding: .utf8)
+            }
+            return files
+        }
+    }
+
+    @Test func aFixedBundleIDBringsTheRefusedNotificationsIn() throws {
+        let workspace = try Workspace()
+        defer { try? FileManager.default.removeItem(at: workspace.root) }
+        let clean = try TestDatabase.makeSchema("mendclean")
+        let reference = try workspace.nightly(clean, reports: "clean", ["--trust-root", workspace.trustRoot])
+        #expect(reference.status == 0, "\(reference.stderr)")
+        let expected = try workspace.tables("clean")
+        #expect(expected["data_quality.csv"]?.contains("outside_bundle") == false)
+
+        let schema = try TestDatabase.makeSchema("mendbundle")
+        let mistyped = try workspace.nightly(
+            schema, reports: "reports", ["--trust-root", workspace.trustRoot, "--bundle-id", "com.example.App"]
+        )
+        #expect(mistyped.status == 2, "\(mistyped.stdout)\(mistyped.stderr)")
+        #expect(mistyped.stdout.contains("wrong_bundle_id"), "\(mistyped.stdout)")
+        let connection = try schema.connect()
+        let refused = try connection.execute("SELECT count(*) FROM quarantine WHERE reason = 'wrong_bundle_id'")
+        #expect(Int(refused.scalar ?? "") ?? 0 > 100)
+
+        // The same options again: nothing to mend, nothing new refused.
+        let again = try workspace.nightly(
+            schema, reports: "reports", ["--trust-root", workspace.trustRoot, "--bundle-id", "com.example.App"]
+        )
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        #expect(!again.stdout.contains("loading again"))
+
+        let fixed = try workspace.nightly(
+            schema, reports: "reports", ["--trust-root", workspace.trustRoot, "--bundle-id", "com.example.app", "--verbose"]
+        )
+        #expect(fixed.status == 0, "\(fixed.stdout)\(fixed.stderr)")
+        #expect(fixed.stdout.contains("loading again 1 file(s)"), "\(fixed.stdout)")
+        #expect(try workspace.tables("reports") == expected)
+
+        // Mended: the next run leaves the file alone.
+        let after = try workspace.nightly(
+            schema, reports: "reports", ["--trust-root", workspace.trustRoot, "--bundle-id", "com.example.app", "--verbose"]
+        )
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(after.stdout.contains("no new export files (1 already loaded)"), "\(after.stdout)")
+        let unresolved = try connection.execute("SELECT count(*) FROM quarantine WHERE resolved_by_run IS NULL")
+        #expect(unresolved.scalar == "0")
+    }
+
+    @Test func aTrustRootGivenLaterBringsTheUntrustedNotificationsIn() throws {
+        let workspace = try Workspace()
+        defer { try? FileManager.default.removeItem(at: workspace.root) }
+        let clean = try TestDatabase.makeSchema("trustclean")
+        #expect(try workspace.nightly(clean, reports: "clean", ["--trust-root", workspace.trustRoot]).status == 0)
+        let expected = try workspace.tables("clean")
+
+        let schema = try TestDatabase.makeSchema("trustlater")
+        let untrusted = try workspace.nightly(schema, reports: "reports", [])
+        #expect(untrusted.status == 2, "\(untrusted.stdout)\(untrusted.stderr)")
+        #expect(untrusted.stdout.contains("untrusted_chain"), "\(untrusted.stdout)")
+
+        let trusted = try workspace.nightly(schema, reports: "reports", ["--trust-root", workspace.trustRoot])
+        #expect(trusted.status == 0, "\(trusted.stdout)\(trusted.stderr)")
+        #expect(try workspace.tables("reports") == expected)
+    }
+}
