@@ -715,6 +715,21 @@ package final class Loader {
             """,
             [sha256, String(fileID)]
         )
+        // A load of the same content under another path that completed first may have recorded as copies lines that
+        // this file stored (the two ran at once): each line is one copy or the stored row, once.
+        try connection.execute(
+            """
+            DELETE FROM notification_copies c USING source_files f
+            WHERE f.id = c.source_file_id AND f.sha256 = $1 AND f.id <> $2::bigint
+              AND EXISTS (
+                  SELECT 1 FROM notifications n
+                  WHERE n.original_transaction_id = c.original_transaction_id
+                    AND n.notification_uuid = c.notification_uuid AND n.source_file_id = $2::bigint
+                    AND n.source_line IS NOT DISTINCT FROM c.source_line
+              )
+            """,
+            [sha256, String(fileID)]
+        )
         try connection.execute("TRUNCATE churn_copies_staging")
     }
 

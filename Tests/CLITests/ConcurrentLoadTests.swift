@@ -64,6 +64,11 @@ import Testing
         // one stored the other found stored.
         let counts = try gate.execute("SELECT sum(loaded)::text, sum(duplicates)::text FROM load_runs").rows
         #expect(counts == [["1100", String(827 + 828 - 1100)]])
+        // And the copies kept by signed date are those of the two loads one after the other.
+        let copies = "SELECT notification_uuid::text, signed_date::text FROM notification_copies ORDER BY 1, 2"
+        let concurrentCopies = try schema.connect().execute(copies).rows
+        #expect(concurrentCopies.count == 827 + 828 - 1100)
+        #expect(concurrentCopies == (try reference.connect().execute(copies).rows))
     }
 
     @Test func analysisLeavesAFileStillBeingLoadedForLater() throws {

@@ -128,6 +128,9 @@ import TestSupport
                 FROM notifications ORDER BY notification_uuid
                 """,
             "quarantine": "SELECT file, line::text, reason FROM quarantine ORDER BY file, line",
+            // Each further copy once, by its signed date and line, whatever run recorded it.
+            "copies": "SELECT notification_uuid::text, signed_date::text, source_line::text FROM notification_copies "
+                + "ORDER BY 1, 2, 3",
             // The files stored whole; a killed attempt's row, without a SHA-256, stays beside them.
             "source_files": "SELECT path, sha256, records::text, loaded::text, duplicates::text, rejected::text FROM source_files "
                 + "WHERE sha256 <> '' ORDER BY path",
@@ -193,6 +196,7 @@ import TestSupport
             ]
         )
         #expect(reference["quarantine"]?.map { [$0[1], $0[2]] } == Array(repeating: ["51", "not_json"], count: 4))
+        #expect(reference["copies"]?.count == 3)
         var outcomes: [String: Int] = [:]
         for row in try #require(reference["episodes"]) {
             outcomes[row[9] ?? "", default: 0] += 1
