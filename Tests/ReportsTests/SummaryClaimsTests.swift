@@ -1,0 +1,107 @@
+import Analysis
+import Foundation
+import Reports
+import TestSupport
+import Testing
+
+/// What `summary.md` claims, held to what the figures know: one test per claim.
+@Suite struct SummaryClaimsTests {
+    static func summary(_ report: Report) -> String {
+        SummaryDocument(report: report).markdown
+    }
+
+    /// The latest `signedDate` loaded `ahead` after the Sample's as-of time.
+    static func sample(ahead: Int64) -> Report {
+        Sample.report(latestSignedDate: Sample.asOf + ahead)
+    }
+
+    // MARK: - Final only when it is
+
+    @Test(arguments: [
+        // (latest signedDate − as-of, whether mature figures are final)
+        (3 * T.day, false),
+        (7 * T.day - 1, false),
+        (7 * T.day, true),
+        (8 * T.day, true),
+    ])
+    func matureFiguresAreFinalOnlyWithSevenDaysOfLaterData(ahead: Int64, isFinal: Bool) throws {
+        let report = Self.sample(ahead: ahead)
+        let march = try #require(report.cohorts.first { $0.period.description == "2024-03" })
+        let may = try #require(report.cohorts.first { $0.period.description == "2024-05" })
+        #expect(march.figures.isMature)
+        let afterAsOf = Sample.asOf + 7 * T.day
+        #expect(
+            report.finality(of: march.figures) == (isFinal ? .final : .awaitingLateNotifications(finalFrom: afterAsOf)))
+        #expect(report.finalityOfMatureEpisodes == (isFinal ? .final : .awaitingLateNotifications(finalFrom: afterAsOf)))
+        // May is not mature whatever the data hold: final 7 days after S08 (t0 2024-05-20) matures.
+        let mayFinal = T.may1 + 19 * T.day + 61 * T.day + 7 * T.day
+        #expect(report.finality(of: may.figures) == .maturing(finalFrom: mayFinal))
+
+        let summary = Self.summary(report)
+        let marchRow = try #require(summary.split(separator: "\n").first { $0.hasPrefix("| 2024-03 |") })
+        #expect(marchRow.hasSuffix(isFinal ? "| final |" : "| awaiting late notifications (final on 2024-07-08) |"))
+        #expect(summary.contains("| still changing (final on 2024-07-27) |"))
+        #expect(summary.contains("These rates are final") == isFinal)
+        #expect(
+            summary.contains(
+                "These rates are not final yet: notifications signed in the 7 days before the as-of time may still "
+                    + "arrive, and one can still turn an expiry inferred at day 60 into a recovery. They are final on "
+                    + "2024-07-08") == !isFinal)
+    }
+
+    @Test func unknownLatestDataIsNeverFinal() {
+        let report = Sample.report(latestSignedDate: nil)
+        #expect(report.cohorts.allSatisfy { report.finality(of: $0.figures) != .final })
+        #expect(!Self.summary(report).contains("| final |"))
+        #expect(report.finality(of: EpisodeGroup()) == nil)
+    }
+
+    // MARK: - Reports for the wording tests
+
+    /// Reports whose summaries between them use every sentence that can vary: grace ends, intervals excluding 1,
+    /// every data-quality check, both kinds of previous report, no mature episode, no episode at all.
+    static func variedReports() throws -> [Report] {
+        let counts = DataQualityCounts(
+            duplicatesSkipped: 1, outsideEnvironment: 2, familySharedSkipped: 3, orphanDidRenewBillingRecovery: 4,
+            orphanExpiredBillingRetry: 5, orphanGracePeriodExpired: 6, staleFailureNotice: 7, lateFailureNotice: 8,
+            inferredExpiry: 9, graceEndInferred: 10, graceEndUnknown: 11)
+        let earlier = PreviousHeadline.earlier(
+            .init(asOf: T.june1, environment: "Production", dataQuality: [.init(check: "duplicates_skipped", count: 2)]))
+        return [
+            Sample.report(), Self.sample(ahead: 8 * T.day), Report(dataset: SummaryDocumentTests.messageDayDataset()),
+            Report(dataset: Self.graceDataset()),
+            Report(dataset: Sample.dataset(), options: .init(previous: earlier)),
+            Report(dataset: Sample.dataset(asOf: T.april1 + 10 * T.day)),
+            Report(dataset: EpisodeDataset(asOf: T.july1, dataQuality: counts), options: .init(rejections: ["x": 1])),
+            Report(dataset: EpisodeDataset(asOf: T.july1)),
+        ]
+    }
+
+    /// Ten mature episodes, five with a 6-day and five with a 16-day grace period: two recover after 3 days, one
+    /// after 10, the others expire at day 60. The curve is 20% by day 6 and 30% by day 16.
+    static func graceDataset() -> EpisodeDataset {
+        let episodes = (0..<10).map { index in
+            let start = T.april1 + Int64(index) * T.minute
+            let graceDays: Int64 = index < 5 ? 6 : 16
+            let recoveryDays: Int64? = index < 2 ? 3 : (index == 5 ? 10 : nil)
+            return Episode(
+                subscription: "G\(index)", start: start, hasGrace: true, graceEnd: start + graceDays * T.day,
+                end: start + (recoveryDays ?? 60) * T.day, outcome: recoveryDays == nil ? .expired : .recovered,
+                openingNotificationUUID: "g\(index)")
+        }
+        return EpisodeDataset(asOf: T.july1, episodes: episodes)
+    }
+
+    // MARK: - Wording
+
+    @Test func intervalIsReadAsAMethodsCoverage() throws {
+        let summary = Self.summary(Sample.report())
+        #expect(
+            summary.contains(
+                "A 95% interval comes from a method whose intervals contain the true rate in 95% of samples; the "
+                    + "fewer the episodes, the wider it is."))
+        for report in try Self.variedReports() {
+            #expect(!Self.summary(report).contains("very likely"))
+        }
+    }
+}
