@@ -104,4 +104,51 @@ import Testing
             #expect(!Self.summary(report).contains("very likely"))
         }
     }
+
+    // MARK: - Grace ends the data hold
+
+    @Test func curveMarksTheGraceEndsOfTheData() throws {
+        let report = Report(dataset: Self.graceDataset())
+        #expect(report.graceLengths.map(\.days) == [6, 16])
+        #expect(abs(report.cifRecovery(byDay: 6) - 0.2) < 1e-12)
+        #expect(abs(report.cifRecovery(byDay: 16) - 0.3) < 1e-12)
+        let summary = Self.summary(report)
+        #expect(
+            summary.contains(
+                "The share of the episodes recovered by each day of retry: 20.0% when the 6-day grace ends on day 7 "
+                    + "and 30.0% when the 16-day grace ends on day 17 (dashed on the chart); 30.0% by day 60, when "
+                    + "retry stops."))
+        #expect(summary.contains("Dashed lines mark where the grace periods in the data end: the 6-day grace ends on "))
+        for unheld in ["day 3", "day 28", "day 29", "3-day", "28-day"] {
+            #expect(!summary.contains(unheld), "\(unheld)")
+        }
+
+        let curve = SVGChartTests.parse(RecoveryCurveChart(report: report).svg)
+        #expect(curve.isWellFormed)
+        #expect(curve.collector.texts.contains("6-day grace ends on day 7: 20.0%"))
+        #expect(curve.collector.texts.contains("16-day grace ends on day 17: 30.0%"))
+        #expect(!curve.collector.texts.contains { $0.contains("3-day") || $0.contains("28-day") })
+        // Two dashed grace lines in the plot, one in the legend; a dot where the curve crosses each.
+        let dashed = zip(curve.collector.elements, curve.collector.attributes).filter {
+            $0.0 == "line" && $0.1["stroke"] == "#b35900"
+        }
+        #expect(dashed.count == 3)
+        let dots = zip(curve.collector.elements, curve.collector.attributes).filter {
+            $0.0 == "circle" && $0.1["fill"] == "#b35900"
+        }
+        #expect(dots.count == 2)
+
+        let hazard = SVGChartTests.parse(RecoveryHazardChart(report: report).svg)
+        #expect(hazard.collector.texts.contains("6-day grace ends on day 7"))
+        #expect(hazard.collector.texts.contains("16-day grace ends on day 17"))
+    }
+
+    @Test func noGraceEndNoMark() throws {
+        let report = Report(dataset: SummaryDocumentTests.messageDayDataset())
+        #expect(report.graceLengths.isEmpty)
+        let summary = Self.summary(report)
+        #expect(summary.contains("no grace period with a known end is in the data, so none is marked"))
+        let curve = SVGChartTests.parse(RecoveryCurveChart(report: report).svg)
+        #expect(!curve.collector.texts.contains { $0.contains("grace") })
+    }
 }
