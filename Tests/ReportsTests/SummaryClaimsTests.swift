@@ -151,4 +151,32 @@ import Testing
         let curve = SVGChartTests.parse(RecoveryCurveChart(report: report).svg)
         #expect(!curve.collector.texts.contains { $0.contains("grace") })
     }
+
+    // MARK: - Three recovery rates
+
+    @Test func threeRecoveryRatesSideBySide() throws {
+        for report in [Sample.report(), Report(dataset: Self.graceDataset())] {
+            let mature = report.all.mature
+            let summary = Self.summary(report)
+            #expect(
+                summary.contains(
+                    "Three recovery rates, each for its own use: **\(HumanFormat.percent(mature.recoveryRate))** of "
+                        + "mature episodes (95% interval \(HumanFormat.percentInterval(mature.recoveryRateInterval))), "
+                        + "the headline: every one of those episodes has its outcome, so use it for decisions"))
+            #expect(
+                summary.contains(
+                    "**\(HumanFormat.percent(report.cifRecovery(byDay: 60)))** by day 60 on the recovery curve: the "
+                        + "estimate for all episodes, young ones included"))
+            #expect(
+                summary.contains(
+                    "**\(HumanFormat.percent(report.all.outcomes.recoveryRate))** of ended episodes: it leans "
+                        + "towards quick outcomes while cohorts are young"))
+        }
+        // The Sample's three differ: 4 of 8 mature, the curve's 44.4% at day 60, 6 of 12 ended.
+        let sample = Sample.report()
+        #expect(sample.all.mature.recoveryRate == 0.5)
+        #expect(sample.cifRecovery(byDay: 60) < 0.5)
+        let young = Self.summary(Report(dataset: Sample.dataset(asOf: T.april1 + 10 * T.day)))
+        #expect(young.contains("Three recovery rates, each for its own use: no rate over mature episodes yet"))
+    }
 }
