@@ -105,6 +105,57 @@ import Testing
         }
     }
 
+    @Test func noCausalWording() throws {
+        for report in try Self.variedReports() {
+            for file in try report.files() where file.name.hasSuffix(".md") || file.name.hasSuffix(".svg") {
+                let text = file.contents.lowercased()
+                for word in ["makes", "drives", "causes", "because of", "thanks to", "effect of"] {
+                    #expect(!text.contains(word), "\(file.name) says \(word)")
+                }
+            }
+        }
+    }
+
+    @Test func messageScheduleNamesItsSource() throws {
+        let standard = Self.summary(Sample.report())
+        #expect(
+            standard.contains(
+                "This report uses the default schedule, from Apple's StoreKit documentation of "
+                    + "`Message.Reason.billingIssue`: days 1–3 every 24 h, days 4–16 every 72 h, days 17–30 every "
+                    + "96 h and days 31–60 every 120 h."))
+        let schedule = try MessageSchedule.parse("1-10 24h\n11-60 48h\n")
+        let custom = Self.summary(Report(dataset: Sample.dataset(), options: .init(schedule: schedule)))
+        #expect(
+            custom.contains(
+                "This report uses a schedule its user gave, not the default from Apple's StoreKit documentation: "
+                    + "days 1–10 every 24 h and days 11–60 every 48 h."))
+        #expect(!custom.contains("the default schedule, from"))
+    }
+
+    @Test func lateAndStaleFailureNoticesAreDescribedAsCounted() {
+        let counts = DataQualityCounts(staleFailureNotice: 2, lateFailureNotice: 3)
+        let summary = Self.summary(Report(dataset: EpisodeDataset(asOf: T.july1, dataQuality: counts)))
+        #expect(
+            summary.contains(
+                "3 paired with their recovery, 2 for a period already paid** (`late_failure_notice`, "
+                    + "`stale_failure_notice`). A late notice and its recovery are one recovered episode, counted "
+                    + "like any other; a stale notice finds no recovery to pair with and opens nothing."))
+        #expect(!summary.contains("open no episode"))
+    }
+
+    @Test func copiesAreCopiesWhateverTheirOrigin() throws {
+        for report in try Self.variedReports() {
+            for file in try report.files() {
+                #expect(!file.contents.lowercased().contains("resen"), "\(file.name)")
+            }
+        }
+        let summary = Self.summary(Sample.report())
+        #expect(
+            summary.contains(
+                "**Further copies of a notification: 1** (`duplicates_skipped`). The same `notificationUUID` more "
+                    + "than once, from exports that overlap or from the App Store sending it again"))
+    }
+
     // MARK: - Grace ends the data hold
 
     @Test func curveMarksTheGraceEndsOfTheData() throws {
