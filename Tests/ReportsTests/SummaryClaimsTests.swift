@@ -29,10 +29,10 @@ import Testing
         let march = try #require(report.cohorts.first { $0.period.description == "2024-03" })
         let may = try #require(report.cohorts.first { $0.period.description == "2024-05" })
         #expect(march.figures.isMature)
-        let afterAsOf = Sample.asOf + 7 * T.day
-        #expect(
-            report.finality(of: march.figures) == (isFinal ? .final : .awaitingLateNotifications(finalFrom: afterAsOf)))
-        #expect(report.finalityOfMatureEpisodes == (isFinal ? .final : .awaitingLateNotifications(finalFrom: afterAsOf)))
+        let expected: Report.Finality =
+            isFinal ? .final : .awaitingLateNotifications(finalFrom: Sample.asOf + 7 * T.day)
+        #expect(report.finality(of: march.figures) == expected)
+        #expect(report.finalityOfMatureEpisodes == expected)
         // May is not mature whatever the data hold: final 7 days after S08 (t0 2024-05-20) matures.
         let mayFinal = T.may1 + 19 * T.day + 61 * T.day + 7 * T.day
         #expect(report.finality(of: may.figures) == .maturing(finalFrom: mayFinal))
@@ -66,7 +66,8 @@ import Testing
             orphanExpiredBillingRetry: 5, orphanGracePeriodExpired: 6, staleFailureNotice: 7, lateFailureNotice: 8,
             inferredExpiry: 9, graceEndInferred: 10, graceEndUnknown: 11)
         let earlier = PreviousHeadline.earlier(
-            .init(asOf: T.june1, environment: "Production", dataQuality: [.init(check: "duplicates_skipped", count: 2)]))
+            .init(
+                asOf: T.june1, environment: "Production", dataQuality: [.init(check: "duplicates_skipped", count: 2)]))
         return [
             Sample.report(), Self.sample(ahead: 8 * T.day), Report(dataset: SummaryDocumentTests.messageDayDataset()),
             Report(dataset: Self.graceDataset()),
