@@ -1,21 +1,28 @@
 import Analysis
 
 /// `recovery_curve.svg`: the recovery curve (`cif_recovery`, days 0…60) as a line, on a percentage axis fitted to
-/// the curve's height plus a tenth (``PercentAxis``), with the message schedule's bands shaded alternately and labelled with
-/// their interval (cut at day 60), and the day-60 value written at the line's end.
+/// the curve's height plus a tenth (``PercentAxis``), with the message schedule's bands shaded alternately and
+/// labelled with their interval (cut at day 60), a dashed line where each grace length the report marks ends
+/// (``Report/graceLengths``) with the share recovered by then, and the day-60 value written at the line's end.
 package struct RecoveryCurveChart: Sendable {
     package static let fileName = "recovery_curve.svg"
-    package static let height = 460
+    package static let height = 480
 
     package let points: [RecoveryCurve.Point]
     package let schedule: MessageSchedule
+    package let graceLengths: [Report.GraceLength]
     package let environment: String
     package let asOf: Int64
 
-    /// The chart of `points` (`RecoveryCurve.points(episodes:asOf:)`, days 1…60).
-    package init(points: [RecoveryCurve.Point], schedule: MessageSchedule, environment: String, asOf: Int64) {
+    /// The chart of `points` (`RecoveryCurve.points(episodes:asOf:)`, days 1…60), marking the ends of
+    /// `graceLengths` that fall within days 1…60.
+    package init(
+        points: [RecoveryCurve.Point], schedule: MessageSchedule, graceLengths: [Report.GraceLength] = [],
+        environment: String, asOf: Int64
+    ) {
         self.points = points.filter { $0.day >= 1 && $0.day <= Self.days }
         self.schedule = schedule
+        self.graceLengths = graceLengths.filter { RetryDays.days.contains($0.day) }
         self.environment = environment
         self.asOf = asOf
     }
@@ -23,8 +30,8 @@ package struct RecoveryCurveChart: Sendable {
     /// The chart of a report's curve.
     package init(report: Report) {
         self.init(
-            points: report.curve, schedule: report.options.schedule, environment: report.options.environment,
-            asOf: report.asOf)
+            points: report.curve, schedule: report.options.schedule, graceLengths: report.graceLengths,
+            environment: report.options.environment, asOf: report.asOf)
     }
 
     private static let days = 60
@@ -47,7 +54,11 @@ package struct RecoveryCurveChart: Sendable {
             let gridX = plot.x(Double(day))
             body.append(SVGChart.line(x1: gridX, y1: plot.top, x2: gridX, y2: plot.bottom, color: SVGChart.gridColor))
         }
-        body += curve(plot)
+        let end = endLabel(plot)
+        let grace = graceEnds(plot, avoiding: end?.box)
+        body += grace.lines
+        body += curve(plot, endLabel: end)
+        body += grace.marks
         body += SVGChart.dayAxis(plot, days: Self.dayTicks, position: { Double($0) }, title: "Day of billing retry")
         body += legend(plot)
         return SVGChart.document(
@@ -57,11 +68,65 @@ package struct RecoveryCurveChart: Sendable {
     }
 
     private var description: String {
-        let marks = Report.curveMarkDays.map { day in
-            "day \(day): " + HumanFormat.percent(points.first { $0.day == day }?.cifRecovery ?? 0)
-        }
+        let marks = graceLengths.map(markLabel) + ["day \(Self.days): " + HumanFormat.percent(cifRecovery(Self.days))]
         return "Cumulative incidence of recovery (cif_recovery) in \(environment) as of \(UTCTime.minute(asOf)); "
             + marks.joined(separator: ", ") + "."
+    }
+
+    private func cifRecovery(_ day: Int) -> Double {
+        Report.cifRecovery(points, byDay: day)
+    }
+
+    /// `16-day grace ends on day 17: 34.7%`, the share recovered by the end of a grace period of that length.
+    private func markLabel(_ length: Report.GraceLength) -> String {
+        length.endLabel + ": " + HumanFormat.percent(cifRecovery(length.days))
+    }
+
+    /// For each grace length, a dashed line at its end (day L's right edge, where `cif_recovery` of day L is
+    /// drawn), and the marks drawn over the curve: a dot where the curve crosses the line and the label
+    /// `L-day grace ends on day L+1: x%`.
+    ///
+    /// The curve never falls, so nothing of it lies below and to the right of a dot, nor above and to the left of
+    /// it: the label takes the first row there (below first) that stays in the plot and runs into no other label
+    /// or the day-60 label; failing that, a row at the top of the plot.
+    private func graceEnds(
+        _ plot: SVGChart.Plot, avoiding endLabel: SVGChart.LabelBox?
+    ) -> (lines: [String], marks: [String]) {
+        var lines: [String] = []
+        var marks: [String] = []
+        var placed = endLabel.map { [$0] } ?? []
+        let rows = (0..<4).map(Double.init)
+        for length in graceLengths {
+            let x = plot.x(Double(length.days))
+            let y = plot.y(cifRecovery(length.days))
+            lines.append(SVGChart.graceEndLine(plot, x: x))
+            marks.append(
+                #"<circle cx="\#(SVGChart.f(x))" cy="\#(SVGChart.f(y))" r="3" fill="\#(SVGChart.graceColor)"/>"#)
+            let text = markLabel(length)
+            let below = rows.map { SVGChart.LabelBox(text, size: 11, left: x + 5, baseline: y + 15 + 13 * $0) }
+            let above = rows.map { SVGChart.LabelBox(text, size: 11, right: x - 5, baseline: y - 7 - 13 * $0) }
+            let width = SVGChart.textWidth(text, size: 11)
+            let start = max(plot.left, min(x - width / 2, plot.right - width))
+            let top = rows.map { SVGChart.LabelBox(text, size: 11, left: start, baseline: plot.top + 14 + 13 * $0) }
+            let beside = (below + above).filter { $0.fits(plot, top: plot.top + 2, bottom: plot.bottom - 2) }
+            if let box = SVGChart.place(beside + top, avoiding: &placed) {
+                marks.append(SVGChart.graceLabel(text, in: box, halo: true))
+            }
+        }
+        return (lines, marks)
+    }
+
+    /// The day-60 value and where it goes: above the line's end. The curve never falls, so nothing of it lies
+    /// above and to the left of its end, and the axis's headroom keeps the label inside the plot. Only a curve near
+    /// 100 %, where the axis stops, leaves no room there: its label goes below the line.
+    private func endLabel(_ plot: SVGChart.Plot) -> (text: String, box: SVGChart.LabelBox)? {
+        guard let last = points.last else { return nil }
+        let endX = plot.x(Double(last.day))
+        let endY = plot.y(last.cifRecovery)
+        let labelY = endY - 9 - 12 < plot.top ? endY + 18 : endY - 9
+        let text = HumanFormat.percent(last.cifRecovery) + " by day \(last.day)"
+        // Bold 12 px text is about as wide as plain 13 px text.
+        return (text, SVGChart.LabelBox(text, size: 13, right: endX - 4, baseline: labelY))
     }
 
     private func bands(_ plot: SVGChart.Plot) -> [String] {
@@ -90,7 +155,7 @@ package struct RecoveryCurveChart: Sendable {
         return lines
     }
 
-    private func curve(_ plot: SVGChart.Plot) -> [String] {
+    private func curve(_ plot: SVGChart.Plot, endLabel: (text: String, box: SVGChart.LabelBox)?) -> [String] {
         let coordinates =
             [(x: plot.x(0), y: plot.y(0))]
             + points.map { (x: plot.x(Double($0.day)), y: plot.y($0.cifRecovery)) }
@@ -104,20 +169,24 @@ package struct RecoveryCurveChart: Sendable {
             lines.append(
                 #"<circle cx="\#(SVGChart.f(endX))" cy="\#(SVGChart.f(endY))" r="3.5" "#
                     + #"fill="\#(SVGChart.curveColor)"/>"#)
-            // Above the line's end: the curve never falls, so nothing of it lies above and to the left of its end,
-            // and the axis's headroom keeps the label inside the plot. Only a curve near 100 %, where the axis
-            // stops, leaves no room there: its label goes below the line.
-            let labelY = endY - 9 - 12 < plot.top ? endY + 18 : endY - 9
+        }
+        if let endLabel {
             lines.append(
                 SVGChart.text(
-                    HumanFormat.percent(last.cifRecovery) + " by day \(last.day)", x: endX - 4, y: labelY,
-                    size: 12, weight: "bold", anchor: "end", color: SVGChart.curveColor))
+                    endLabel.text, x: endLabel.box.right, y: endLabel.box.baseline, size: 12, weight: "bold",
+                    anchor: "end", color: SVGChart.curveColor))
         }
         return lines
     }
 
     private func legend(_ plot: SVGChart.Plot) -> [String] {
         let top = plot.bottom + 62
+        let grace =
+            graceLengths.isEmpty
+            ? []
+            : SVGChart.graceLegend(
+                plot, y: top + 36,
+                explanation: "The end of a grace period of that length, with the share recovered by then")
         return [
             SVGChart.line(
                 x1: plot.left, y1: top, x2: plot.left + 24, y2: top, color: SVGChart.curveColor,
@@ -131,6 +200,6 @@ package struct RecoveryCurveChart: Sendable {
             SVGChart.text(
                 "Bands of the message schedule; the label is the interval between billing messages",
                 x: plot.left + 32, y: top + 20, size: 12),
-        ]
+        ] + grace
     }
 }

@@ -32,8 +32,6 @@ package struct RecoveryHazardChart: Sendable {
     }
 
     private static let dayTicks = [1, 10, 20, 30, 40, 50, 60]
-    /// Rows of grace-end labels above the plot, from its top edge upwards.
-    private static let labelRows = 4
 
     /// The y-axis: fitted to the highest upper bound of the interval.
     package var axis: PercentAxis {
@@ -63,7 +61,7 @@ package struct RecoveryHazardChart: Sendable {
 
     private var description: String {
         let messageDays = days.filter(\.isMessageDay).map { String($0.day) }
-        let grace = graceLengths.map { "\($0.days)-day grace ends on day \($0.day)" }
+        let grace = graceLengths.map(\.endLabel)
         return "Daily recovery hazard (retry_days.csv) in \(environment) as of \(UTCTime.minute(asOf)), days 1 to "
             + "60, with its 95% Wilson interval; message days: " + messageDays.joined(separator: ", ")
             + (grace.isEmpty ? "" : "; " + grace.joined(separator: ", ")) + "."
@@ -124,25 +122,23 @@ package struct RecoveryHazardChart: Sendable {
         return lines
     }
 
+    /// A dashed line in the middle of the day holding each grace end. Each label, centred on its line but kept
+    /// inside the plot's width, goes on the lowest of four rows above the plot where it does not run into another
+    /// (the highest when none is free).
     private func graceEnds(_ plot: SVGChart.Plot) -> [String] {
         var lines: [String] = []
-        // Each label takes the lowest row where it does not run into the previous label of that row.
-        var rowEnds = Array(repeating: -Double.infinity, count: Self.labelRows)
+        var placed: [SVGChart.LabelBox] = []
         for length in graceLengths {
             let lineX = plot.x(Double(length.day) - 0.5)
-            lines.append(
-                SVGChart.line(
-                    x1: lineX, y1: plot.top, x2: lineX, y2: plot.bottom, color: SVGChart.graceColor,
-                    extra: #" stroke-width="1.5" stroke-dasharray="5 3""#))
-            let label = "\(length.days)-day grace ends"
-            let width = SVGChart.textWidth(label, size: 11)
+            lines.append(SVGChart.graceEndLine(plot, x: lineX))
+            let width = SVGChart.textWidth(length.endLabel, size: 11)
             let start = max(plot.left, min(lineX - width / 2, plot.right - width))
-            let row = rowEnds.firstIndex { $0 + 8 <= start } ?? Self.labelRows - 1
-            rowEnds[row] = start + width
-            lines.append(
-                SVGChart.text(
-                    label, x: start + width / 2, y: plot.top - 8 - 13 * Double(row), size: 11, anchor: "middle",
-                    color: SVGChart.graceColor))
+            let rows = (0..<4).map { row in
+                SVGChart.LabelBox(length.endLabel, size: 11, left: start, baseline: plot.top - 8 - 13 * Double(row))
+            }
+            if let box = SVGChart.place(rows, avoiding: &placed) {
+                lines.append(SVGChart.graceLabel(length.endLabel, in: box))
+            }
         }
         return lines
     }
@@ -166,14 +162,9 @@ package struct RecoveryHazardChart: Sendable {
                 y: top + 22, size: 12),
         ]
         if !graceLengths.isEmpty {
-            lines += [
-                SVGChart.line(
-                    x1: plot.left, y1: top + 36, x2: plot.left + 24, y2: top + 36, color: SVGChart.graceColor,
-                    extra: #" stroke-width="1.5" stroke-dasharray="5 3""#),
-                SVGChart.text(
-                    "The day a grace period of that length ends; those episodes count nowhere on that day",
-                    x: plot.left + 32, y: top + 40, size: 12),
-            ]
+            lines += SVGChart.graceLegend(
+                plot, y: top + 36,
+                explanation: "The day a grace period of that length ends; those episodes count nowhere on that day")
         }
         return lines
     }

@@ -73,7 +73,7 @@ package struct Report: Sendable {
         package var figures: EpisodeGroup
     }
 
-    /// A grace length found in the data and the retry day holding its end, marked on the hazard chart.
+    /// A grace length found in the data and the retry day holding its end, marked in the summary and on both charts.
     package struct GraceLength: Hashable, Sendable {
         /// The configured grace period in whole days (`Episode.graceDays`).
         package var days: Int
@@ -81,6 +81,9 @@ package struct Report: Sendable {
         package var day: Int { days + 1 }
         /// Grace episodes with this length.
         package var episodes: Int
+
+        /// How the summary and both charts say where it ends: `16-day grace ends on day 17`.
+        package var endLabel: String { "\(days)-day grace ends on day \(day)" }
     }
 
     package static let summaryFileName = "summary.md"
@@ -94,10 +97,11 @@ package struct Report: Sendable {
         Headline.fileName,
     ]
 
-    /// The days of the recovery curve the summary and `headline.json` quote: 3, 16 and 28, where grace periods of
-    /// those lengths (the App Store's settings) end, and 60, where billing retry ends.
+    /// The days of the recovery curve `headline.json` keeps: 3, 16 and 28, the grace lengths the App Store offers,
+    /// and 60, where billing retry ends. Fixed, so that snapshots compare; the summary and the chart mark the grace
+    /// lengths of the data (``graceLengths``) instead.
     package static let curveMarkDays = [3, 16, 28, 60]
-    /// The hazard chart marks at most this many grace lengths, the most frequent ones.
+    /// The charts mark at most this many grace lengths, the most frequent ones.
     package static let markedGraceLengths = 4
     /// Notifications can arrive this long after they were signed: the App Store retries one it could not deliver
     /// 1, 12, 24, 48 and 72 hours after the previous attempt (157 hours in all).
@@ -134,7 +138,7 @@ package struct Report: Sendable {
     /// Episodes with and without a grace period.
     package let withGrace: EpisodeGroup
     package let withoutGrace: EpisodeGroup
-    /// The grace lengths the hazard chart marks, by day.
+    /// The grace lengths the summary and both charts mark, by day.
     package let graceLengths: [GraceLength]
     /// Per currency (UTF-8 byte order): `revenue.csv`'s rows and the episodes saved in grace.
     package let money: [Headline.Money]
@@ -173,7 +177,7 @@ package struct Report: Sendable {
         let curve = figures.recoveryCurve
         self.curve = curve
         curveMarks = Self.curveMarkDays.map { day in
-            Headline.CurveMark(day: day, cifRecovery: curve.first { $0.day == day }?.cifRecovery ?? 0)
+            Headline.CurveMark(day: day, cifRecovery: Self.cifRecovery(curve, byDay: day))
         }
         retryDays = figures.retryDays
         bands = figures.messageBands
@@ -221,6 +225,16 @@ package struct Report: Sendable {
 
     /// All episodes by outcome.
     package var outcomes: OutcomeCounts { all.outcomes }
+
+    /// `cif_recovery` of the recovery curve on `day` (0 before day 1 and for a day it does not hold).
+    package func cifRecovery(byDay day: Int) -> Double {
+        Self.cifRecovery(curve, byDay: day)
+    }
+
+    /// `cif_recovery` of `curve` on `day`; 0 for a day it does not hold.
+    static func cifRecovery(_ curve: [RecoveryCurve.Point], byDay day: Int) -> Double {
+        curve.first { $0.day == day }?.cifRecovery ?? 0
+    }
 
     /// Whether notifications signed shortly before the as-of time may still be missing: the data hold less than
     /// ``lateDeliveryWindow`` of notifications signed after the as-of time (an unknown latest `signedDate` counts

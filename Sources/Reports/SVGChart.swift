@@ -135,13 +135,13 @@ package enum SVGChart {
 
     static func text(
         _ content: String, x: Double, y: Double, size: Int, weight: String? = nil, anchor: String? = nil,
-        color: String? = nil
+        color: String? = nil, extra: String = ""
     ) -> String {
         var attributes = #"x="\#(f(x))" y="\#(f(y))" font-size="\#(size)""#
         if let weight { attributes += #" font-weight="\#(weight)""# }
         if let anchor { attributes += #" text-anchor="\#(anchor)""# }
         if let color { attributes += #" fill="\#(color)""# }
-        return "<text " + attributes + ">" + escape(content) + "</text>"
+        return "<text " + attributes + extra + ">" + escape(content) + "</text>"
     }
 
     /// A rough width of `content` at font size `size`, for keeping labels apart (Helvetica averages about

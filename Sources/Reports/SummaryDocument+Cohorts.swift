@@ -5,9 +5,10 @@ extension SummaryDocument {
     func writeCohorts(to writer: inout MarkdownWriter) {
         writer.heading("Cohorts")
         var rows = report.cohorts.map { cohort in
-            [cohort.period.description] + Self.groupCells(cohort.figures) + [Self.status(cohort.figures)]
+            [cohort.period.description] + Self.groupCells(cohort.figures)
+                + [Self.status(report.finality(of: cohort.figures))]
         }
-        rows.append(["All cohorts"] + Self.groupCells(report.all) + [Self.status(report.all)])
+        rows.append(["All cohorts"] + Self.groupCells(report.all) + [Self.status(report.finality(of: report.all))])
         writer.table(
             header: ["Cohort"] + Self.groupHeader + ["Figures"],
             alignments: [.left] + Self.groupAlignments + [.left],
@@ -15,10 +16,13 @@ extension SummaryDocument {
         let unit = report.options.granularity == .month ? "month" : "week"
         writer.paragraph(
             """
-            A cohort holds the episodes that started in one \(unit). Its figures are *final* once all its episodes \
-            are mature (started at least 61 days before the as-of time); until then they are *still changing*: its \
-            mature rates cover only its older episodes, and the date says when the last one matures. *Recovered of \
-            ended* is recovered / ended episodes, young ones included: it runs high while episodes are open, because \
+            A cohort holds the episodes that started in one \(unit). Its figures are *final* when all its episodes \
+            are mature (started at least 61 days before the as-of time) and the data hold 7 days of notifications \
+            signed after the as-of time. *Still changing*: some episodes are younger, and the mature rates cover \
+            only the older ones. *Awaiting late notifications*: every episode is mature, but notifications signed in \
+            the 7 days before the as-of time may still arrive and change an outcome. The date is when the figures \
+            can be final: 7 days after the last episode matures, or after the as-of time. *Recovered of ended* is \
+            recovered / ended episodes, young ones included: it runs high while episodes are open, because \
             recoveries are known before expiries, so use the mature rates for decisions.
             """)
     }
@@ -33,11 +37,15 @@ extension SummaryDocument {
         writer.table(header: ["Product"] + Self.groupHeader, alignments: [.left] + Self.groupAlignments, rows: rows)
     }
 
-    /// `final`, or `still changing (final on 2024-08-20)`: the UTC day the group's last episode matures.
-    static func status(_ group: EpisodeGroup) -> String {
-        if group.isMature { return "final" }
-        guard let from = group.matureFrom else { return "" }
-        return "still changing (final on " + UTCTime.date(from) + ")"
+    /// `final`, `still changing (final on 2024-08-27)` or `awaiting late notifications (final on 2024-07-08)`: the
+    /// UTC day from which the figures can be final; empty for an empty group.
+    static func status(_ finality: Report.Finality?) -> String {
+        switch finality {
+        case .final: "final"
+        case .maturing(let from): "still changing (final on " + UTCTime.date(from) + ")"
+        case .awaitingLateNotifications(let from): "awaiting late notifications (final on " + UTCTime.date(from) + ")"
+        case nil: ""
+        }
     }
 
     /// Cohort, product and grace tables: the columns after the group's name.

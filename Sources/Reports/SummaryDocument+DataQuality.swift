@@ -6,7 +6,7 @@ extension SummaryDocument {
         let items = dataQualityWarnings
         if items.isEmpty {
             writer.paragraph(
-                "Nothing to report: no resent duplicates, no notifications left out, no orphans, no late or stale "
+                "Nothing to report: no further copies of a notification, no notifications left out, no orphans, no late or stale "
                     + "failure notices, no inferred ends and no rejected inputs.")
         } else {
             writer.bulletList(items)
@@ -27,10 +27,12 @@ extension SummaryDocument {
         }
         if counts.lateFailureNotice > 0 || counts.staleFailureNotice > 0 {
             items.append(
-                "**Failure notices that came late: \(HumanFormat.count(counts.lateFailureNotice)) paired with "
-                    + "their recovery, \(HumanFormat.count(counts.staleFailureNotice)) for a period already paid** "
-                    + "(`late_failure_notice`, `stale_failure_notice`). The App Store can deliver a failed-renewal "
-                    + "notice hours after the renewal that resolved it; such notices open no episode of their own.")
+                "**Failure notices that came after the renewal that resolved them: "
+                    + "\(HumanFormat.count(counts.lateFailureNotice)) paired with their recovery, "
+                    + "\(HumanFormat.count(counts.staleFailureNotice)) for a period already paid** "
+                    + "(`late_failure_notice`, `stale_failure_notice`). A late notice and its recovery are one "
+                    + "recovered episode, counted like any other; a stale notice finds no recovery to pair with and "
+                    + "opens nothing.")
         }
         if counts.graceEndInferred > 0 || counts.graceEndUnknown > 0 {
             items.append(
@@ -50,7 +52,7 @@ extension SummaryDocument {
                 "**Orphan notifications: \(HumanFormat.count(total))** ("
                     + orphans.map { "\($0.1) \(HumanFormat.count($0.0))" }.joined(separator: ", ")
                     + "). Notifications that belong to an episode but arrived for a subscription with no open "
-                    + "episode, typically because the export starts in the middle of one. They count in no rate.")
+                    + "episode, for example when the export starts in the middle of one. They count in no rate.")
         }
         let rejected = rejections.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .filter { (rejections[$0] ?? 0) > 0 }
@@ -78,8 +80,9 @@ extension SummaryDocument {
         }
         if counts.duplicatesSkipped > 0 {
             items.append(
-                "**Resent duplicates: \(HumanFormat.count(counts.duplicatesSkipped))** (`duplicates_skipped`). "
-                    + "Copies of a notification the App Store sent again; each notification counts once.")
+                "**Further copies of a notification: \(HumanFormat.count(counts.duplicatesSkipped))** "
+                    + "(`duplicates_skipped`). The same `notificationUUID` more than once, from exports that overlap "
+                    + "or from the App Store sending it again; each notification counts once.")
         }
         return items
     }

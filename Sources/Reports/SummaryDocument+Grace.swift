@@ -45,8 +45,8 @@ extension SummaryDocument {
                 ["Without a grace period"] + Self.groupCells(report.withoutGrace),
             ])
         writer.paragraph(
-            "Episodes with and without a grace period side by side. This is an association, not the effect of "
-                + "grace: apps and products with a grace period differ in other ways (price, country, audience), so "
-                + "the gap is not what turning grace on or off would do.")
+            "Episodes with and without a grace period side by side. This is an association: apps and products "
+                + "with a grace period differ in other ways (price, country, audience), so the gap does not tell what "
+                + "turning grace on or off would do.")
     }
 }

@@ -35,20 +35,37 @@ extension SummaryDocument {
                     + "ended it.")
         }
         writer.bulletList(items)
+        let leftOut =
+            younger == 0
+            ? "Every episode of this report is mature."
+            : (younger == 1
+                ? "The 1 younger episode is left out of these two rates because its expiry is not known yet: "
+                : "The \(HumanFormat.count(younger)) younger episodes are left out of these two rates because "
+                    + "their expiries are not known yet: ")
+                + "recoveries come early in retry, expiries only at day 60, so counting young episodes would "
+                + "overstate recovery. " + (younger == 1 ? "It counts" : "They count") + " in every other section."
         writer.paragraph(
             "*Mature* episodes started at least 61 days before the as-of time\(cutoffText): billing retry lasts at "
-                + "most 60 days, so their outcome is final. "
-                + (younger == 0
-                    ? "Every episode of this report is mature. "
-                    : (younger == 1
-                        ? "The 1 younger episode is left out of these two rates because its expiry is not known yet: "
-                        : "The \(HumanFormat.count(younger)) younger episodes are left out of these two rates "
-                            + "because their expiries are not known yet: ")
-                        + "recoveries come early in retry, expiries only at day 60, so counting young episodes would "
-                        + "make recovery look better than it is. " + (younger == 1 ? "It counts" : "They count")
-                        + " in every other section. ")
-                + "The 95% interval is the range the true rate very likely lies in, given how many episodes there "
-                + "are: the fewer the episodes, the wider it is.")
+                + "most 60 days, so their outcome is decided. " + leftOut + " "
+                + Self.finalitySentence(report.finalityOfMatureEpisodes) + " " + Self.intervalReading)
+    }
+
+    /// How to read a 95% interval, in one sentence.
+    static let intervalReading =
+        "A 95% interval comes from a method whose intervals contain the true rate in 95% of samples; the fewer the "
+        + "episodes, the wider it is."
+
+    /// Whether the two headline rates are final, and when they will be.
+    static func finalitySentence(_ finality: Report.Finality) -> String {
+        switch finality {
+        case .final:
+            "These rates are final: the data hold 7 days of notifications signed after the as-of time, so none "
+                + "signed by then can still arrive."
+        case .maturing(let from), .awaitingLateNotifications(let from):
+            "These rates are not final yet: notifications signed in the 7 days before the as-of time may still "
+                + "arrive, and one can still turn an expiry inferred at day 60 into a recovery. They are final on "
+                + UTCTime.date(from) + ", when 7 days of notifications signed after the as-of time can be loaded."
+        }
     }
 
     /// Money per currency: recovered, saved in grace, lost and at risk now.

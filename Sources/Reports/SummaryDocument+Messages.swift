@@ -6,9 +6,14 @@ extension SummaryDocument {
         let schedule = report.options.schedule
         writer.heading("Billing-issue messages")
         let bands = schedule.bands.map { "days \($0.firstDay)–\($0.lastDay) every \($0.intervalHours) h" }
+        let source =
+            schedule == .standard
+            ? "This report uses the default schedule, from Apple's StoreKit documentation of "
+                + "`Message.Reason.billingIssue`: "
+            : "This report uses a schedule its user gave, not the default from Apple's StoreKit documentation: "
         writer.paragraph(
-            "While a subscription is in billing retry, the App Store shows the subscriber a message on a schedule "
-                + "(here: \(Self.list(bands))). The table compares, in each band, the share of episodes still in "
+            "While a subscription is in billing retry, the App Store shows the subscriber a message on a schedule. "
+                + source + Self.list(bands) + ". The table compares, in each band, the share of episodes still in "
                 + "retry that recovered on a day a message is scheduled with the same share on the days just before "
                 + "and after it. A ratio above 1 means recoveries were more likely on message days, below 1 less "
                 + "likely. Each share is recoveries out of the episode-days at risk on those days.")

@@ -87,7 +87,8 @@ package struct SummaryDocument: Sendable {
             + "signed in the 7 days before the as-of time"
             + (overflow ? "" : " (since \(UTCTime.minute(since)))")
             + " may still arrive. Until they do, recent failed renewals, recoveries and cancellations can be "
-            + "missing: the latest weeks' flows and the open episodes can still change."
+            + "missing: the latest weeks' flows, the open episodes and the outcomes of recently matured ones can "
+            + "still change, so no figure here is called final."
         if let latest = report.options.latestSignedDate {
             text += " The latest notification loaded was signed at \(UTCTime.minute(latest))."
         }

@@ -56,16 +56,18 @@ import TestSupport
     }
 
     @Test func summaryMarksCohortsNotYetMature() throws {
-        let summary = SummaryDocument(report: Sample.report()).markdown
+        // The data hold 8 days of notifications signed after the as-of time: mature cohorts are final.
+        let summary = SummaryDocument(report: Sample.report(latestSignedDate: Sample.asOf + 8 * T.day)).markdown
         // As of 2024-07-01 every March and April episode is mature (S06, the latest, from 2024-06-25); S03 expired
         // and S10 ended expired at day 60 by inference.
         #expect(summary.contains("| 2024-03 | 4 | 0 | 4 | 50.0% (15.0%–85.0%) | 50.0% (15.0%–85.0%) | 50.0% | final |"))
         #expect(summary.contains("| 2024-04 | 4 | 0 | 4 | 50.0% (15.0%–85.0%) | 0.0% (0.0%–49.0%) | 50.0% | final |"))
-        // May's last episode (S08, t0 2024-05-20) matures on 2024-07-20; June's are not mature at all.
+        // May's last episode (S08, t0 2024-05-20) matures on 2024-07-20, and 7 days of later notifications can be
+        // loaded from 2024-07-27; June's are not mature at all (S09, t0 2024-06-20: 2024-08-20, then 2024-08-27).
         #expect(
-            summary.contains("| 2024-05 | 2 | 1 | 0 | n/a | n/a | 0.0% | still changing (final on 2024-07-20) |"))
+            summary.contains("| 2024-05 | 2 | 1 | 0 | n/a | n/a | 0.0% | still changing (final on 2024-07-27) |"))
         #expect(
-            summary.contains("| 2024-06 | 2 | 1 | 0 | n/a | n/a | 100.0% | still changing (final on 2024-08-20) |"))
+            summary.contains("| 2024-06 | 2 | 1 | 0 | n/a | n/a | 100.0% | still changing (final on 2024-08-27) |"))
         #expect(!summary.contains("too young"))
         let report = Sample.report()
         #expect(report.cohorts.map(\.figures.isMature) == [true, true, false, false])

@@ -164,7 +164,7 @@ import TestSupport
         // The sample's grace periods are 16 days long: their end falls on day 17.
         #expect(report.graceLengths.map(\.days) == [16])
         #expect(report.graceLengths.map(\.day) == [17])
-        #expect(collector.texts.contains("16-day grace ends"))
+        #expect(collector.texts.contains("16-day grace ends on day 17"))
         // The axis covers the highest upper bound (day 60's 65.8 %) with nice ticks: 0–80 % by 20 %.
         let axis = RecoveryHazardChart(report: report).axis
         let highs = report.retryDays.compactMap { day in day.interval.map(\.high) }
