@@ -78,6 +78,12 @@ extension SummaryDocument {
                 "**Notifications of other environments left out: \(HumanFormat.count(counts.outsideEnvironment))** "
                     + "(`outside_environment`). This report covers \(environment) only.")
         }
+        if counts.outsideBundle > 0 {
+            items.append(
+                "**Notifications of other apps left out: \(HumanFormat.count(counts.outsideBundle))** "
+                    + "(`outside_bundle`). A load was told to take one app only (`--bundle-id`); if that was a "
+                    + "mistake, the next nightly with the right option loads them.")
+        }
         if counts.duplicatesSkipped > 0 {
             items.append(
                 "**Further copies of a notification: \(HumanFormat.count(counts.duplicatesSkipped))** "
