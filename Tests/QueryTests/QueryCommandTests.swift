@@ -22,13 +22,13 @@ import Testing
         #expect(result.stdout == ([header] + cohortRows).joined(separator: "\n") + "\n")
     }
 
-    @Test(arguments: [("retry-days", 5), ("revenue", 6), ("flows", 7)])
-    func v2QuestionsPrintTheReportsFile(question: String, table: Int) async throws {
+    @Test(arguments: [("retry-days", RetryDays.fileName), ("revenue", Revenue.fileName), ("flows", Flows.fileName)])
+    func v2QuestionsPrintTheReportsFile(question: String, file: String) async throws {
         let fixture = try await QueryFixture.shared()
         let result = try ChurnCommand.run(
             ["query", question, "--format", "csv", "--database-url", fixture.schema.url])
         #expect(result.status == 0, "\(result.stderr)")
-        let report = ChurnReport(fixture.stored).tables[table]
+        let report = try #require(ChurnReport(fixture.stored).tables.first { $0.name == file })
         #expect(!report.rows.isEmpty)
         #expect(result.stdout == CSVWriter.render(report))
     }
