@@ -158,4 +158,33 @@ import Testing
         #expect(
             GraceWhatIf.currentLength(hasGrace: false, productId: "shared", bundleIds: [], graceLengths: lengths) == 0)
     }
+
+    /// The report adds its episodes one at a time and takes the lengths from them; a question over some of the
+    /// episodes takes the lengths it is given (every episode's), not those of the episodes it selected.
+    @Test func theReportAndAQuestionGiveTheSameRows() {
+        var inferred = Self.episode("A", product: "pro.app", .expired, after: 60 * Self.day)
+        inferred.graceEndInferred = true
+        let episodes = Self.monthly + [inferred]
+        let report = ChurnReport(EpisodeDataset(asOf: Self.asOf, episodes: episodes))
+        #expect(report.graceWhatIf == GraceWhatIf.rows(episodes: episodes, asOf: Self.asOf))
+
+        let question = EpisodeQuestion(.graceWhatIf)
+        var tally = EpisodeQuestion.Tally(question, asOf: Self.asOf)
+        tally.add(inferred)
+        // Over `pro.app` alone the app has no dated grace period, so no length.
+        guard case .graceWhatIf(let alone) = tally.answer.last?.figures else {
+            Issue.record("no grace-whatif figures")
+            return
+        }
+        #expect(alone.filter(\.isCurrent).isEmpty)
+        guard
+            case .graceWhatIf(let withLengths) = tally.answer(graceLengths: GraceLengths(observedIn: episodes)).last?
+                .figures
+        else {
+            Issue.record("no grace-whatif figures")
+            return
+        }
+        #expect(withLengths.filter(\.isCurrent).map(\.graceDays) == [16])
+        #expect(withLengths == report.graceWhatIf.filter { $0.productId == "pro.app" })
+    }
 }
