@@ -25,13 +25,6 @@ package enum GraceWhatIf {
         /// G is the product's grace length.
         package var isCurrent: Bool
         package var figures: Figures
-
-        package init(productId: String, graceDays: Int, isCurrent: Bool, figures: Figures) {
-            self.productId = productId
-            self.graceDays = graceDays
-            self.isCurrent = isCurrent
-            self.figures = figures
-        }
     }
 
     /// What one grace length would have kept and given away over the mature episodes of a product.

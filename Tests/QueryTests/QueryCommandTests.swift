@@ -181,9 +181,9 @@ import Testing
     /// length. Built afresh as of day 69 (an earlier time than the latest data) the figures are the same.
     @Test func graceWhatIfTakesTheLengthsOfEveryEpisode() async throws {
         let fixture = try await QueryFixture.shared()
+        let header = GraceWhatIf.columns.joined(separator: ",")
         let expected = """
-            product_id,grace_days,current,mature_episodes,recovered_in_grace,paid_days_kept,free_access_days,\
-            paid_days_kept_per_episode,free_access_days_per_episode
+            \(header)
             com.example.monthly,0,false,1,0,0.000000,0.000000,0.000000,0.000000
             com.example.monthly,3,false,1,1,1.000000,0.000000,1.000000,0.000000
             com.example.monthly,6,false,1,1,1.000000,0.000000,1.000000,0.000000
