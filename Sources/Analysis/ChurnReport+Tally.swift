@@ -12,6 +12,10 @@ extension ChurnReport {
         var messageBands: MessageBands.Tally
         var retryDays: RetryDays.Tally
         var revenue = Revenue.Tally()
+        var graceWhatIf: GraceWhatIf.Tally
+        /// The usual grace lengths of the episodes added: the report's scope is every episode, so these are the
+        /// lengths that dated its grace periods.
+        var graceLengths = GraceLengths(observedIn: [])
         var flows: Flows.Tally
         /// Episodes started per month of t0, for `billing_failures.csv`.
         var started = PeriodCounts()
@@ -27,6 +31,7 @@ extension ChurnReport {
             gracePeriod = GracePeriod.Tally(asOf: asOf, granularity: options.granularity)
             messageBands = MessageBands.Tally(asOf: asOf, schedule: options.schedule)
             retryDays = RetryDays.Tally(asOf: asOf)
+            graceWhatIf = GraceWhatIf.Tally(asOf: asOf)
             flows = Flows.Tally(asOf: asOf)
         }
 
@@ -39,6 +44,8 @@ extension ChurnReport {
             messageBands.add(episode)
             retryDays.add(episode)
             revenue.add(episode)
+            graceWhatIf.add(episode)
+            graceLengths.observe(episode)
             flows.add(episode)
             started.add(episode.cohort(.month))
         }

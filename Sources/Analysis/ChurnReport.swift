@@ -21,6 +21,7 @@ package struct ChurnReport: Hashable, Sendable {
     package var messageBands: [MessageBands.Figures]
     package var retryDays: [RetryDays.Day]
     package var revenue: [Revenue.Row]
+    package var graceWhatIf: [GraceWhatIf.Row]
     package var flows: [Flows.Week]
     package var billingFailures: [BillingFailures.Row]
     package var dataQuality: [DataQuality.Row]
@@ -55,6 +56,7 @@ package struct ChurnReport: Hashable, Sendable {
         retryDays = tally.retryDays.lifeTable(schedule: tally.options.schedule)
         messageBands = tally.messageBands.figures(lifeTable: retryDays)
         revenue = tally.revenue.rows
+        graceWhatIf = tally.graceWhatIf.rows(graceLengths: tally.graceLengths)
         flows = tally.flows.weeks
         billingFailures = BillingFailures.rows(started: tally.started, renewals: renewals)
         self.dataQuality = DataQuality.rows(counts: dataQuality, rejections: rejections)

@@ -10,6 +10,8 @@ extension EpisodeQuestion {
         private var groups: [[EpisodeGrouping.Value]: FigureTally] = [:]
         /// The figures over every episode in scope.
         private var total: FigureTally
+        /// For `grace-whatif`: the usual grace lengths of the episodes in scope.
+        private var graceLengths = GraceLengths(observedIn: [])
 
         /// - Parameters:
         ///   - question: what is asked.
@@ -23,6 +25,7 @@ extension EpisodeQuestion {
         /// Adds one episode of the question's scope.
         package mutating func add(_ episode: Episode) {
             if question.kind == .graceSaves && !episode.hasGrace { return }
+            if question.kind == .graceWhatIf { graceLengths.observe(episode) }
             // `episodes` lists by group only, one group holding everything without a grouping; every other kind
             // also has the figures over every episode.
             if question.kind == .episodes || !question.grouping.isEmpty {
@@ -32,18 +35,28 @@ extension EpisodeQuestion {
             if question.kind != .episodes { total.add(episode) }
         }
 
-        /// The answer (see ``EpisodeQuestion/answer(episodes:asOf:)``).
+        /// The answer (see ``EpisodeQuestion/answer(episodes:asOf:)``); `grace-whatif` finds each product's grace
+        /// length in the episodes in scope.
         package var answer: [Group] {
+            answer(graceLengths: graceLengths)
+        }
+
+        /// The answer, `grace-whatif` taking each product's grace length from `graceLengths`: the usual lengths of
+        /// every episode of the environment, which dated the grace periods, when a filter selected only some.
+        package func answer(graceLengths: GraceLengths) -> [Group] {
             let ordered = groups.keys.sorted { $0.lexicographicallyPrecedes($1) }
             if question.kind == .episodes {
                 return ordered.compactMap { key in
-                    guard let listed = groups[key]?.result, case .episodes(let episodes) = listed, !episodes.isEmpty
+                    guard let listed = groups[key]?.result(graceLengths: graceLengths),
+                        case .episodes(let episodes) = listed, !episodes.isEmpty
                     else { return nil }
                     return Group(key: key, figures: listed)
                 }
             }
-            var answer = ordered.compactMap { key in groups[key].map { Group(key: key, figures: $0.result) } }
-            answer.append(Group(key: nil, figures: total.result))
+            var answer = ordered.compactMap { key in
+                groups[key].map { Group(key: key, figures: $0.result(graceLengths: graceLengths)) }
+            }
+            answer.append(Group(key: nil, figures: total.result(graceLengths: graceLengths)))
             return answer
         }
     }
@@ -61,6 +74,7 @@ extension EpisodeQuestion {
         var messageBands: MessageBands.Tally?
         var retryDays: RetryDays.Tally?
         var revenue: Revenue.Tally?
+        var graceWhatIf: GraceWhatIf.Tally?
         var flows: Flows.Tally?
         /// For `episodes`: the first `limit` in ``EpisodeList/sorted(_:)`` order; every one, unsorted, without a
         /// limit.
@@ -82,6 +96,7 @@ extension EpisodeQuestion {
                 retryDays = RetryDays.Tally(asOf: asOf)
             case .retryDays: retryDays = RetryDays.Tally(asOf: asOf)
             case .revenue: revenue = Revenue.Tally()
+            case .graceWhatIf: graceWhatIf = GraceWhatIf.Tally(asOf: asOf)
             case .flows: flows = Flows.Tally(asOf: asOf)
             case .episodes: break
             }
@@ -95,6 +110,7 @@ extension EpisodeQuestion {
             messageBands?.add(episode)
             retryDays?.add(episode)
             revenue?.add(episode)
+            graceWhatIf?.add(episode)
             flows?.add(episode)
             if kind == .episodes {
                 if let limit {
@@ -106,7 +122,9 @@ extension EpisodeQuestion {
         }
 
         /// The figures, as ``EpisodeQuestion/Figures``.
-        var result: Figures {
+        /// - Parameter graceLengths: the usual grace lengths that decide each product's `current` row of
+        ///   `grace-whatif`.
+        func result(graceLengths: GraceLengths) -> Figures {
             switch kind {
             case .recoveryRate: .recoveryRate(recoveryRate ?? RecoveryByCohort.Row(cohort: nil, productId: nil))
             case .recoveryCurve: .recoveryCurve(recoveryCurve?.points ?? [])
@@ -118,6 +136,7 @@ extension EpisodeQuestion {
                 )
             case .retryDays: .retryDays(retryDays?.lifeTable(schedule: schedule) ?? [])
             case .revenue: .revenue(revenue?.rows ?? [])
+            case .graceWhatIf: .graceWhatIf(graceWhatIf?.rows(graceLengths: graceLengths) ?? [])
             case .flows: .flows(flows?.weeks ?? [])
             case .episodes: .episodes(limit == nil ? EpisodeList.sorted(episodes) : episodes)
             }

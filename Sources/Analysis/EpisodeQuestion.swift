@@ -25,6 +25,9 @@ package struct EpisodeQuestion: Hashable, Sendable {
         case retryDays = "retry-days"
         /// Recovered, saved, lost and at-risk amounts per currency (`revenue.csv`).
         case revenue
+        /// Per product and grace length, the paid days kept and the free access given over mature episodes
+        /// (`grace_whatif.csv`).
+        case graceWhatIf = "grace-whatif"
         /// Episodes entering and leaving retry per ISO week (`flows.csv`).
         case flows
         /// The episodes, one row each (``EpisodeList``).
@@ -43,6 +46,7 @@ package struct EpisodeQuestion: Hashable, Sendable {
         case messageBands([MessageBands.Figures])
         case retryDays([RetryDays.Day])
         case revenue([Revenue.Row])
+        case graceWhatIf([GraceWhatIf.Row])
         case flows([Flows.Week])
         /// In ``EpisodeList/sorted(_:)`` order.
         case episodes([Episode])

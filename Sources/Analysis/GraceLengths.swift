@@ -34,12 +34,15 @@ package struct GraceLengths: Hashable, Sendable {
 
     /// Adds the lengths of more episodes of the scope (``init(observedIn:)``), for episodes that stream through.
     package mutating func observe(_ episodes: [Episode]) {
-        for episode in episodes {
-            guard episode.hasGrace, !episode.graceEndInferred, let graceEnd = episode.graceEnd,
-                let days = Self.days(from: episode.start, to: graceEnd)
-            else { continue }
-            add(Count(productId: episode.productId, bundleId: episode.bundleId, days: days, episodes: 1))
-        }
+        for episode in episodes { observe(episode) }
+    }
+
+    /// Adds the length of one episode of the scope, when its grace end came from a notification.
+    package mutating func observe(_ episode: Episode) {
+        guard episode.hasGrace, !episode.graceEndInferred, let graceEnd = episode.graceEnd,
+            let days = Self.days(from: episode.start, to: graceEnd)
+        else { return }
+        add(Count(productId: episode.productId, bundleId: episode.bundleId, days: days, episodes: 1))
     }
 
     /// Sums counts made elsewhere (by SQL over stored episodes); rows may repeat a product, app and length.

@@ -129,21 +129,64 @@ package struct EpisodeQuery {
         reader: PGConnection,
         _ body: (Episode) throws -> Void
     ) throws {
+        _ = try stream(in: scope, connection: connection, reader: reader, readsGraceLengths: false, body)
+    }
+
+    /// ``forEachEpisode(in:connection:reader:_:)``, and the usual grace lengths of every episode of the environment
+    /// in `scope`, filtered out or not: the lengths that dated its grace periods (``GraceLengths``).
+    ///
+    /// Stored episodes and their lengths are read in one snapshot.
+    /// - Returns: the usual grace lengths.
+    package func forEachEpisodeWithGraceLengths(
+        in scope: Scope,
+        connection: PGConnection,
+        reader: PGConnection,
+        _ body: (Episode) throws -> Void
+    ) throws -> GraceLengths {
+        try stream(in: scope, connection: connection, reader: reader, readsGraceLengths: true, body)
+    }
+
+    /// Streams the episodes; with `readsGraceLengths` false the lengths are only those of the episodes built
+    /// afresh (none for stored episodes).
+    private func stream(
+        in scope: Scope,
+        connection: PGConnection,
+        reader: PGConnection,
+        readsGraceLengths: Bool,
+        _ body: (Episode) throws -> Void
+    ) throws -> GraceLengths {
+        var graceLengths = GraceLengths(observedIn: [])
         guard !scope.readsStoredEpisodes else {
             // The stored episodes hold the grace ends inferred over every episode of the environment (the filter
             // must not change them); only the retry window depends on the as-of time.
-            try forEachStoredEpisode(connection) { stored in
-                var episode = stored
-                episode.closeRetryWindow(asOf: scope.asOf)
-                try body(episode)
+            func read() throws {
+                if readsGraceLengths {
+                    graceLengths = try GraceLengths.stored(environment: environment, connection: connection)
+                }
+                try forEachStoredEpisode(connection) { stored in
+                    var episode = stored
+                    episode.closeRetryWindow(asOf: scope.asOf)
+                    try body(episode)
+                }
             }
-            return
+            if !readsGraceLengths || connection.isInTransaction {
+                try read()
+            } else {
+                try connection.withTransaction {
+                    try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    try read()
+                }
+            }
+            return graceLengths
         }
         _ = try StoredDataset(connection: connection).streamBuilt(
             environment: environment, asOf: scope.asOf, reader: reader
         ) { episode in
+            // Every episode built dates grace periods, the filtered-out ones too.
+            graceLengths.observe(episode)
             if filter.matches(episode) { try body(episode) }
         }
+        return graceLengths
     }
 
     /// The episodes in scope as of `asOf`, or nil when nothing is loaded (``forEachEpisode(in:connection:reader:_:)``,

@@ -92,9 +92,9 @@ package struct Report: Sendable {
     /// `headline.json` last, so a directory with a `headline.json` holds a complete report.
     package static let fileNames: [String] = [
         RecoveryByCohort.fileName, RecoveryCurve.fileName, GracePeriod.fileName, GraceRevenue.fileName,
-        MessageBands.fileName, RetryDays.fileName, Revenue.fileName, Flows.fileName, BillingFailures.fileName,
-        DataQuality.fileName, RecoveryCurveChart.fileName, RecoveryHazardChart.fileName, summaryFileName,
-        Headline.fileName,
+        MessageBands.fileName, RetryDays.fileName, Revenue.fileName, GraceWhatIf.fileName, Flows.fileName,
+        BillingFailures.fileName, DataQuality.fileName, RecoveryCurveChart.fileName, RecoveryHazardChart.fileName,
+        summaryFileName, Headline.fileName,
     ]
 
     /// The days of the recovery curve `headline.json` keeps: 3, 16 and 28, the grace lengths the App Store offers,

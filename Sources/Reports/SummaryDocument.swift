@@ -118,6 +118,11 @@ package struct SummaryDocument: Sendable {
                 + "`\(RecoveryHazardChart.fileName)`)."
         ),
         (Revenue.fileName, "money recovered, saved in grace, lost and still at risk, per currency."),
+        (
+            GraceWhatIf.fileName,
+            "per product, the paid days each grace length would have kept and the free access it would have given "
+                + "over mature episodes, if every recovery came when it came."
+        ),
         (Flows.fileName, "episodes entering and leaving billing retry, per ISO week, every week."),
         (BillingFailures.fileName, "episodes started against ordinary renewals, per month."),
         (DataQuality.fileName, "one count per data-quality check."),

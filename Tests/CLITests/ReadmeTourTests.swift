@@ -274,7 +274,7 @@ import Testing
     /// The columns that count episodes, one or more in every question's answer.
     static let episodeCounts: Set<String> = [
         "episodes", "at_risk", "grace_episodes", "saved_episodes", "episodes_entering", "recovered_episodes",
-        "expired_episodes", "open_episodes", "entered",
+        "expired_episodes", "open_episodes", "entered", "mature_episodes",
     ]
 
     /// Whether an answer (aligned table, CSV, Markdown or JSON) counts some episode: a count column holds a number

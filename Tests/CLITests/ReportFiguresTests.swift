@@ -20,6 +20,12 @@ import TestSupport
         var isSavedInGrace = false
         /// What the failed renewal would have charged.
         var stake: (price: Int64, currency: String) = (2990, "USD")
+        /// The end, in days after ``SignedStories/dayZero``; nil while open.
+        var end: Int64? = nil
+        /// Recovered by a new purchase rather than by retry.
+        var isNewPurchase = false
+        /// The grace period's length in days, dated by the failure notice; nil without one.
+        var graceDays: Int64? = nil
     }
 
     static let monthly = "com.example.monthly"
@@ -33,44 +39,45 @@ import TestSupport
         // Recovered on day 5, inside the grace period that ends on day 8.
         Counted(
             subscription: "A", cohort: "2023-11", product: monthly, start: 2, outcome: "recovered",
-            recovery: (2990, "USD"), isSavedInGrace: true),
+            recovery: (2990, "USD"), isSavedInGrace: true, end: 5, graceDays: 6),
         // Expired on day 63, day 60 of retry.
-        Counted(subscription: "B", cohort: "2023-11", product: monthly, start: 3, outcome: "expired"),
+        Counted(subscription: "B", cohort: "2023-11", product: monthly, start: 3, outcome: "expired", end: 63),
         // Turned off renewal on day 9.
         Counted(
             subscription: "C", cohort: "2023-11", product: monthly, start: 5, outcome: "cancelled",
-            stake: (4990, "EUR")),
+            stake: (4990, "EUR"), end: 9),
         // Recovered on day 20, after the grace period that ended on day 16.
         Counted(
             subscription: "D", cohort: "2023-11", product: monthly, start: 10, outcome: "recovered",
-            recovery: (4990, "EUR"), stake: (4990, "EUR")),
+            recovery: (4990, "EUR"), stake: (4990, "EUR"), end: 20, graceDays: 6),
         // No EXPIRED ever came: expired on day 72 by inference.
-        Counted(subscription: "E", cohort: "2023-11", product: monthly, start: 12, outcome: "expired"),
+        Counted(subscription: "E", cohort: "2023-11", product: monthly, start: 12, outcome: "expired", end: 72),
         // Refunded on day 25.
-        Counted(subscription: "F", cohort: "2023-12", product: monthly, start: 20, outcome: "other"),
+        Counted(subscription: "F", cohort: "2023-12", product: monthly, start: 20, outcome: "other", end: 25),
         // Bought again on day 30, at 3.99.
         Counted(
             subscription: "G", cohort: "2023-12", product: monthly, start: 22, outcome: "recovered",
-            recovery: (3990, "USD")),
+            recovery: (3990, "USD"), end: 30, isNewPurchase: true),
         // The annual product, recovered the next day.
         Counted(
             subscription: "H", cohort: "2023-12", product: annual, start: 25, outcome: "recovered",
-            recovery: (19990, "USD"), stake: (19990, "USD")),
+            recovery: (19990, "USD"), stake: (19990, "USD"), end: 26),
         // Expired on day 100.
-        Counted(subscription: "I", cohort: "2023-12", product: monthly, start: 40, outcome: "expired"),
+        Counted(subscription: "I", cohort: "2023-12", product: monthly, start: 40, outcome: "expired", end: 100),
         // Recovered on day 61; mature since day 121.
         Counted(
             subscription: "J", cohort: "2024-01", product: monthly, start: 60, outcome: "recovered",
-            recovery: (2990, "USD")),
+            recovery: (2990, "USD"), end: 61),
         // Still in retry, one day short of mature.
         Counted(subscription: "K", cohort: "2024-01", product: monthly, start: 70, outcome: "open"),
         // Recovered in pounds on day 76, not mature.
         Counted(
             subscription: "L", cohort: "2024-01", product: monthly, start: 75, outcome: "recovered",
-            recovery: (2490, "GBP"), stake: (2490, "GBP")),
+            recovery: (2490, "GBP"), stake: (2490, "GBP"), end: 76),
         // Still in its grace period; the renewal would charge 3.49.
         Counted(
-            subscription: "M", cohort: "2024-01", product: monthly, start: 78, outcome: "open", stake: (3490, "USD")),
+            subscription: "M", cohort: "2024-01", product: monthly, start: 78, outcome: "open", stake: (3490, "USD"),
+            graceDays: 6),
     ]
 
     /// The export lines of the story. Besides the episodes: S's failure notice for a period already paid (stale,
@@ -137,6 +144,15 @@ import TestSupport
 
         // revenue.csv, row by row.
         #expect(try Self.csvRows(read("revenue.csv"), keyColumns: 1) == Self.revenue())
+
+        // grace_whatif.csv, row by row. On paper, the monthly product at G 6 (its grace length: A's, D's and M's
+        // grace periods last 6 days): of its nine mature episodes, retry recovered A (3 days) and J (1 day) within
+        // 6 days, 4 paid days; B, E and I (60 days), D (10), G (8, a new purchase) had 6 free days, C 4 and F 5,
+        // 39 in all. The annual product has no grace period: G 0 is its current row.
+        let whatIf = try Self.csvRows(read("grace_whatif.csv"), keyColumns: 2)
+        #expect(whatIf == Self.graceWhatIf())
+        #expect(whatIf[[Self.monthly, "6"]] == ["true", "9", "2", "4.000000", "39.000000", "0.444444", "4.333333"])
+        #expect(whatIf[[Self.annual, "0"]]?.first == "true")
 
         // The headline: mature episodes only.
         let mature = Self.episodes.filter { $0.start + 61 <= Self.asOfDay }
@@ -222,6 +238,40 @@ import TestSupport
                 ]
                 return ([currency], cells)
             })
+    }
+
+    /// grace_whatif.csv (METRICS.md, "What another grace length would have kept or given away") as rows keyed by
+    /// product and grace length.
+    static func graceWhatIf() -> [[String]: [String]] {
+        var rows: [[String]: [String]] = [:]
+        for product in Set(episodes.map(\.product)) {
+            let ofProduct = episodes.filter { $0.product == product }
+            // Every grace period here is dated: the product's length is its most frequent one.
+            let lengths = ofProduct.compactMap(\.graceDays)
+            func frequency(_ days: Int64) -> Int { lengths.filter { $0 == days }.count }
+            let current: Int64? = lengths.isEmpty ? 0 : lengths.max { frequency($0) < frequency($1) }
+            let mature = ofProduct.filter { $0.start + 61 <= asOfDay }
+            for g: Int64 in [0, 3, 6, 16, 28] {
+                var recoveredInGrace = 0
+                var paid: Int64 = 0
+                var free: Int64 = 0
+                for episode in mature {
+                    let duration = (episode.end ?? asOfDay) - episode.start
+                    if g > 0, episode.outcome == "recovered", !episode.isNewPurchase, duration <= g {
+                        recoveredInGrace += 1
+                        paid += duration
+                    } else {
+                        free += min(duration, g)
+                    }
+                }
+                rows[[product, "\(g)"]] = [
+                    "\(g == current)", "\(mature.count)", "\(recoveredInGrace)", decimal(Double(paid)),
+                    decimal(Double(free)), decimal(Double(paid) / Double(mature.count)),
+                    decimal(Double(free) / Double(mature.count)),
+                ]
+            }
+        }
+        return rows
     }
 
     /// A CSV's data rows (no field holds a comma here), keyed by their first `keyColumns` fields.

@@ -22,13 +22,16 @@ import Testing
         #expect(result.stdout == ([header] + cohortRows).joined(separator: "\n") + "\n")
     }
 
-    @Test(arguments: [("retry-days", 5), ("revenue", 6), ("flows", 7)])
-    func v2QuestionsPrintTheReportsFile(question: String, table: Int) async throws {
+    @Test(arguments: [
+        ("retry-days", RetryDays.fileName), ("revenue", Revenue.fileName), ("grace-whatif", GraceWhatIf.fileName),
+        ("flows", Flows.fileName),
+    ])
+    func v2QuestionsPrintTheReportsFile(question: String, file: String) async throws {
         let fixture = try await QueryFixture.shared()
         let result = try ChurnCommand.run(
             ["query", question, "--format", "csv", "--database-url", fixture.schema.url])
         #expect(result.status == 0, "\(result.stderr)")
-        let report = ChurnReport(fixture.stored).tables[table]
+        let report = try #require(ChurnReport(fixture.stored).tables.first { $0.name == file })
         #expect(!report.rows.isEmpty)
         #expect(result.stdout == CSVWriter.render(report))
     }
@@ -169,6 +172,52 @@ import Testing
         let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("--limit applies to each group"))
         #expect(words.contains("Show at most this many episodes (of each group with --group-by)."))
+    }
+
+    /// In GBR the monthly product's only grace period lasts 28 days, but the product's length over every episode is
+    /// 16 (A's and F's against E2's 28): `current` follows the length that dated the grace periods, not the
+    /// filtered episodes. Mature as of day 70 (t0 ≤ day 9) in GBR: E1 only, recovered by retry after 1 day, so in
+    /// grace from G 3 on with 1 paid day. The yearly product (C, D) has no mature episode; C's 3 days are its
+    /// length. Built afresh as of day 69 (an earlier time than the latest data) the figures are the same.
+    @Test func graceWhatIfTakesTheLengthsOfEveryEpisode() async throws {
+        let fixture = try await QueryFixture.shared()
+        let header = GraceWhatIf.columns.joined(separator: ",")
+        let expected = """
+            \(header)
+            com.example.monthly,0,false,1,0,0.000000,0.000000,0.000000,0.000000
+            com.example.monthly,3,false,1,1,1.000000,0.000000,1.000000,0.000000
+            com.example.monthly,6,false,1,1,1.000000,0.000000,1.000000,0.000000
+            com.example.monthly,16,true,1,1,1.000000,0.000000,1.000000,0.000000
+            com.example.monthly,28,false,1,1,1.000000,0.000000,1.000000,0.000000
+            com.example.yearly,0,false,0,0,0.000000,0.000000,,
+            com.example.yearly,3,true,0,0,0.000000,0.000000,,
+            com.example.yearly,6,false,0,0,0.000000,0.000000,,
+            com.example.yearly,16,false,0,0,0.000000,0.000000,,
+            com.example.yearly,28,false,0,0,0.000000,0.000000,,
+
+            """
+        for asOf in [[], ["--as-of", String(QueryFixture.day(69))]] {
+            let result = try ChurnCommand.run(
+                [
+                    "query", "grace-whatif", "--storefront", "GBR", "--format", "csv", "--database-url",
+                    fixture.schema.url,
+                ] + asOf)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == expected, "\(asOf)")
+        }
+        let json = try ChurnCommand.run(
+            [
+                "query", "grace-whatif", "--storefront", "GBR", "--product", QueryFixture.yearly, "--format", "json",
+                "--database-url", fixture.schema.url,
+            ])
+        #expect(json.status == 0, "\(json.stderr)")
+        let objects = try JSONValue.objects(json.stdout)
+        #expect(objects.count == 5)
+        #expect(objects.map { $0["current"] } == [false, true, false, false, false].map { .boolean($0) })
+        #expect(objects.allSatisfy { $0["product_id"] == .string(QueryFixture.yearly) })
+        #expect(objects.allSatisfy { $0["paid_days_kept_per_episode"] == .null })
+        let help = try ChurnCommand.run(["query", "--help"])
+        #expect(help.stdout.contains("grace-whatif"))
     }
 
     @Test func anInjectionAttemptIsAValueThatMatchesNothing() async throws {

@@ -73,6 +73,8 @@ extension EpisodeQuestion {
             return RetryDays.table(days).rows
         case .revenue(let rows):
             return Revenue.table(rows).rows
+        case .graceWhatIf(let rows):
+            return GraceWhatIf.table(rows).rows
         case .flows(let weeks):
             return Flows.table(weeks).rows
         case .episodes(let episodes):
@@ -89,6 +91,7 @@ extension EpisodeQuestion {
         case .messageBands: return MessageBands.columns
         case .retryDays: return RetryDays.columns
         case .revenue: return Revenue.columns
+        case .graceWhatIf: return GraceWhatIf.columns
         case .flows: return Flows.columns
         case .episodes: return EpisodeList.columns
         }

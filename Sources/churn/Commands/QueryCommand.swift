@@ -28,6 +28,9 @@ extension Churn {
                                   (retry_days.csv)
                   revenue         recovered, saved, lost and at-risk amounts per
                                   currency (revenue.csv)
+                  grace-whatif    per product and grace length (0, 3, 6, 16, 28
+                                  days): paid days kept and free access given
+                                  over mature episodes (grace_whatif.csv)
                   flows           episodes entering and leaving retry per week
                                   (flows.csv)
                   episodes        the episodes themselves, one row each
@@ -70,12 +73,14 @@ extension Churn {
                   churn query grace-saves --revenue --storefront USA
                   churn query message-bands --trial-conversion --format markdown
                   churn query revenue --group-by product
+                  churn query grace-whatif --product pro.monthly
                   churn query flows --from 2025-W40
                   churn query episodes --repeat-episode --group-by product --limit 20
                 """,
             subcommands: [
                 RecoveryRateCommand.self, RecoveryCurveCommand.self, GraceSavesCommand.self, MessageBandsCommand.self,
-                RetryDaysCommand.self, RevenueCommand.self, FlowsCommand.self, EpisodesCommand.self,
+                RetryDaysCommand.self, RevenueCommand.self, GraceWhatIfCommand.self, FlowsCommand.self,
+                EpisodesCommand.self,
             ]
         )
     }

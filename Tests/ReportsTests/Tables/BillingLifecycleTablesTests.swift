@@ -80,6 +80,20 @@ import Testing
                 USD,1,9.990,0.000,1,9.990,0,0.000
 
                 """)
+        // Only the March episode is mature: recovered by retry after 20 days; its product's grace length is 16 days
+        // (its own dated grace period). G 3, 6, 16: 20 days > G, so not recovered in grace; it had G free days.
+        // G 28: 20 ≤ 28, recovered in grace, 20 paid days kept, no free access. G 0: nothing either way.
+        #expect(
+            csv["grace_whatif.csv"] == """
+                product_id,grace_days,current,mature_episodes,recovered_in_grace,paid_days_kept,free_access_days,\
+                paid_days_kept_per_episode,free_access_days_per_episode
+                com.example.monthly,0,false,1,0,0.000000,0.000000,0.000000,0.000000
+                com.example.monthly,3,false,1,0,0.000000,3.000000,0.000000,3.000000
+                com.example.monthly,6,false,1,0,0.000000,6.000000,0.000000,6.000000
+                com.example.monthly,16,true,1,0,0.000000,16.000000,0.000000,16.000000
+                com.example.monthly,28,false,1,1,20.000000,0.000000,20.000000,0.000000
+
+                """)
         // March episode: t0 2024-03-31 (W13), recovered after grace 2024-04-20 (W16). May episode: t0 2024-05-20
         // (W21), expired 2024-07-19 00:00 (W29), the as-of time itself: c = as-of there, and a flow time ≥ c
         // counts as still in retry.
@@ -123,8 +137,8 @@ import Testing
         #expect(
             tables.map(\.name) == [
                 "recovery_by_cohort.csv", "recovery_curve.csv", "grace_period.csv", "grace_revenue.csv",
-                "message_bands.csv", "retry_days.csv", "revenue.csv", "flows.csv", "billing_failures.csv",
-                "data_quality.csv",
+                "message_bands.csv", "retry_days.csv", "revenue.csv", "grace_whatif.csv", "flows.csv",
+                "billing_failures.csv", "data_quality.csv",
             ])
     }
 }

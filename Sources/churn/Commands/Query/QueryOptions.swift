@@ -134,11 +134,21 @@ struct QueryOptions: ParsableArguments {
         // The episodes stream through the question's tally: none is kept but the rows `episodes` lists.
         var tally = EpisodeQuestion.Tally(question, asOf: scope.asOf)
         var inScope = 0
-        try query.forEachEpisode(in: scope, connection: writer, reader: reader) { episode in
+        func add(_ episode: Episode) {
             tally.add(episode)
             inScope += 1
         }
-        let table = question.table(answer: tally.answer, asOf: scope.asOf, for: format)
+        let answer: [EpisodeQuestion.Group]
+        if kind == .graceWhatIf {
+            // Each product's grace length is the one that dated its grace periods, over every episode.
+            let graceLengths = try query.forEachEpisodeWithGraceLengths(
+                in: scope, connection: writer, reader: reader, add)
+            answer = tally.answer(graceLengths: graceLengths)
+        } else {
+            try query.forEachEpisode(in: scope, connection: writer, reader: reader, add)
+            answer = tally.answer
+        }
+        let table = question.table(answer: answer, asOf: scope.asOf, for: format)
         if format == .table, Console.isInteractive {
             let described = "\(environment.rawValue) as of \(UTCTime.minute(scope.asOf))"
             FileHandle.standardError.write(Data("\(described): \(inScope) episode(s) in scope\n".utf8))
