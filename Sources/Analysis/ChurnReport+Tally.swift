@@ -1,7 +1,7 @@
 extension ChurnReport {
     /// Every table's figures added up one episode at a time, so that episodes can stream through (from a database
     /// cursor, say) instead of being held: it keeps counts, sums and, for the recovery curve and the weekly flows,
-    /// a few numbers per episode, never an ``Episode``.
+    /// a few numbers per episode, and a row for each open episode, never an ``Episode``.
     package struct Tally: Sendable {
         package let asOf: Int64
         package let options: Options
@@ -12,6 +12,7 @@ extension ChurnReport {
         var messageBands: MessageBands.Tally
         var retryDays: RetryDays.Tally
         var revenue = Revenue.Tally()
+        var openEpisodes: OpenEpisodes.Tally
         var flows: Flows.Tally
         /// Episodes started per month of t0, for `billing_failures.csv`.
         var started = PeriodCounts()
@@ -28,6 +29,7 @@ extension ChurnReport {
             messageBands = MessageBands.Tally(asOf: asOf, schedule: options.schedule)
             retryDays = RetryDays.Tally(asOf: asOf)
             flows = Flows.Tally(asOf: asOf)
+            openEpisodes = OpenEpisodes.Tally(asOf: asOf)
         }
 
         /// Adds one finished episode (``EpisodeDataset/finish()``) of the report's scope.
@@ -39,6 +41,7 @@ extension ChurnReport {
             messageBands.add(episode)
             retryDays.add(episode)
             revenue.add(episode)
+            openEpisodes.add(episode)
             flows.add(episode)
             started.add(episode.cohort(.month))
         }

@@ -21,6 +21,8 @@ package struct ChurnReport: Hashable, Sendable {
     package var messageBands: [MessageBands.Figures]
     package var retryDays: [RetryDays.Day]
     package var revenue: [Revenue.Row]
+    /// Every open episode with its recovery chance, by t0.
+    package var openEpisodes: [OpenEpisodes.Row]
     package var flows: [Flows.Week]
     package var billingFailures: [BillingFailures.Row]
     package var dataQuality: [DataQuality.Row]
@@ -54,7 +56,13 @@ package struct ChurnReport: Hashable, Sendable {
         graceRevenue = tally.graceRevenue.rows
         retryDays = tally.retryDays.lifeTable(schedule: tally.options.schedule)
         messageBands = tally.messageBands.figures(lifeTable: retryDays)
-        revenue = tally.revenue.rows
+        openEpisodes = tally.openEpisodes.rows(estimate: tally.recoveryCurve.estimate)
+        let expected = OpenEpisodes.expected(openEpisodes)
+        revenue = tally.revenue.rows.map { row in
+            var row = row
+            row.expected = expected[row.currency] ?? OpenEpisodes.Expected()
+            return row
+        }
         flows = tally.flows.weeks
         billingFailures = BillingFailures.rows(started: tally.started, renewals: renewals)
         self.dataQuality = DataQuality.rows(counts: dataQuality, rejections: rejections)

@@ -92,7 +92,8 @@ package struct Report: Sendable {
     /// `headline.json` last, so a directory with a `headline.json` holds a complete report.
     package static let fileNames: [String] = [
         RecoveryByCohort.fileName, RecoveryCurve.fileName, GracePeriod.fileName, GraceRevenue.fileName,
-        MessageBands.fileName, RetryDays.fileName, Revenue.fileName, Flows.fileName, BillingFailures.fileName,
+        MessageBands.fileName, RetryDays.fileName, Revenue.fileName, OpenEpisodes.fileName, Flows.fileName,
+        BillingFailures.fileName,
         DataQuality.fileName, RecoveryCurveChart.fileName, RecoveryHazardChart.fileName, summaryFileName,
         Headline.fileName,
     ]

@@ -156,6 +156,14 @@ import Testing
             ("renewal_price", "renewal_price", "(\(renewal) ->> 'renewalPrice')::bigint"),
             ("renewal_currency", "renewal_currency", "\(renewal) ->> 'currency'"),
             ("renewal_date", milliseconds("renewal_date"), "(\(renewal) ->> 'renewalDate')::bigint"),
+            (
+                "app_account_token", "app_account_token",
+                "coalesce(nullif(\(tx) ->> 'appAccountToken', ''), nullif(\(renewal) ->> 'appAccountToken', ''))"
+            ),
+            (
+                "app_transaction_id", "app_transaction_id",
+                "coalesce(nullif(\(tx) ->> 'appTransactionId', ''), nullif(\(renewal) ->> 'appTransactionId', ''))"
+            ),
             ("payload", "payload", "expected.document::jsonb"),
             ("verified", "verified", "true"),
             ("source_file_id", "source_file_id", "7"),
