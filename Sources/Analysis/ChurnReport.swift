@@ -57,12 +57,7 @@ package struct ChurnReport: Hashable, Sendable {
         retryDays = tally.retryDays.lifeTable(schedule: tally.options.schedule)
         messageBands = tally.messageBands.figures(lifeTable: retryDays)
         openEpisodes = tally.openEpisodes.rows(estimate: tally.recoveryCurve.estimate)
-        let expected = OpenEpisodes.expected(openEpisodes)
-        revenue = tally.revenue.rows.map { row in
-            var row = row
-            row.expected = expected[row.currency] ?? OpenEpisodes.Expected()
-            return row
-        }
+        revenue = OpenEpisodes.revenue(tally.revenue.rows, expectedFrom: openEpisodes)
         flows = tally.flows.weeks
         billingFailures = BillingFailures.rows(started: tally.started, renewals: renewals)
         self.dataQuality = DataQuality.rows(counts: dataQuality, rejections: rejections)

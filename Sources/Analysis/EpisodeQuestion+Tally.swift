@@ -61,6 +61,7 @@ extension EpisodeQuestion {
         var messageBands: MessageBands.Tally?
         var retryDays: RetryDays.Tally?
         var revenue: Revenue.Tally?
+        var openEpisodes: OpenEpisodes.Tally?
         var flows: Flows.Tally?
         /// For `episodes`: the first `limit` in ``EpisodeList/sorted(_:)`` order; every one, unsorted, without a
         /// limit.
@@ -81,7 +82,11 @@ extension EpisodeQuestion {
                 messageBands = MessageBands.Tally(asOf: asOf, schedule: schedule)
                 retryDays = RetryDays.Tally(asOf: asOf)
             case .retryDays: retryDays = RetryDays.Tally(asOf: asOf)
-            case .revenue: revenue = Revenue.Tally()
+            case .revenue:
+                // What retry is expected to bring back is weighed by the group's own recovery curve.
+                revenue = Revenue.Tally()
+                openEpisodes = OpenEpisodes.Tally(asOf: asOf)
+                recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
             case .flows: flows = Flows.Tally(asOf: asOf)
             case .episodes: break
             }
@@ -95,6 +100,7 @@ extension EpisodeQuestion {
             messageBands?.add(episode)
             retryDays?.add(episode)
             revenue?.add(episode)
+            openEpisodes?.add(episode)
             flows?.add(episode)
             if kind == .episodes {
                 if let limit {
@@ -117,7 +123,13 @@ extension EpisodeQuestion {
                     messageBands?.figures(lifeTable: retryDays?.lifeTable(schedule: schedule) ?? []) ?? []
                 )
             case .retryDays: .retryDays(retryDays?.lifeTable(schedule: schedule) ?? [])
-            case .revenue: .revenue(revenue?.rows ?? [])
+            case .revenue:
+                .revenue(
+                    OpenEpisodes.revenue(
+                        revenue?.rows ?? [],
+                        expectedFrom: recoveryCurve.map { openEpisodes?.rows(estimate: $0.estimate) ?? [] } ?? []
+                    )
+                )
             case .flows: .flows(flows?.weeks ?? [])
             case .episodes: .episodes(limit == nil ? EpisodeList.sorted(episodes) : episodes)
             }

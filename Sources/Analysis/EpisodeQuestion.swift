@@ -23,7 +23,8 @@ package struct EpisodeQuestion: Hashable, Sendable {
         case messageBands = "message-bands"
         /// The life table of retry days 1…60: at risk, recoveries, daily hazard (`retry_days.csv`).
         case retryDays = "retry-days"
-        /// Recovered, saved, lost and at-risk amounts per currency (`revenue.csv`).
+        /// Recovered, saved, lost and at-risk amounts per currency, and what retry is expected to bring back
+        /// (`revenue.csv`).
         case revenue
         /// Episodes entering and leaving retry per ISO week (`flows.csv`).
         case flows

@@ -101,6 +101,16 @@ package enum OpenEpisodes {
         }
     }
 
+    /// `revenue.csv`'s rows with the expected recoveries and amount of `open`'s episodes.
+    package static func revenue(_ rows: [Revenue.Row], expectedFrom open: [Row]) -> [Revenue.Row] {
+        let expected = Self.expected(open)
+        return rows.map { row in
+            var row = row
+            row.expected = expected[row.currency] ?? Expected()
+            return row
+        }
+    }
+
     /// The expected recoveries and amount per currency of the price at stake (a missing currency as "").
     package static func expected(_ rows: [Row]) -> [String: Expected] {
         var byCurrency: [String: Expected] = [:]

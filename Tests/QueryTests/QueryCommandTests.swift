@@ -22,7 +22,7 @@ import Testing
         #expect(result.stdout == ([header] + cohortRows).joined(separator: "\n") + "\n")
     }
 
-    @Test(arguments: [("retry-days", 5), ("revenue", 6), ("flows", 7)])
+    @Test(arguments: [("retry-days", 5), ("revenue", 6), ("flows", 8)])
     func v2QuestionsPrintTheReportsFile(question: String, table: Int) async throws {
         let fixture = try await QueryFixture.shared()
         let result = try ChurnCommand.run(

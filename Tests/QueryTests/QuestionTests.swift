@@ -61,7 +61,7 @@ import Testing
         Case(name: "message-bands", question: EpisodeQuestion(.messageBands)) { ($0[4].columns, $0[4].rows) },
         Case(name: "retry-days", question: EpisodeQuestion(.retryDays)) { ($0[5].columns, $0[5].rows) },
         Case(name: "revenue", question: EpisodeQuestion(.revenue)) { ($0[6].columns, $0[6].rows) },
-        Case(name: "flows", question: EpisodeQuestion(.flows)) { ($0[7].columns, $0[7].rows) },
+        Case(name: "flows", question: EpisodeQuestion(.flows)) { ($0[8].columns, $0[8].rows) },
     ]
 
     static let formats = TableRenderer.Format.allCases
