@@ -69,7 +69,7 @@ import TestSupport
         #expect(
             before.keys.sorted() == [
                 "billing_failures.csv", "data_quality.csv", "flows.csv", "grace_period.csv", "grace_revenue.csv",
-                "headline.json", "message_bands.csv", "recovery_by_cohort.csv", "recovery_curve.csv",
+                "headline.json", "message_bands.csv", "open_episodes.csv", "recovery_by_cohort.csv", "recovery_curve.csv",
                 "recovery_curve.svg", "recovery_hazard.svg", "retry_days.csv", "revenue.csv", "summary.md",
             ])
 

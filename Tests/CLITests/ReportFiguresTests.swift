@@ -136,7 +136,8 @@ import TestSupport
         #expect(try Self.csvRows(read("recovery_by_cohort.csv"), keyColumns: 2) == Self.recoveryByCohort())
 
         // revenue.csv, row by row.
-        #expect(try Self.csvRows(read("revenue.csv"), keyColumns: 1) == Self.revenue())
+        // The counted columns; the expected ones are estimates from the curve (OpenEpisodesTableTests).
+        #expect(try Self.csvRows(read("revenue.csv"), keyColumns: 1).mapValues { Array($0.prefix(7)) } == Self.revenue())
 
         // The headline: mature episodes only.
         let mature = Self.episodes.filter { $0.start + 61 <= Self.asOfDay }

@@ -76,8 +76,8 @@ import Testing
         #expect(
             csv["revenue.csv"] == """
                 currency,recovered_episodes,recovered_amount,saved_in_grace_amount,expired_episodes,lost_amount,\
-                open_episodes,at_risk_amount
-                USD,1,9.990,0.000,1,9.990,0,0.000
+                open_episodes,at_risk_amount,expected_recoveries,expected_recovered_amount
+                USD,1,9.990,0.000,1,9.990,0,0.000,0.000000,0.000
 
                 """)
         // March episode: t0 2024-03-31 (W13), recovered after grace 2024-04-20 (W16). May episode: t0 2024-05-20
@@ -123,7 +123,8 @@ import Testing
         #expect(
             tables.map(\.name) == [
                 "recovery_by_cohort.csv", "recovery_curve.csv", "grace_period.csv", "grace_revenue.csv",
-                "message_bands.csv", "retry_days.csv", "revenue.csv", "flows.csv", "billing_failures.csv",
+                "message_bands.csv", "retry_days.csv", "revenue.csv", "open_episodes.csv", "flows.csv",
+                "billing_failures.csv",
                 "data_quality.csv",
             ])
     }
