@@ -25,21 +25,24 @@ extension EpisodeQuestion {
             if question.kind == .graceSaves && !episode.hasGrace { return }
             // `episodes` lists by group only, one group holding everything without a grouping; every other kind
             // also has the figures over every episode.
-            if question.kind == .episodes || !question.grouping.isEmpty {
+            if question.isList || !question.grouping.isEmpty {
                 let key = question.grouping.map { $0.value(of: episode) }
                 groups[key, default: FigureTally(question, asOf: asOf)].add(episode)
             }
-            if question.kind != .episodes { total.add(episode) }
+            if !question.isList { total.add(episode) }
         }
 
         /// The answer (see ``EpisodeQuestion/answer(episodes:asOf:)``).
         package var answer: [Group] {
             let ordered = groups.keys.sorted { $0.lexicographicallyPrecedes($1) }
-            if question.kind == .episodes {
+            if question.isList {
                 return ordered.compactMap { key in
-                    guard let listed = groups[key]?.result, case .episodes(let episodes) = listed, !episodes.isEmpty
-                    else { return nil }
-                    return Group(key: key, figures: listed)
+                    guard let listed = groups[key]?.result else { return nil }
+                    switch listed {
+                    case .episodes(let rows) where !rows.isEmpty: return Group(key: key, figures: listed)
+                    case .openEpisodes(let rows) where !rows.isEmpty: return Group(key: key, figures: listed)
+                    default: return nil
+                    }
                 }
             }
             var answer = ordered.compactMap { key in groups[key].map { Group(key: key, figures: $0.result) } }
@@ -62,6 +65,7 @@ extension EpisodeQuestion {
         var retryDays: RetryDays.Tally?
         var revenue: Revenue.Tally?
         var openEpisodes: OpenEpisodes.Tally?
+        let selection: OpenEpisodes.Selection
         var flows: Flows.Tally?
         /// For `episodes`: the first `limit` in ``EpisodeList/sorted(_:)`` order; every one, unsorted, without a
         /// limit.
@@ -73,6 +77,7 @@ extension EpisodeQuestion {
             self.asOf = asOf
             schedule = question.schedule
             limit = question.limit.map { max(0, $0) }
+            selection = question.openEpisodes
             switch kind {
             case .recoveryRate: recoveryRate = RecoveryByCohort.Row(cohort: nil, productId: nil)
             case .recoveryCurve: recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
@@ -89,6 +94,9 @@ extension EpisodeQuestion {
                 recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
             case .flows: flows = Flows.Tally(asOf: asOf)
             case .episodes: break
+            case .openEpisodes:
+                openEpisodes = OpenEpisodes.Tally(asOf: asOf)
+                recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
             }
         }
 
@@ -132,6 +140,11 @@ extension EpisodeQuestion {
                 )
             case .flows: .flows(flows?.weeks ?? [])
             case .episodes: .episodes(limit == nil ? EpisodeList.sorted(episodes) : episodes)
+            case .openEpisodes:
+                .openEpisodes(
+                    Array(
+                        selection.apply(recoveryCurve.map { openEpisodes?.rows(estimate: $0.estimate) ?? [] } ?? [])
+                            .prefix(limit ?? Int.max)))
             }
         }
     }

@@ -30,6 +30,9 @@ package struct EpisodeQuestion: Hashable, Sendable {
         case flows
         /// The episodes, one row each (``EpisodeList``).
         case episodes
+        /// The open episodes with their chance of recovery (`open_episodes.csv`), selected and ordered by
+        /// ``EpisodeQuestion/openEpisodes``; each group's chances from its own recovery curve.
+        case openEpisodes = "open-episodes"
     }
 
     /// One group's figures, of the question's kind.
@@ -47,6 +50,8 @@ package struct EpisodeQuestion: Hashable, Sendable {
         case flows([Flows.Week])
         /// In ``EpisodeList/sorted(_:)`` order.
         case episodes([Episode])
+        /// In the order of ``EpisodeQuestion/openEpisodes``.
+        case openEpisodes([OpenEpisodes.Row])
     }
 
     /// One group of the answer.
@@ -67,20 +72,29 @@ package struct EpisodeQuestion: Hashable, Sendable {
     package var grouping: [EpisodeGrouping]
     /// The message schedule: `message-bands` models exposure with it, `retry-days` marks its message days.
     package var schedule: MessageSchedule
-    /// For `episodes`: at most this many rows of each group (of all episodes when there is no grouping).
+    /// For `episodes` and `open-episodes`: at most this many rows of each group (of all episodes when there is no
+    /// grouping).
     package var limit: Int?
+    /// For `open-episodes`: which rows, in what order.
+    package var openEpisodes: OpenEpisodes.Selection
 
     package init(
         _ kind: Kind,
         grouping: [EpisodeGrouping] = [],
         schedule: MessageSchedule = .standard,
-        limit: Int? = nil
+        limit: Int? = nil,
+        openEpisodes: OpenEpisodes.Selection = .init()
     ) {
         self.kind = kind
         self.grouping = grouping
         self.schedule = schedule
         self.limit = limit
+        self.openEpisodes = openEpisodes
     }
+
+    /// Whether the answer lists rows group by group, without figures over all episodes: `episodes` and
+    /// `open-episodes`.
+    package var isList: Bool { kind == .episodes || kind == .openEpisodes }
 
     /// The answer over `episodes` (already filtered to the question's scope).
     ///

@@ -64,6 +64,62 @@ package enum OpenEpisodes {
         }
     }
 
+    /// Which open episodes a list shows, and in what order (`churn query open-episodes`).
+    package struct Selection: Hashable, Sendable {
+        /// The order of the list.
+        package enum Order: String, Hashable, Sendable, CaseIterable {
+            /// By the price at stake's currency, then the expected amount (chance × price at stake) from the largest:
+            /// amounts of different currencies are never compared.
+            case expected
+            /// By the recovery chance, largest first.
+            case chance
+            /// By the day of retry, latest first: the customers retry is about to give up on.
+            case day
+            /// By t0, as `open_episodes.csv`.
+            case start
+        }
+
+        /// Only episodes in grace (true) or past it or without one (false); nil for both.
+        package var inGrace: Bool?
+        /// Only episodes whose recovery chance is at least this.
+        package var minimumChance: Double?
+        /// Only episodes at least this many days into retry (``Row/dayOfRetry``).
+        package var minimumDay: Int?
+        package var order: Order
+
+        package init(inGrace: Bool? = nil, minimumChance: Double? = nil, minimumDay: Int? = nil, order: Order = .expected) {
+            self.inGrace = inGrace
+            self.minimumChance = minimumChance
+            self.minimumDay = minimumDay
+            self.order = order
+        }
+
+        /// `rows` (in t0 order) that pass, in the selection's order; ties keep t0, then `original_transaction_id`.
+        package func apply(_ rows: [Row]) -> [Row] {
+            let kept = rows.filter { row in
+                (inGrace.map { row.inGrace == $0 } ?? true) && (minimumChance.map { row.recoveryChance >= $0 } ?? true)
+                    && (minimumDay.map { row.dayOfRetry >= $0 } ?? true)
+            }
+            let ranked = kept.enumerated().sorted { lhs, rhs in
+                let (a, b) = (lhs.element, rhs.element)
+                switch order {
+                case .expected:
+                    let (x, y) = (a.stakeCurrency ?? "", b.stakeCurrency ?? "")
+                    if x != y { return x.utf8.lexicographicallyPrecedes(y.utf8) }
+                    if a.expectedAmount != b.expectedAmount { return a.expectedAmount > b.expectedAmount }
+                case .chance:
+                    if a.recoveryChance != b.recoveryChance { return a.recoveryChance > b.recoveryChance }
+                case .day:
+                    if a.dayOfRetry != b.dayOfRetry { return a.dayOfRetry > b.dayOfRetry }
+                case .start:
+                    break
+                }
+                return lhs.offset < rhs.offset
+            }
+            return ranked.map(\.element)
+        }
+    }
+
     /// The open episodes, added one at a time: what the list needs of each (its row without the chance, and its
     /// duration), never the episode.
     package struct Tally: Sendable {

@@ -62,6 +62,10 @@ import Testing
         Case(name: "retry-days", question: EpisodeQuestion(.retryDays)) { ($0[5].columns, $0[5].rows) },
         Case(name: "revenue", question: EpisodeQuestion(.revenue)) { ($0[6].columns, $0[6].rows) },
         Case(name: "flows", question: EpisodeQuestion(.flows)) { ($0[8].columns, $0[8].rows) },
+        Case(
+            name: "open-episodes --sort start",
+            question: EpisodeQuestion(.openEpisodes, openEpisodes: OpenEpisodes.Selection(order: .start))
+        ) { ($0[7].columns, $0[7].rows) },
     ]
 
     static let formats = TableRenderer.Format.allCases
@@ -217,7 +221,7 @@ import Testing
                     }
                 }
             }
-            if !grouping.isEmpty && kind != .episodes {
+            if !grouping.isEmpty && !EpisodeQuestion(kind).isList {
                 #expect(objects.last?[EpisodeQuestion.totalColumn] == .boolean(true), "\(kind) ends with the total")
                 #expect(objects.dropLast().allSatisfy { $0[EpisodeQuestion.totalColumn] != nil })
             } else {

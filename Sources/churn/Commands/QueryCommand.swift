@@ -27,10 +27,14 @@ extension Churn {
                   retry-days      at risk, recoveries and hazard per day of retry
                                   (retry_days.csv)
                   revenue         recovered, saved, lost and at-risk amounts per
-                                  currency (revenue.csv)
+                                  currency, and what retry is expected to bring
+                                  back (revenue.csv)
                   flows           episodes entering and leaving retry per week
                                   (flows.csv)
                   episodes        the episodes themselves, one row each
+                  open-episodes   the episodes still in retry, with each one's
+                                  app_account_token and chance of recovery
+                                  (open_episodes.csv): whom to reach now
 
                 Filters (every one given must hold):
                   --product ID, --storefront CODE
@@ -72,10 +76,12 @@ extension Churn {
                   churn query revenue --group-by product
                   churn query flows --from 2025-W40
                   churn query episodes --repeat-episode --group-by product --limit 20
+                  churn query open-episodes --in-grace --limit 50
                 """,
             subcommands: [
                 RecoveryRateCommand.self, RecoveryCurveCommand.self, GraceSavesCommand.self, MessageBandsCommand.self,
                 RetryDaysCommand.self, RevenueCommand.self, FlowsCommand.self, EpisodesCommand.self,
+                OpenEpisodesCommand.self,
             ]
         )
     }

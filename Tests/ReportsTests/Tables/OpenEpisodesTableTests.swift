@@ -71,6 +71,32 @@ import Testing
             ])
     }
 
+    /// `churn query open-episodes`: filters, and each order with its ties in t0 order.
+    @Test func selectionFiltersAndOrders() {
+        func row(_ id: String, day: Int, chance: Double, stake: Int64, _ currency: String, inGrace: Bool) -> OpenEpisodes.Row {
+            OpenEpisodes.Row(
+                subscription: id, appAccountToken: nil, productId: nil, storefront: nil, start: Int64(60 - day) * T.day,
+                dayOfRetry: day, graceEnd: nil, inGrace: inGrace, stakePrice: stake, stakeCurrency: currency,
+                recoveryChance: chance)
+        }
+        // In t0 order (the longest in retry first). Expected amounts: A 0.5, B 2.5, C 1.0, D 50, E 2.5.
+        let rows = [
+            row("A", day: 40, chance: 0.05, stake: 9990, "USD", inGrace: false),
+            row("B", day: 30, chance: 0.25, stake: 9990, "USD", inGrace: false),
+            row("C", day: 20, chance: 0.1, stake: 9990, "EUR", inGrace: false),
+            row("D", day: 5, chance: 0.5, stake: 99_990, "USD", inGrace: true),
+            row("E", day: 3, chance: 0.25, stake: 9990, "USD", inGrace: true),
+        ]
+        func ids(_ selection: OpenEpisodes.Selection) -> [String] { selection.apply(rows).map(\.subscription) }
+        #expect(ids(.init()) == ["C", "D", "B", "E", "A"])
+        #expect(ids(.init(order: .chance)) == ["D", "B", "E", "C", "A"])
+        #expect(ids(.init(order: .day)) == ["A", "B", "C", "D", "E"])
+        #expect(ids(.init(order: .start)) == ["A", "B", "C", "D", "E"])
+        #expect(ids(.init(inGrace: true)) == ["D", "E"])
+        #expect(ids(.init(inGrace: false, minimumChance: 0.1)) == ["C", "B"])
+        #expect(ids(.init(minimumDay: 20, order: .chance)) == ["B", "C", "A"])
+    }
+
     @Test func noStepAtOrBeforeTheDurationAndNoOneLeftInRetry() {
         // Before the first event CIF is 0 and S is 1: the chance is CIF(60 d) itself.
         let curve = RecoveryCurve.Tally(asOf: t0 + 90 * T.day)
