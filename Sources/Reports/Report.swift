@@ -143,6 +143,10 @@ package struct Report: Sendable {
     package let graceLengths: [GraceLength]
     /// Per currency (UTF-8 byte order): `revenue.csv`'s rows and the episodes saved in grace.
     package let money: [Headline.Money]
+    /// What retry is expected to bring back of the open episodes' price at stake, per currency of that price.
+    package let expectedBack: [String: OpenEpisodes.Expected]
+    /// `open_episodes.csv`'s rows: every open episode with its recovery chance, by t0.
+    package let openEpisodes: [OpenEpisodes.Row]
     /// `flows.csv`'s rows, oldest first.
     package let weeks: [Flows.Week]
     /// The snapshot written to `headline.json`.
@@ -184,6 +188,8 @@ package struct Report: Sendable {
         bands = figures.messageBands
         pooledRatio = MessageBands.pooled(figures.messageBands)
         weeks = figures.flows
+        openEpisodes = figures.openEpisodes
+        expectedBack = Dictionary(uniqueKeysWithValues: figures.revenue.map { ($0.currency, $0.expected) })
 
         let all = tally.all
         let withGrace = tally.withGrace
