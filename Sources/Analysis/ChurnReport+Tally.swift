@@ -1,7 +1,7 @@
 extension ChurnReport {
     /// Every table's figures added up one episode at a time, so that episodes can stream through (from a database
     /// cursor, say) instead of being held: it keeps counts, sums and, for the recovery curve and the weekly flows,
-    /// a few numbers per episode, never an ``Episode``.
+    /// a few numbers per episode, and a row for each open episode, never an ``Episode``.
     package struct Tally: Sendable {
         package let asOf: Int64
         package let options: Options
@@ -16,6 +16,7 @@ extension ChurnReport {
         /// The usual grace lengths of the episodes added: the report's scope is every episode, so these are the
         /// lengths that dated its grace periods.
         var graceLengths = GraceLengths(observedIn: [])
+        var openEpisodes: OpenEpisodes.Tally
         var flows: Flows.Tally
         /// Episodes started per month of t0, for `billing_failures.csv`.
         var started = PeriodCounts()
@@ -33,6 +34,7 @@ extension ChurnReport {
             retryDays = RetryDays.Tally(asOf: asOf)
             graceWhatIf = GraceWhatIf.Tally(asOf: asOf)
             flows = Flows.Tally(asOf: asOf)
+            openEpisodes = OpenEpisodes.Tally(asOf: asOf)
         }
 
         /// Adds one finished episode (``EpisodeDataset/finish()``) of the report's scope.
@@ -46,6 +48,7 @@ extension ChurnReport {
             revenue.add(episode)
             graceWhatIf.add(episode)
             graceLengths.observe(episode)
+            openEpisodes.add(episode)
             flows.add(episode)
             started.add(episode.cohort(.month))
         }

@@ -22,6 +22,8 @@ package struct ChurnReport: Hashable, Sendable {
     package var retryDays: [RetryDays.Day]
     package var revenue: [Revenue.Row]
     package var graceWhatIf: [GraceWhatIf.Row]
+    /// Every open episode with its recovery chance, by t0.
+    package var openEpisodes: [OpenEpisodes.Row]
     package var flows: [Flows.Week]
     package var billingFailures: [BillingFailures.Row]
     package var dataQuality: [DataQuality.Row]
@@ -55,7 +57,8 @@ package struct ChurnReport: Hashable, Sendable {
         graceRevenue = tally.graceRevenue.rows
         retryDays = tally.retryDays.lifeTable(schedule: tally.options.schedule)
         messageBands = tally.messageBands.figures(lifeTable: retryDays)
-        revenue = tally.revenue.rows
+        openEpisodes = tally.openEpisodes.rows(estimate: tally.recoveryCurve.estimate)
+        revenue = OpenEpisodes.revenue(tally.revenue.rows, expectedFrom: openEpisodes)
         graceWhatIf = tally.graceWhatIf.rows(graceLengths: tally.graceLengths)
         flows = tally.flows.weeks
         billingFailures = BillingFailures.rows(started: tally.started, renewals: renewals)

@@ -75,6 +75,9 @@ package struct Episode: Hashable, Sendable {
     /// The failed renewal was the first charge after a free trial: the opening transaction's
     /// `offerDiscountType` is `FREE_TRIAL` (whatever its offer type).
     package var isTrialConversion: Bool
+    /// The latest non-empty `appAccountToken` among the subscription's notifications that count (its transactions
+    /// and renewal infos), as of the episode's build: the app's own user id, for reaching the customer.
+    package var appAccountToken: String?
 
     package init(
         subscription: String,
@@ -99,7 +102,8 @@ package struct Episode: Hashable, Sendable {
         closingNotificationUUID: String? = nil,
         offerType: Int32? = nil,
         offerDiscountType: String? = nil,
-        isTrialConversion: Bool = false
+        isTrialConversion: Bool = false,
+        appAccountToken: String? = nil
     ) {
         self.subscription = subscription
         self.sequence = sequence
@@ -124,6 +128,7 @@ package struct Episode: Hashable, Sendable {
         self.offerType = offerType
         self.offerDiscountType = offerDiscountType
         self.isTrialConversion = isTrialConversion
+        self.appAccountToken = appAccountToken
     }
 
     package var isOpen: Bool { outcome == .open }

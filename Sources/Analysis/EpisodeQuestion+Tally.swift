@@ -28,11 +28,11 @@ extension EpisodeQuestion {
             if question.kind == .graceWhatIf { graceLengths.observe(episode) }
             // `episodes` lists by group only, one group holding everything without a grouping; every other kind
             // also has the figures over every episode.
-            if question.kind == .episodes || !question.grouping.isEmpty {
+            if question.isList || !question.grouping.isEmpty {
                 let key = question.grouping.map { $0.value(of: episode) }
                 groups[key, default: FigureTally(question, asOf: asOf)].add(episode)
             }
-            if question.kind != .episodes { total.add(episode) }
+            if !question.isList { total.add(episode) }
         }
 
         /// The answer (see ``EpisodeQuestion/answer(episodes:asOf:)``); `grace-whatif` finds each product's grace
@@ -45,12 +45,14 @@ extension EpisodeQuestion {
         /// every episode of the environment, which dated the grace periods, when a filter selected only some.
         package func answer(graceLengths: GraceLengths) -> [Group] {
             let ordered = groups.keys.sorted { $0.lexicographicallyPrecedes($1) }
-            if question.kind == .episodes {
+            if question.isList {
                 return ordered.compactMap { key in
-                    guard let listed = groups[key]?.result(graceLengths: graceLengths),
-                        case .episodes(let episodes) = listed, !episodes.isEmpty
-                    else { return nil }
-                    return Group(key: key, figures: listed)
+                    guard let listed = groups[key]?.result(graceLengths: graceLengths) else { return nil }
+                    switch listed {
+                    case .episodes(let rows) where !rows.isEmpty: return Group(key: key, figures: listed)
+                    case .openEpisodes(let rows) where !rows.isEmpty: return Group(key: key, figures: listed)
+                    default: return nil
+                    }
                 }
             }
             var answer = ordered.compactMap { key in
@@ -75,6 +77,8 @@ extension EpisodeQuestion {
         var retryDays: RetryDays.Tally?
         var revenue: Revenue.Tally?
         var graceWhatIf: GraceWhatIf.Tally?
+        var openEpisodes: OpenEpisodes.Tally?
+        let selection: OpenEpisodes.Selection
         var flows: Flows.Tally?
         /// For `episodes`: the first `limit` in ``EpisodeList/sorted(_:)`` order; every one, unsorted, without a
         /// limit.
@@ -86,6 +90,7 @@ extension EpisodeQuestion {
             self.asOf = asOf
             schedule = question.schedule
             limit = question.limit.map { max(0, $0) }
+            selection = question.openEpisodes
             switch kind {
             case .recoveryRate: recoveryRate = RecoveryByCohort.Row(cohort: nil, productId: nil)
             case .recoveryCurve: recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
@@ -95,10 +100,17 @@ extension EpisodeQuestion {
                 messageBands = MessageBands.Tally(asOf: asOf, schedule: schedule)
                 retryDays = RetryDays.Tally(asOf: asOf)
             case .retryDays: retryDays = RetryDays.Tally(asOf: asOf)
-            case .revenue: revenue = Revenue.Tally()
+            case .revenue:
+                // What retry is expected to bring back is weighed by the group's own recovery curve.
+                revenue = Revenue.Tally()
+                openEpisodes = OpenEpisodes.Tally(asOf: asOf)
+                recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
             case .graceWhatIf: graceWhatIf = GraceWhatIf.Tally(asOf: asOf)
             case .flows: flows = Flows.Tally(asOf: asOf)
             case .episodes: break
+            case .openEpisodes:
+                openEpisodes = OpenEpisodes.Tally(asOf: asOf)
+                recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
             }
         }
 
@@ -111,6 +123,7 @@ extension EpisodeQuestion {
             retryDays?.add(episode)
             revenue?.add(episode)
             graceWhatIf?.add(episode)
+            openEpisodes?.add(episode)
             flows?.add(episode)
             if kind == .episodes {
                 if let limit {
@@ -135,10 +148,21 @@ extension EpisodeQuestion {
                     messageBands?.figures(lifeTable: retryDays?.lifeTable(schedule: schedule) ?? []) ?? []
                 )
             case .retryDays: .retryDays(retryDays?.lifeTable(schedule: schedule) ?? [])
-            case .revenue: .revenue(revenue?.rows ?? [])
+            case .revenue:
+                .revenue(
+                    OpenEpisodes.revenue(
+                        revenue?.rows ?? [],
+                        expectedFrom: recoveryCurve.map { openEpisodes?.rows(estimate: $0.estimate) ?? [] } ?? []
+                    )
+                )
             case .graceWhatIf: .graceWhatIf(graceWhatIf?.rows(graceLengths: graceLengths) ?? [])
             case .flows: .flows(flows?.weeks ?? [])
             case .episodes: .episodes(limit == nil ? EpisodeList.sorted(episodes) : episodes)
+            case .openEpisodes:
+                .openEpisodes(
+                    Array(
+                        selection.apply(recoveryCurve.map { openEpisodes?.rows(estimate: $0.estimate) ?? [] } ?? [])
+                            .prefix(limit ?? Int.max)))
             }
         }
     }

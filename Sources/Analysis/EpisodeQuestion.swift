@@ -23,7 +23,8 @@ package struct EpisodeQuestion: Hashable, Sendable {
         case messageBands = "message-bands"
         /// The life table of retry days 1…60: at risk, recoveries, daily hazard (`retry_days.csv`).
         case retryDays = "retry-days"
-        /// Recovered, saved, lost and at-risk amounts per currency (`revenue.csv`).
+        /// Recovered, saved, lost and at-risk amounts per currency, and what retry is expected to bring back
+        /// (`revenue.csv`).
         case revenue
         /// Per product and grace length, the paid days kept and the free access given over mature episodes
         /// (`grace_whatif.csv`).
@@ -32,6 +33,9 @@ package struct EpisodeQuestion: Hashable, Sendable {
         case flows
         /// The episodes, one row each (``EpisodeList``).
         case episodes
+        /// The open episodes with their chance of recovery (`open_episodes.csv`), selected and ordered by
+        /// ``EpisodeQuestion/openEpisodes``; each group's chances from its own recovery curve.
+        case openEpisodes = "open-episodes"
     }
 
     /// One group's figures, of the question's kind.
@@ -50,6 +54,8 @@ package struct EpisodeQuestion: Hashable, Sendable {
         case flows([Flows.Week])
         /// In ``EpisodeList/sorted(_:)`` order.
         case episodes([Episode])
+        /// In the order of ``EpisodeQuestion/openEpisodes``.
+        case openEpisodes([OpenEpisodes.Row])
     }
 
     /// One group of the answer.
@@ -70,20 +76,29 @@ package struct EpisodeQuestion: Hashable, Sendable {
     package var grouping: [EpisodeGrouping]
     /// The message schedule: `message-bands` models exposure with it, `retry-days` marks its message days.
     package var schedule: MessageSchedule
-    /// For `episodes`: at most this many rows of each group (of all episodes when there is no grouping).
+    /// For `episodes` and `open-episodes`: at most this many rows of each group (of all episodes when there is no
+    /// grouping).
     package var limit: Int?
+    /// For `open-episodes`: which rows, in what order.
+    package var openEpisodes: OpenEpisodes.Selection
 
     package init(
         _ kind: Kind,
         grouping: [EpisodeGrouping] = [],
         schedule: MessageSchedule = .standard,
-        limit: Int? = nil
+        limit: Int? = nil,
+        openEpisodes: OpenEpisodes.Selection = .init()
     ) {
         self.kind = kind
         self.grouping = grouping
         self.schedule = schedule
         self.limit = limit
+        self.openEpisodes = openEpisodes
     }
+
+    /// Whether the answer lists rows group by group, without figures over all episodes: `episodes` and
+    /// `open-episodes`.
+    package var isList: Bool { kind == .episodes || kind == .openEpisodes }
 
     /// The answer over `episodes` (already filtered to the question's scope).
     ///

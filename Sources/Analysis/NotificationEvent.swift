@@ -38,6 +38,8 @@ package struct NotificationEvent: Hashable, Sendable {
     package let renewalCurrency: String?
     /// `PURCHASE` or `RENEWAL`.
     package let transactionReason: String?
+    /// The app's own user id: the transaction's `appAccountToken`, else the renewal info's; nil when empty.
+    package let appAccountToken: String?
 
     package init(
         notificationUUID: String,
@@ -60,7 +62,8 @@ package struct NotificationEvent: Hashable, Sendable {
         gracePeriodExpiresDate: Int64? = nil,
         renewalPrice: Int64? = nil,
         renewalCurrency: String? = nil,
-        transactionReason: String? = nil
+        transactionReason: String? = nil,
+        appAccountToken: String? = nil
     ) {
         self.notificationUUID = notificationUUID
         self.notificationType = notificationType
@@ -83,5 +86,6 @@ package struct NotificationEvent: Hashable, Sendable {
         self.renewalPrice = renewalPrice
         self.renewalCurrency = renewalCurrency
         self.transactionReason = transactionReason
+        self.appAccountToken = appAccountToken
     }
 }

@@ -48,36 +48,82 @@ package enum RecoveryCurve {
         package var points: [Point] {
             RecoveryCurve.points(sorted: durations.sorted { $0.duration < $1.duration })
         }
+
+        /// The Aalen–Johansen estimate itself, for the recovery chance of open episodes.
+        package var estimate: Estimate {
+            Estimate(sorted: durations.sorted { $0.duration < $1.duration })
+        }
+    }
+
+    /// The Aalen–Johansen estimate as a step function: at each distinct event duration, the cumulative incidence of
+    /// recovery (CIF) and the share still in retry (S) just after it.
+    package struct Estimate: Hashable, Sendable {
+        /// One step: the event duration, and CIF and S after it.
+        package struct Step: Hashable, Sendable {
+            package var time: Int64
+            package var cif: Double
+            package var survival: Double
+        }
+
+        package private(set) var steps: [Step] = []
+
+        /// - Parameter sorted: every episode's duration and outcome, sorted by duration.
+        init(sorted: [(duration: Int64, outcome: Episode.Outcome)]) {
+            var survival = 1.0
+            var cif = 0.0
+            var index = sorted.startIndex
+            while index < sorted.endIndex {
+                let time = sorted[index].duration
+                let atRisk = sorted.endIndex - index  // durations ≥ time, censored ones at time included
+                var ended = 0
+                var recovered = 0
+                while index < sorted.endIndex, sorted[index].duration == time {
+                    switch sorted[index].outcome {
+                    case .open: break
+                    case .recovered:
+                        ended += 1
+                        recovered += 1
+                    default: ended += 1
+                    }
+                    index += 1
+                }
+                guard ended > 0 else { continue }
+                cif += survival * Double(recovered) / Double(atRisk)
+                survival *= 1 - Double(ended) / Double(atRisk)
+                steps.append(Step(time: time, cif: cif, survival: survival))
+            }
+        }
+
+        /// CIF and S at the largest event duration ≤ `time`: 0 and 1 before the first.
+        package func value(at time: Int64) -> (cif: Double, survival: Double) {
+            // The number of steps at or before `time`.
+            var low = 0
+            var high = steps.count
+            while low < high {
+                let middle = (low + high) / 2
+                if steps[middle].time <= time { low = middle + 1 } else { high = middle }
+            }
+            guard low > 0 else { return (0, 1) }
+            return (steps[low - 1].cif, steps[low - 1].survival)
+        }
+
+        /// The recovery chance of an open episode `duration` into retry (METRICS.md v2.1, "What retry is still
+        /// expected to bring back"): (CIF(H) − CIF(u)) / S(u) with H = 60 days and u the duration capped at H, the
+        /// share of the episodes still in retry after u that the scope's history saw recover by day 60; 0 when
+        /// S(u) = 0.
+        package func recoveryChance(duration: Int64) -> Double {
+            let horizon = Episode.retryWindow
+            let u = min(max(duration, 0), horizon)
+            let atHorizon = value(at: horizon)
+            let atU = value(at: u)
+            guard atU.survival > 0 else { return 0 }
+            return (atHorizon.cif - atU.cif) / atU.survival
+        }
     }
 
     /// The points of days 1…60 from every episode's duration and outcome, sorted by duration.
     private static func points(sorted: [(duration: Int64, outcome: Episode.Outcome)]) -> [Point] {
-        // Aalen–Johansen steps at each distinct duration tᵢ that has an event (any outcome but open).
-        var steps: [(time: Int64, cif: Double)] = []
-        var survival = 1.0
-        var cif = 0.0
-        var index = sorted.startIndex
-        while index < sorted.endIndex {
-            let time = sorted[index].duration
-            let atRisk = sorted.endIndex - index  // durations ≥ time, censored ones at time included
-            var ended = 0
-            var recovered = 0
-            while index < sorted.endIndex, sorted[index].duration == time {
-                switch sorted[index].outcome {
-                case .open: break
-                case .recovered:
-                    ended += 1
-                    recovered += 1
-                default: ended += 1
-                }
-                index += 1
-            }
-            guard ended > 0 else { continue }
-            cif += survival * Double(recovered) / Double(atRisk)
-            survival *= 1 - Double(ended) / Double(atRisk)
-            steps.append((time, cif))
-        }
-
+        let steps = Estimate(sorted: sorted).steps
         let recoveryDurations = sorted.filter { $0.outcome == .recovered }.map(\.duration)
         var points: [Point] = []
         var stepIndex = 0

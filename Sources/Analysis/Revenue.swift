@@ -1,5 +1,6 @@
-/// The figures of `revenue.csv`: per currency, the money recovered, saved in grace, lost to expiry and still at
-/// risk (METRICS.md, "Money and flows").
+/// The figures of `revenue.csv`: per currency, the money recovered, saved in grace, lost to expiry, still at risk,
+/// and what retry is expected to bring back of it (METRICS.md, "Money and flows" and v2.1's "What retry is still
+/// expected to bring back").
 ///
 /// Recovered episodes count under the recovering transaction's currency with its `price`; expired and open
 /// episodes under the currency of the price at stake with that price. Cancelled and `other` episodes count
@@ -13,10 +14,13 @@ package enum Revenue {
         /// Empty for episodes without a currency.
         package var currency: String
         package var amounts: Amounts
+        /// What retry is expected to bring back of the open episodes' price at stake (``OpenEpisodes``).
+        package var expected: OpenEpisodes.Expected
 
-        package init(currency: String, amounts: Amounts) {
+        package init(currency: String, amounts: Amounts, expected: OpenEpisodes.Expected = .init()) {
             self.currency = currency
             self.amounts = amounts
+            self.expected = expected
         }
     }
 

@@ -28,6 +28,8 @@ struct SubscriptionState {
     /// The latest `expiresDate` of the paid-period notifications processed so far.
     private var paidThrough: Int64?
     private var orphanRecoveries: [OrphanRecovery] = []
+    /// The latest non-empty `appAccountToken` of the notifications processed so far.
+    private var appAccountToken: String?
     /// The latest episode ended by inference (rule 1) and none has opened since: the first
     /// `EXPIRED`/`BILLING_RETRY` after it is its late closing notification and counts in no check.
     private var awaitsLateExpiry = false
@@ -46,6 +48,7 @@ struct SubscriptionState {
     }
 
     mutating func apply(_ event: NotificationEvent, subscription: String) {
+        if let token = event.appAccountToken, !token.isEmpty { appAccountToken = token }
         if event.notificationType == "DID_RENEW", event.subtype != "BILLING_RECOVERY" {
             result.renewals.add(CalendarPeriod(monthContaining: event.signedDate))
         }
@@ -71,7 +74,8 @@ struct SubscriptionState {
         }
     }
 
-    /// The subscription's results: episodes in order of start, numbered from 1; an open episode stays open.
+    /// The subscription's results: episodes in order of start, numbered from 1, each with the subscription's latest
+    /// `appAccountToken`; an open episode stays open.
     mutating func finish() -> SubscriptionEpisodes {
         if let open = current.take() { result.episodes.append(open) }
         // Late failure notices can add episodes out of order; the sort is stable for equal starts.
@@ -84,6 +88,7 @@ struct SubscriptionState {
         }
         for index in result.episodes.indices {
             result.episodes[index].sequence = index + 1
+            result.episodes[index].appAccountToken = appAccountToken
         }
         return result
     }

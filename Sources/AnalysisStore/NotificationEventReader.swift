@@ -29,7 +29,7 @@ struct NotificationEventReader {
             milliseconds("purchase_date"), milliseconds("expires_date"), "n.price", "n.currency",
             "n.in_app_ownership_type", "n.offer_type", "n.offer_discount_type",
             milliseconds("grace_period_expires_date"), "n.transaction_reason", "n.bundle_id", "n.renewal_price",
-            "n.renewal_currency",
+            "n.renewal_currency", "nullif(n.app_account_token, '')",
         ].joined(separator: ", ")
         var sql = "SELECT \(columns) FROM notifications n"
         switch scope {
@@ -55,7 +55,7 @@ struct NotificationEventReader {
         var fields = CopyTextRowReader()
         return try connection.copyOut(Self.query(scope)) { row in
             fields.read(row)
-            guard fields.count == 21, let uuid = fields.text(0), let type = fields.text(1),
+            guard fields.count == 22, let uuid = fields.text(0), let type = fields.text(1),
                 let signedDate = fields.int64(3)
             else {
                 throw PGError(kind: .unexpectedResult, message: "a notification row has an unexpected shape")
@@ -82,7 +82,8 @@ struct NotificationEventReader {
                     gracePeriodExpiresDate: fields.int64(16),
                     renewalPrice: fields.int64(19),
                     renewalCurrency: fields.text(20),
-                    transactionReason: fields.text(17)
+                    transactionReason: fields.text(17),
+                    appAccountToken: fields.text(21)
                 )
             )
         }

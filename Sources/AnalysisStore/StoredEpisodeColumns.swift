@@ -12,7 +12,7 @@ enum StoredEpisodeColumns {
         has_grace, (date_part('epoch', grace_end) * 1000)::int8, (date_part('epoch', end_at) * 1000)::int8, \
         outcome, recovery_price, recovery_currency, offer_type, offer_discount_type, trial_conversion, \
         opening_notification_uuid, closing_notification_uuid, recovered_by, end_inferred, grace_end_inferred, \
-        stake_price, stake_currency, bundle_id
+        stake_price, stake_currency, bundle_id, app_account_token
         """
 
     /// The order episodes are read in.
@@ -21,7 +21,7 @@ enum StoredEpisodeColumns {
     /// One row (text values, nil for NULL) as an episode.
     /// - Throws: ``PGError`` of kind `unexpectedResult` when a required value is missing or malformed.
     static func episode(_ field: [String?], environment: String) throws -> Episode {
-        guard field.count == 22, let subscription = field[0], let sequence = field[1].flatMap({ Int($0) }),
+        guard field.count == 23, let subscription = field[0], let sequence = field[1].flatMap({ Int($0) }),
             let start = field[4].flatMap({ Int64($0) }), let outcomeText = field[8],
             let outcome = Episode.Outcome(rawValue: outcomeText), let opening = field[14]
         else {
@@ -57,7 +57,8 @@ enum StoredEpisodeColumns {
             closingNotificationUUID: field[15],
             offerType: field[11].flatMap { Int32($0) },
             offerDiscountType: field[12],
-            isTrialConversion: field[13] == "t"
+            isTrialConversion: field[13] == "t",
+            appAccountToken: field[22]
         )
     }
 }

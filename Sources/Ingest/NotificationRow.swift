@@ -12,7 +12,8 @@ package struct NotificationRow: Sendable {
         "original_purchase_date", "expires_date", "price", "currency", "in_app_ownership_type", "transaction_reason",
         "offer_type", "offer_identifier", "offer_discount_type", "offer_period", "revocation_date",
         "revocation_reason", "grace_period_expires_date", "is_in_billing_retry_period", "expiration_intent",
-        "auto_renew_status", "auto_renew_product_id", "renewal_price", "renewal_currency", "renewal_date", "payload",
+        "auto_renew_status", "auto_renew_product_id", "renewal_price", "renewal_currency", "renewal_date",
+        "app_account_token", "app_transaction_id", "payload",
         "verified", "source_file_id", "source_line", "load_run_id",
     ]
 
@@ -33,7 +34,8 @@ package struct NotificationRow: Sendable {
         .timestamptz, .timestamptz, .bigint, .text, .text, .text,
         .integer, .text, .text, .text, .timestamptz,
         .integer, .timestamptz, .boolean, .integer,
-        .integer, .text, .bigint, .text, .timestamptz, .jsonb,
+        .integer, .text, .bigint, .text, .timestamptz,
+        .text, .text, .jsonb,
         .boolean, .bigint, .bigint, .bigint,
     ]
 
@@ -101,6 +103,8 @@ package struct NotificationRow: Sendable {
             row.append(renewal?.renewalPrice)
             try row.append(renewal?.currency)
             try appendDate(renewal?.renewalDate, "data.signedRenewalInfo.renewalDate", &row)
+            try row.append(nonEmpty(transaction?.appAccountToken) ?? nonEmpty(renewal?.appAccountToken))
+            try row.append(nonEmpty(transaction?.appTransactionId) ?? nonEmpty(renewal?.appTransactionId))
             try decoded.document.withUnsafeBytes { try row.appendJSONB(utf8: $0) }
             row.append(verified)
             row.append(fileID)
@@ -119,6 +123,11 @@ package struct NotificationRow: Sendable {
     /// purchase token). The content alone decides it, so every copy of one notification has the same key.
     static func subscription(of decoded: DecodedNotification) -> String {
         decoded.transaction?.originalTransactionId ?? decoded.renewalInfo?.originalTransactionId ?? ""
+    }
+
+    /// `text`, or nil when it is empty.
+    private static func nonEmpty(_ text: String?) -> String? {
+        text.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The environment a notification belongs to, wherever its kind keeps it.

@@ -92,9 +92,9 @@ package struct Report: Sendable {
     /// `headline.json` last, so a directory with a `headline.json` holds a complete report.
     package static let fileNames: [String] = [
         RecoveryByCohort.fileName, RecoveryCurve.fileName, GracePeriod.fileName, GraceRevenue.fileName,
-        MessageBands.fileName, RetryDays.fileName, Revenue.fileName, GraceWhatIf.fileName, Flows.fileName,
-        BillingFailures.fileName, DataQuality.fileName, RecoveryCurveChart.fileName, RecoveryHazardChart.fileName,
-        summaryFileName, Headline.fileName,
+        MessageBands.fileName, RetryDays.fileName, Revenue.fileName, OpenEpisodes.fileName, GraceWhatIf.fileName,
+        Flows.fileName, BillingFailures.fileName, DataQuality.fileName, RecoveryCurveChart.fileName,
+        RecoveryHazardChart.fileName, summaryFileName, Headline.fileName,
     ]
 
     /// The days of the recovery curve `headline.json` keeps: 3, 16 and 28, the grace lengths the App Store offers,
@@ -142,6 +142,10 @@ package struct Report: Sendable {
     package let graceLengths: [GraceLength]
     /// Per currency (UTF-8 byte order): `revenue.csv`'s rows and the episodes saved in grace.
     package let money: [Headline.Money]
+    /// What retry is expected to bring back of the open episodes' price at stake, per currency of that price.
+    package let expectedBack: [String: OpenEpisodes.Expected]
+    /// `open_episodes.csv`'s rows: every open episode with its recovery chance, by t0.
+    package let openEpisodes: [OpenEpisodes.Row]
     /// `flows.csv`'s rows, oldest first.
     package let weeks: [Flows.Week]
     /// The snapshot written to `headline.json`.
@@ -183,6 +187,8 @@ package struct Report: Sendable {
         bands = figures.messageBands
         pooledRatio = MessageBands.pooled(figures.messageBands)
         weeks = figures.flows
+        openEpisodes = figures.openEpisodes
+        expectedBack = Dictionary(uniqueKeysWithValues: figures.revenue.map { ($0.currency, $0.expected) })
 
         let all = tally.all
         let withGrace = tally.withGrace

@@ -1,3 +1,4 @@
+import Foundation
 import Analysis
 
 extension SummaryDocument {
@@ -68,31 +69,53 @@ extension SummaryDocument {
         }
     }
 
-    /// Money per currency: recovered, saved in grace, lost and at risk now.
+    /// Money per currency, led by what retry is expected to bring back beside what is at risk: then recovered,
+    /// saved in grace and lost.
     func writeMoney(to writer: inout MarkdownWriter) {
         writer.heading("Money")
         guard !report.money.isEmpty else {
             writer.paragraph("No episode has recovered or expired, and none is open, so there is no money to show.")
             return
         }
+        let open = report.money.filter { $0.openEpisodes > 0 }
+        if !open.isEmpty {
+            let expected = open.map { money in
+                let back = report.expectedBack[money.currency] ?? OpenEpisodes.Expected()
+                return HumanFormat.money(Self.milliunits(back.amount), currency: money.currency) + " of "
+                    + HumanFormat.amount(money.atRiskMilliunits)
+            }
+            writer.paragraph(
+                "**Expected back from retry: " + expected.joined(separator: "; ") + " at risk now.** Each of the "
+                    + HumanFormat.count(open.reduce(0) { $0 + $1.openEpisodes }) + " episodes still in retry is "
+                    + "weighed by its chance of recovering by day 60, the share of the episodes this long in retry "
+                    + "that this report's own history saw recover (`open_episodes.csv` lists them, with each "
+                    + "customer's `appAccountToken`): an estimate from past episodes, not a promise.")
+        }
         writer.paragraph(
             "Customer prices before the App Store's commission, per currency (currencies are never added together), "
                 + "over every episode of the report, young ones included. Each cell gives the amount and, in "
-                + "brackets, the number of episodes.")
+                + "brackets, the number of episodes (expected ones with a decimal).")
         writer.table(
-            header: ["Currency", "Recovered", "Of which saved in grace", "Lost to expiry", "At risk now"],
-            alignments: [.left, .right, .right, .right, .right],
+            header: [
+                "Currency", "Expected back", "At risk now", "Recovered", "Of which saved in grace", "Lost to expiry",
+            ],
+            alignments: [.left, .right, .right, .right, .right, .right],
             rows: report.money.map { money in
                 let currency = money.currency
+                let back = report.expectedBack[currency] ?? OpenEpisodes.Expected()
                 return [
                     currency.isEmpty ? "(no currency)" : currency,
+                    HumanFormat.amount(Self.milliunits(back.amount)) + " ("
+                        + String(format: "%.1f", back.recoveries) + ")",
+                    Self.amount(money.atRiskMilliunits, currency, episodes: money.openEpisodes),
                     Self.amount(money.recoveredMilliunits, currency, episodes: money.recoveredEpisodes),
                     Self.amount(money.savedInGraceMilliunits, currency, episodes: money.savedInGraceEpisodes),
                     Self.amount(money.lostMilliunits, currency, episodes: money.expiredEpisodes),
-                    Self.amount(money.atRiskMilliunits, currency, episodes: money.openEpisodes),
                 ]
             })
         writer.bulletList([
+            "*Expected back*: the price at stake of each episode still in retry times its chance of recovering by "
+                + "day 60 (`recovery_chance`), summed; in brackets, the chances summed: the recoveries expected.",
             "*Recovered*: the price of the transaction that ended each recovered episode, one billing period "
                 + "each (not the subscriber's lifetime value).",
             "*Saved in grace*: the part of it collected inside a grace period, while the subscriber kept access.",
@@ -100,6 +123,12 @@ extension SummaryDocument {
             "*At risk now*: the price of the failed renewal of each episode still in retry: what retry may still "
                 + "collect.",
         ])
+    }
+
+    /// An estimated amount in currency units as milliunits, rounded to the cent: an estimate shows no more.
+    static func milliunits(_ amount: Double) -> Int64 {
+        guard amount.isFinite, abs(amount) < 9e15 else { return 0 }
+        return Int64((amount * 100).rounded()) * 10
     }
 
     /// `29.97 (3)`: the table's first column names the currency.

@@ -117,7 +117,16 @@ package struct SummaryDocument: Sendable {
             "the daily recovery hazard with its 95% interval, days 1 to 60, message days marked (drawn in "
                 + "`\(RecoveryHazardChart.fileName)`)."
         ),
-        (Revenue.fileName, "money recovered, saved in grace, lost and still at risk, per currency."),
+        (
+            Revenue.fileName,
+            "money recovered, saved in grace, lost and still at risk, and what retry is expected to bring back of "
+                + "it, per currency."
+        ),
+        (
+            OpenEpisodes.fileName,
+            "every episode still in billing retry, with its customer's `appAccountToken`, day of retry, grace, "
+                + "price at stake and chance of recovery by day 60: the list to work from."
+        ),
         (
             GraceWhatIf.fileName,
             "per product, the paid days each grace length would have kept and the free access it would have given "

@@ -21,6 +21,13 @@ package enum UTCTime {
         return text + "Z"
     }
 
+    /// `2024-07-19T08:30:00.000Z` (ISO 8601), always with milliseconds: the times of `open_episodes.csv`.
+    package static func timestampWithMilliseconds(_ millis: Int64) -> String {
+        let text = timestamp(millis)
+        return CivilDate.split(unixMilliseconds: millis).millisecondOfDay % 1000 == 0
+            ? String(text.dropLast()) + ".000Z" : text
+    }
+
     /// `2024-07-19 08:30 UTC`: the time for people to read, to the minute. The seconds are cut, not rounded, so
     /// the minute shown never lies after the instant; files for machines keep ``timestamp(_:)``.
     package static func minute(_ millis: Int64) -> String {

@@ -36,7 +36,9 @@ extension NotificationEvent {
             gracePeriodExpiresDate: renewalInfo?.gracePeriodExpiresDate,
             renewalPrice: renewalInfo?.renewalPrice,
             renewalCurrency: renewalInfo?.currency,
-            transactionReason: transaction?.transactionReason?.rawValue
+            transactionReason: transaction?.transactionReason?.rawValue,
+            appAccountToken: [transaction?.appAccountToken, renewalInfo?.appAccountToken]
+                .lazy.compactMap { $0 }.first { !$0.isEmpty }
         )
     }
 }

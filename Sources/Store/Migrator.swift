@@ -57,6 +57,10 @@ package struct Migrator {
             version: 10, name: "010_copies_and_retries.sql",
             sql: String(decoding: PackageResources._10_copies_and_retries_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 11, name: "011_app_account_tokens.sql",
+            sql: String(decoding: PackageResources._11_app_account_tokens_sql, as: UTF8.self)
+        ),
     ]
 
     /// The first version whose schema can have a layout other than plain (it records the layout, `schema_layout`).

@@ -106,7 +106,7 @@ import Testing
         // The tour loads, reports and queries: most of the README ran, and the skips are the rules' lines.
         #expect(ran >= 30, "\(ran) commands ran")
         #expect(steps.contains { $0.command.hasPrefix("churn simulate") && $0.output != nil })
-        #expect(steps.filter(\.isSQL).count == 4)
+        #expect(steps.filter(\.isSQL).count == 5)
         for rule in Self.skipped {
             #expect(
                 skippedLines.contains { $0.contains(": \(rule.prefix)") },

@@ -143,7 +143,8 @@ import TestSupport
         #expect(try Self.csvRows(read("recovery_by_cohort.csv"), keyColumns: 2) == Self.recoveryByCohort())
 
         // revenue.csv, row by row.
-        #expect(try Self.csvRows(read("revenue.csv"), keyColumns: 1) == Self.revenue())
+        // The counted columns; the expected ones are estimates from the curve (OpenEpisodesTableTests).
+        #expect(try Self.csvRows(read("revenue.csv"), keyColumns: 1).mapValues { Array($0.prefix(7)) } == Self.revenue())
 
         // grace_whatif.csv, row by row. On paper, the monthly product at G 6 (its grace length: A's, D's and M's
         // grace periods last 6 days): of its nine mature episodes, retry recovered A (3 days) and J (1 day) within

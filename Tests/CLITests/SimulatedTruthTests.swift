@@ -103,7 +103,9 @@ import TestSupport
         let revenueNames = revenueRows.removeFirst()
         var reportedMoney: [String: [String: Int64]] = [:]
         for row in revenueRows {
-            for (name, value) in zip(revenueNames, row) where name != "currency" && name != "saved_in_grace_amount" {
+            // The expected columns are estimates from the report's own curve, checked against later outcomes elsewhere.
+            for (name, value) in zip(revenueNames, row)
+            where name != "currency" && name != "saved_in_grace_amount" && !name.hasPrefix("expected_") {
                 let number = Int64(name.hasSuffix("_amount") ? value.replacingOccurrences(of: ".", with: "") : value)
                 if let number, number > 0 { reportedMoney[row[0], default: [:]][name] = number }
             }

@@ -52,6 +52,9 @@ import Testing
                 ("revocationDate", index % 5 == 0 ? signedDate : nil),
                 ("revocationReason", index % 5 == 0 ? 1 : nil),
                 ("price", index == 7 ? Int64.max : index == 8 ? Int64.min : Int64(index) * 1_000),
+                // Empty now and then: stored as NULL, as from the renewal info when only it has one.
+                ("appAccountToken", index % 4 == 0 ? nil : index % 7 == 0 ? "" : some(texts[index % texts.count])),
+                ("appTransactionId", some("70\(index)")),
             ]
             for case (let key, let value?) in fields { transaction[key] = value }
             var renewal: [String: Any] = [:]
@@ -64,6 +67,8 @@ import Testing
                 ("renewalPrice", some(Int64(index) * 7)),
                 ("currency", some(index % 2 == 0 ? "USD" : "JPY")),
                 ("renewalDate", some(instants[(index + 2) % instants.count])),
+                ("appAccountToken", some("00000000-0000-4000-8000-\(String(format: "%012d", index))")),
+                ("appTransactionId", some("70\(index)")),
             ]
             for case (let key, let value?) in renewalFields { renewal[key] = value }
             let statuses = [1, 2, 3, 4, 5, -32_768, 32_767]
@@ -156,6 +161,14 @@ import Testing
             ("renewal_price", "renewal_price", "(\(renewal) ->> 'renewalPrice')::bigint"),
             ("renewal_currency", "renewal_currency", "\(renewal) ->> 'currency'"),
             ("renewal_date", milliseconds("renewal_date"), "(\(renewal) ->> 'renewalDate')::bigint"),
+            (
+                "app_account_token", "app_account_token",
+                "coalesce(nullif(\(tx) ->> 'appAccountToken', ''), nullif(\(renewal) ->> 'appAccountToken', ''))"
+            ),
+            (
+                "app_transaction_id", "app_transaction_id",
+                "coalesce(nullif(\(tx) ->> 'appTransactionId', ''), nullif(\(renewal) ->> 'appTransactionId', ''))"
+            ),
             ("payload", "payload", "expected.document::jsonb"),
             ("verified", "verified", "true"),
             ("source_file_id", "source_file_id", "7"),

@@ -36,6 +36,34 @@ import Testing
         #expect(result.stdout == CSVWriter.render(report))
     }
 
+    /// The list to work from: the report's open episodes, selected and ordered.
+    @Test func openEpisodesAreTheReportsSelectedAndOrdered() async throws {
+        let fixture = try await QueryFixture.shared()
+        let report = ChurnReport(fixture.stored)
+        #expect(!report.openEpisodes.isEmpty)
+        let byStart = try ChurnCommand.run(
+            ["query", "open-episodes", "--sort", "start", "--format", "csv", "--database-url", fixture.schema.url])
+        #expect(byStart.status == 0, "\(byStart.stderr)")
+        #expect(byStart.stdout == CSVWriter.render(try #require(report.tables.first { $0.name == OpenEpisodes.fileName })))
+
+        // The default order: currency by currency, the largest expected amount first.
+        let expected = try ChurnCommand.run(
+            ["query", "open-episodes", "--format", "csv", "--database-url", fixture.schema.url])
+        let rows = expected.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.count == report.openEpisodes.count)
+        let keys = rows.map { (String($0[9]), (Double($0[8]) ?? 0) * (Double($0[10]) ?? 0)) }
+        for (earlier, later) in zip(keys, keys.dropFirst()) {
+            #expect(earlier.0 < later.0 || (earlier.0 == later.0 && earlier.1 >= later.1), "\(earlier) before \(later)")
+        }
+
+        // Filters: a minimum chance above every chance leaves the header alone; a bad one is refused.
+        let none = try ChurnCommand.run(
+            ["query", "open-episodes", "--min-chance", "1", "--format", "csv", "--database-url", fixture.schema.url])
+        #expect(none.status == 0 && none.stdout == OpenEpisodes.columns.joined(separator: ",") + "\n", "\(none.stdout)")
+        let wrong = try ChurnCommand.run(["query", "open-episodes", "--min-chance", "2", "--database-url", fixture.schema.url])
+        #expect(wrong.status == 64 && wrong.stderr.contains("--min-chance must lie between 0 and 1"))
+    }
+
     @Test func filtersAndTheAlignedTable() async throws {
         let fixture = try await QueryFixture.shared()
         let result = try ChurnCommand.run(

@@ -61,8 +61,12 @@ import Testing
         Case(name: "message-bands", question: EpisodeQuestion(.messageBands)) { ($0[4].columns, $0[4].rows) },
         Case(name: "retry-days", question: EpisodeQuestion(.retryDays)) { ($0[5].columns, $0[5].rows) },
         Case(name: "revenue", question: EpisodeQuestion(.revenue)) { ($0[6].columns, $0[6].rows) },
-        Case(name: "grace-whatif", question: EpisodeQuestion(.graceWhatIf)) { ($0[7].columns, $0[7].rows) },
-        Case(name: "flows", question: EpisodeQuestion(.flows)) { ($0[8].columns, $0[8].rows) },
+        Case(name: "grace-whatif", question: EpisodeQuestion(.graceWhatIf)) { ($0[8].columns, $0[8].rows) },
+        Case(name: "flows", question: EpisodeQuestion(.flows)) { ($0[9].columns, $0[9].rows) },
+        Case(
+            name: "open-episodes --sort start",
+            question: EpisodeQuestion(.openEpisodes, openEpisodes: OpenEpisodes.Selection(order: .start))
+        ) { ($0[7].columns, $0[7].rows) },
     ]
 
     static let formats = TableRenderer.Format.allCases
@@ -218,7 +222,7 @@ import Testing
                     }
                 }
             }
-            if !grouping.isEmpty && kind != .episodes {
+            if !grouping.isEmpty && !EpisodeQuestion(kind).isList {
                 #expect(objects.last?[EpisodeQuestion.totalColumn] == .boolean(true), "\(kind) ends with the total")
                 #expect(objects.dropLast().allSatisfy { $0[EpisodeQuestion.totalColumn] != nil })
             } else {

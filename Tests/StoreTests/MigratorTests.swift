@@ -218,7 +218,7 @@ import TestSupport
             """
         #expect(try connection.execute(primaryKey).scalar == "PRIMARY KEY (notification_uuid)")
 
-        #expect(try migrator.migrate(connection) == [8, 9, 10])
+        #expect(try migrator.migrate(connection) == [8, 9, 10, 11])
         let stored = try connection.execute(
             "SELECT notification_uuid::text, notification_type, original_transaction_id FROM notifications ORDER BY 1"
         ).rows
@@ -291,7 +291,7 @@ import TestSupport
 
     @Test func oneReferenceChecksTheFileAndItsRun() throws {
         let connection = try Self.schemaAt8("filerefs")
-        #expect(try Migrator(logger: Logger.test).migrate(connection) == [9, 10])
+        #expect(try Migrator(logger: Logger.test).migrate(connection) == [9, 10, 11])
         let references = try connection.execute(
             """
             SELECT pg_get_constraintdef(oid) FROM pg_constraint
@@ -334,6 +334,58 @@ import TestSupport
         #expect(try migrator.currentVersion(connection) == 8)
 
         try connection.execute("UPDATE notifications SET source_file_id = 2 WHERE load_run_id = 2")
-        #expect(try migrator.migrate(connection) == [9, 10])
+        #expect(try migrator.migrate(connection) == [9, 10, 11])
+    }
+}
+
+/// Migration 011 fills `app_account_token` and `app_transaction_id` in from the stored payloads (the transaction's,
+/// else the renewal info's, an empty one as NULL) and gives the stored episodes their subscription's latest token.
+@Suite struct AppAccountTokensMigrationTests {
+    @Test func theTokensComeFromTheStoredPayloads() throws {
+        let connection = try TestDatabase.makeSchema("tokens").connect()
+        #expect(try Migrator(logger: Logger.test).migrate(connection, through: 10) == Array(1...10))
+        try connection.execute("INSERT INTO load_runs (id, command, verified) VALUES (1, 'load', true)")
+        try connection.execute(
+            """
+            INSERT INTO source_files (id, load_run_id, path, size_bytes, sha256, records, loaded, duplicates, rejected)
+            VALUES (1, 1, 'export.jsonl', 10, 'x', 4, 4, 0, 0)
+            """
+        )
+        let payloads = [
+            // The transaction's token and id win over the renewal info's.
+            ("A", "2024-03-01Z", #"{"data": {"signedTransactionInfo": {"appAccountToken": "t-1", "appTransactionId": "701"}, "signedRenewalInfo": {"appAccountToken": "r-1"}}}"#),
+            // An empty transaction token: the renewal info's.
+            ("A", "2024-03-05Z", #"{"data": {"signedTransactionInfo": {"appAccountToken": ""}, "signedRenewalInfo": {"appAccountToken": "r-2", "appTransactionId": "702"}}}"#),
+            // None at all, later: the subscription's latest token stays r-2.
+            ("A", "2024-03-09Z", #"{"data": {"signedTransactionInfo": {"appAccountToken": ""}}}"#),
+            // No data.
+            ("", "2024-03-10Z", #"{"notificationType": "TEST"}"#),
+        ]
+        for (index, (subscription, signed, payload)) in payloads.enumerated() {
+            try connection.execute(
+                """
+                INSERT INTO notifications (notification_uuid, notification_type, signed_date, environment,
+                                           original_transaction_id, payload, verified, source_file_id, load_run_id)
+                VALUES ($1::uuid, 'DID_RENEW', $2::timestamptz, 'Production', $3, $4::jsonb, true, 1, 1)
+                """,
+                ["00000000-0000-4000-8000-00000000000\(index + 1)", signed, subscription, payload]
+            )
+        }
+        try connection.execute(
+            """
+            INSERT INTO billing_episodes (environment, original_transaction_id, sequence, start_at, has_grace, outcome,
+                saved_in_grace, cohort_month, cohort_week, trial_conversion, opening_notification_uuid)
+            VALUES ('Production', 'A', 1, '2024-03-02Z', false, 'open', false, '2024-03', '2024-W09', false,
+                    '00000000-0000-4000-8000-000000000002')
+            """
+        )
+        #expect(try Migrator(logger: Logger.test).migrate(connection) == [11])
+        let rows = try connection.execute(
+            "SELECT app_account_token, app_transaction_id FROM notifications ORDER BY signed_date"
+        ).rows
+        #expect(rows == [["t-1", "701"], ["r-2", "702"], [nil, nil], [nil, nil]])
+        #expect(try connection.execute("SELECT app_account_token FROM billing_episodes").scalar == "r-2")
+        // Again: nothing changes.
+        #expect(try Migrator(logger: Logger.test).migrate(connection) == [])
     }
 }

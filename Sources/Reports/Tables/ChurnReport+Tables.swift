@@ -11,6 +11,7 @@ extension ChurnReport {
             MessageBands.table(messageBands, schedule: options.schedule),
             RetryDays.table(retryDays),
             Revenue.table(revenue),
+            OpenEpisodes.table(openEpisodes),
             GraceWhatIf.table(graceWhatIf),
             Flows.table(flows),
             BillingFailures.table(billingFailures),

@@ -10,6 +10,7 @@ extension EpisodeQuestion {
     /// answer in JSON has `is_total` after the grouping columns.
     package func columns(for format: TableRenderer.Format = .csv) -> [String] {
         guard kind != .episodes else { return EpisodeList.columns }
+        guard kind != .openEpisodes else { return OpenEpisodes.columns }
         let typed = format == .json
         let groupingColumns = grouping.flatMap { $0.columns(typed: typed) }
         let total = typed && !grouping.isEmpty ? [Self.totalColumn] : []
@@ -38,7 +39,7 @@ extension EpisodeQuestion {
         let typed = format == .json
         for group in answer {
             var prefix: [ReportTable.Cell] = []
-            if kind != .episodes {
+            if !isList {
                 if let key = group.key {
                     prefix = zip(grouping, key).flatMap { $0.cells($1, typed: typed) }
                 } else {
@@ -79,6 +80,8 @@ extension EpisodeQuestion {
             return Flows.table(weeks).rows
         case .episodes(let episodes):
             return episodes.map { EpisodeList.row($0, asOf: asOf) }
+        case .openEpisodes(let rows):
+            return OpenEpisodes.table(rows).rows
         }
     }
 
@@ -94,6 +97,7 @@ extension EpisodeQuestion {
         case .graceWhatIf: return GraceWhatIf.columns
         case .flows: return Flows.columns
         case .episodes: return EpisodeList.columns
+        case .openEpisodes: return OpenEpisodes.columns
         }
     }
 }

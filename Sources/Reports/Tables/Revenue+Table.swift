@@ -4,11 +4,11 @@ extension Revenue {
     package static let fileName = "revenue.csv"
     package static let columns = [
         "currency", "recovered_episodes", "recovered_amount", "saved_in_grace_amount", "expired_episodes",
-        "lost_amount", "open_episodes", "at_risk_amount",
+        "lost_amount", "open_episodes", "at_risk_amount", "expected_recoveries", "expected_recovered_amount",
     ]
 
     /// `revenue.csv`: one row per currency, amounts as currency units with 3 decimals, an amount too large to add
-    /// up as an empty cell.
+    /// up as an empty cell; the expected recoveries with 6 decimals, the expected amount with 3.
     package static func table(_ rows: [Row]) -> ReportTable {
         ReportTable(
             name: fileName,
@@ -21,6 +21,8 @@ extension Revenue {
                     .milliunits(ifDefined: amounts.savedInGraceAmount), .integer(amounts.expiredEpisodes),
                     .milliunits(ifDefined: amounts.lostAmount), .integer(amounts.openEpisodes),
                     .milliunits(ifDefined: amounts.atRiskAmount),
+                    .decimal(row.expected.recoveries, places: ReportTable.Cell.ratePlaces),
+                    .decimal(row.expected.amount, places: 3),
                 ]
             })
     }

@@ -27,13 +27,17 @@ extension Churn {
                   retry-days      at risk, recoveries and hazard per day of retry
                                   (retry_days.csv)
                   revenue         recovered, saved, lost and at-risk amounts per
-                                  currency (revenue.csv)
+                                  currency, and what retry is expected to bring
+                                  back (revenue.csv)
                   grace-whatif    per product and grace length (0, 3, 6, 16, 28
                                   days): paid days kept and free access given
                                   over mature episodes (grace_whatif.csv)
                   flows           episodes entering and leaving retry per week
                                   (flows.csv)
                   episodes        the episodes themselves, one row each
+                  open-episodes   the episodes still in retry, with each one's
+                                  app_account_token and chance of recovery
+                                  (open_episodes.csv): whom to reach now
 
                 Filters (every one given must hold):
                   --product ID, --storefront CODE
@@ -76,11 +80,12 @@ extension Churn {
                   churn query grace-whatif --product pro.monthly
                   churn query flows --from 2025-W40
                   churn query episodes --repeat-episode --group-by product --limit 20
+                  churn query open-episodes --in-grace --limit 50
                 """,
             subcommands: [
                 RecoveryRateCommand.self, RecoveryCurveCommand.self, GraceSavesCommand.self, MessageBandsCommand.self,
                 RetryDaysCommand.self, RevenueCommand.self, GraceWhatIfCommand.self, FlowsCommand.self,
-                EpisodesCommand.self,
+                EpisodesCommand.self, OpenEpisodesCommand.self,
             ]
         )
     }

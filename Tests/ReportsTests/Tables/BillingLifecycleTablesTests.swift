@@ -76,8 +76,8 @@ import Testing
         #expect(
             csv["revenue.csv"] == """
                 currency,recovered_episodes,recovered_amount,saved_in_grace_amount,expired_episodes,lost_amount,\
-                open_episodes,at_risk_amount
-                USD,1,9.990,0.000,1,9.990,0,0.000
+                open_episodes,at_risk_amount,expected_recoveries,expected_recovered_amount
+                USD,1,9.990,0.000,1,9.990,0,0.000,0.000000,0.000
 
                 """)
         // Only the March episode is mature: recovered by retry after 20 days; its product's grace length is 16 days
@@ -137,8 +137,8 @@ import Testing
         #expect(
             tables.map(\.name) == [
                 "recovery_by_cohort.csv", "recovery_curve.csv", "grace_period.csv", "grace_revenue.csv",
-                "message_bands.csv", "retry_days.csv", "revenue.csv", "grace_whatif.csv", "flows.csv",
-                "billing_failures.csv", "data_quality.csv",
+                "message_bands.csv", "retry_days.csv", "revenue.csv", "open_episodes.csv", "grace_whatif.csv",
+                "flows.csv", "billing_failures.csv", "data_quality.csv",
             ])
     }
 }

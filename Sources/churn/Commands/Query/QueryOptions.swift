@@ -120,8 +120,12 @@ struct QueryOptions: ParsableArguments {
     /// - Parameters:
     ///   - kind: what is asked.
     ///   - schedule: the message schedule, for `message-bands` and `retry-days`.
-    ///   - limit: the most rows of each group, for `episodes`.
-    func answer(_ kind: EpisodeQuestion.Kind, schedule: MessageSchedule = .standard, limit: Int? = nil) throws {
+    ///   - limit: the most rows of each group, for `episodes` and `open-episodes`.
+    ///   - openEpisodes: which open episodes, in what order, for `open-episodes`.
+    func answer(
+        _ kind: EpisodeQuestion.Kind, schedule: MessageSchedule = .standard, limit: Int? = nil,
+        openEpisodes: OpenEpisodes.Selection = .init()
+    ) throws {
         let logger = global.makeLogger()
         let writer = try global.connectMigrated(logger: logger)
         let reader = try global.target.connect(logger: logger)
@@ -130,7 +134,8 @@ struct QueryOptions: ParsableArguments {
         guard let scope = try query.scope(asOf: asOf.map { try AsOfTime.parse($0) }, connection: writer) else {
             throw CommandFailure(status: .failure, message: "nothing is loaded yet: run `churn load FILE…` first.")
         }
-        let question = EpisodeQuestion(kind, grouping: grouping, schedule: schedule, limit: limit)
+        let question = EpisodeQuestion(
+            kind, grouping: grouping, schedule: schedule, limit: limit, openEpisodes: openEpisodes)
         // The episodes stream through the question's tally: none is kept but the rows `episodes` lists.
         var tally = EpisodeQuestion.Tally(question, asOf: scope.asOf)
         var inScope = 0
