@@ -1,0 +1,216 @@
+/// The figures of `forecast_check.csv` (METRICS.md, "How well the forecast did"): the recovery chances the report's
+/// method gave, 61 days before the as-of time T, to the episodes open then, against what became of them by T.
+///
+/// At the check time B = T − 61 days, each episode open at B gets its ``RecoveryCurve/Estimate/recoveryChance(duration:)``
+/// from the recovery curve of every episode built as of B (what was known then); 61 days later it is mature, so its
+/// outcome is final at T. It counts as recovered when it ended `recovered` (by retry or a new purchase) at most 60 days
+/// after t0, the horizon the chance is about. An episode open at B is found at T by its subscription and opening
+/// notification, which also fixes its t0; one not found there (a rebuild that no longer opens it) is left out and
+/// counted in ``Check/unmatched``.
+///
+/// Two tallies keep what the check needs, never the episodes: ``Then`` takes the episodes as of B (their curve and
+/// the open ones' durations), ``Tally`` takes the episodes as of T and keeps only the outcomes of those open at B.
+package enum ForecastCheck {
+    /// How far before the as-of time the check looks: 61 days, so that every episode open then is mature now.
+    package static let lookback = Episode.retryHorizon
+    /// Chances are grouped by tenths: [0, 0.1), [0.1, 0.2), …, [0.9, 1.0].
+    package static let bandCount = 10
+
+    /// The check time B of a report as of `asOf`: 61 days earlier (the earliest time when that overflows).
+    package static func checkTime(asOf: Int64) -> Int64 {
+        let (time, overflow) = asOf.subtractingReportingOverflow(lookback)
+        return overflow ? Int64.min : time
+    }
+
+    /// The band of a chance: k for k/10 ≤ chance < (k + 1)/10, 9 for the last tenth and 1 itself (and above);
+    /// the bounds are the `Double`s k/10, so 0.1 exactly is in band 1.
+    package static func band(of chance: Double) -> Int {
+        guard chance.isFinite, chance > 0 else { return 0 }
+        var band = min(max(Int((chance * 10).rounded(.down)), 0), bandCount - 1)
+        // The product may round across a bound; the bounds themselves decide.
+        if band < bandCount - 1, chance >= Double(band + 1) / 10 { band += 1 }
+        if band > 0, chance < Double(band) / 10 { band -= 1 }
+        return band
+    }
+
+    /// An episode as the check knows it at B and T: its subscription and opening notification (which fix t0).
+    package struct Key: Hashable, Sendable {
+        package var subscription: String
+        package var openingNotificationUUID: String
+
+        package init(subscription: String, openingNotificationUUID: String) {
+            self.subscription = subscription
+            self.openingNotificationUUID = openingNotificationUUID
+        }
+
+        package init(_ episode: Episode) {
+            self.init(subscription: episode.subscription, openingNotificationUUID: episode.openingNotificationUUID)
+        }
+    }
+
+    /// What the episodes as of B foretold: each open episode's chance, and how many episodes there were at all.
+    package struct Forecast: Hashable, Sendable {
+        /// B (Unix ms).
+        package var checkTime: Int64
+        /// Episodes of the scope as of B, open or not: 0 when the data start after B (too little history).
+        package var episodesThen: Int
+        /// The chance of recovery by day 60 of each episode open at B.
+        package var chances: [Key: Double]
+
+        package init(checkTime: Int64, episodesThen: Int = 0, chances: [Key: Double] = [:]) {
+            self.checkTime = checkTime
+            self.episodesThen = episodesThen
+            self.chances = chances
+        }
+    }
+
+    /// The episodes as of B, added one at a time: the recovery curve's durations and outcomes, and each open
+    /// episode's key and duration.
+    package struct Then: Sendable {
+        package let checkTime: Int64
+        private var curve: RecoveryCurve.Tally
+        private var open: [(key: Key, duration: Int64)] = []
+        private var episodes = 0
+
+        /// - Parameter checkTime: B (Unix ms), the as-of time the episodes were built for.
+        package init(checkTime: Int64) {
+            self.checkTime = checkTime
+            curve = RecoveryCurve.Tally(asOf: checkTime)
+        }
+
+        /// Adds one finished episode built as of B.
+        package mutating func add(_ episode: Episode) {
+            episodes += 1
+            curve.add(episode)
+            if episode.isOpen { open.append((Key(episode), episode.duration(asOf: checkTime))) }
+        }
+
+        /// Each open episode's chance from the curve of every episode added.
+        package var forecast: Forecast {
+            let estimate = curve.estimate
+            var chances: [Key: Double] = [:]
+            for entry in open { chances[entry.key] = estimate.recoveryChance(duration: entry.duration) }
+            return Forecast(checkTime: checkTime, episodesThen: episodes, chances: chances)
+        }
+    }
+
+    /// The episodes as of T, added one at a time: whether each episode open at B recovered by day 60.
+    package struct Tally: Sendable {
+        package let forecast: Forecast
+        private var recovered: [Key: Bool] = [:]
+
+        package init(forecast: Forecast) {
+            self.forecast = forecast
+        }
+
+        /// Adds one finished episode built as of T; only those open at B are kept, as one flag each.
+        package mutating func add(_ episode: Episode) {
+            let key = Key(episode)
+            guard forecast.chances[key] != nil else { return }
+            recovered[key] = ForecastCheck.isRecoveredInWindow(episode)
+        }
+
+        /// The check: every episode open at B that was found at T, by band of its chance.
+        package var check: Check {
+            var bands = [Row](repeating: Row(), count: bandCount)
+            var unmatched = 0
+            for (key, chance) in forecast.chances {
+                guard let outcome = recovered[key] else {
+                    unmatched += 1
+                    continue
+                }
+                bands[band(of: chance)].add(chance: chance, recovered: outcome)
+            }
+            return Check(checkTime: forecast.checkTime, episodesThen: forecast.episodesThen, bands: bands,
+                unmatched: unmatched)
+        }
+    }
+
+    /// Recovered (by retry or a new purchase) at most 60 days after t0.
+    package static func isRecoveredInWindow(_ episode: Episode) -> Bool {
+        guard episode.outcome == .recovered, let end = episode.end else { return false }
+        return Milliseconds.elapsed(from: episode.start, to: end) <= Episode.retryWindow
+    }
+
+    /// One row of `forecast_check.csv`: the episodes of one band (or all), their chances and outcomes.
+    package struct Row: Hashable, Sendable {
+        /// Episodes open at B and found at T.
+        package var episodes = 0
+        /// Σ chance: the recoveries the method expected.
+        package var expected = 0.0
+        /// Those recovered by day 60.
+        package var observed = 0
+
+        package init(episodes: Int = 0, expected: Double = 0, observed: Int = 0) {
+            self.episodes = episodes
+            self.expected = expected
+            self.observed = observed
+        }
+
+        mutating func add(chance: Double, recovered: Bool) {
+            episodes += 1
+            expected += chance
+            if recovered { observed += 1 }
+        }
+
+        /// observed / episodes; nil without episodes.
+        package var observedShare: Double? {
+            episodes == 0 ? nil : Double(observed) / Double(episodes)
+        }
+
+        /// The observed share's 95 % Wilson interval; nil without episodes.
+        package var interval: ConfidenceInterval? {
+            .wilson(successes: observed, trials: episodes)
+        }
+
+        /// expected / episodes; nil without episodes.
+        package var meanChance: Double? {
+            episodes == 0 ? nil : expected / Double(episodes)
+        }
+
+        static func + (lhs: Row, rhs: Row) -> Row {
+            Row(episodes: lhs.episodes + rhs.episodes, expected: lhs.expected + rhs.expected,
+                observed: lhs.observed + rhs.observed)
+        }
+    }
+
+    /// The finished check.
+    package struct Check: Hashable, Sendable {
+        /// B (Unix ms).
+        package var checkTime: Int64
+        /// Episodes of the scope as of B, open or not.
+        package var episodesThen: Int
+        /// One row per tenth of the chance, band 0 ([0, 0.1)) first; empty bands have no episodes.
+        package var bands: [Row]
+        /// Episodes open at B that the episodes as of T do not hold: in no row.
+        package var unmatched: Int
+
+        package init(checkTime: Int64, episodesThen: Int = 0, bands: [Row] = [], unmatched: Int = 0) {
+            self.checkTime = checkTime
+            self.episodesThen = episodesThen
+            self.bands = bands
+            self.unmatched = unmatched
+        }
+
+        /// No episodes as of B and so nothing to check: the check of a report whose data start after B, or of one
+        /// made without the episodes as of B.
+        package static func empty(asOf: Int64) -> Check {
+            Check(checkTime: ForecastCheck.checkTime(asOf: asOf))
+        }
+
+        /// Every band added up.
+        package var total: Row {
+            bands.reduce(Row(), +)
+        }
+    }
+
+    /// The check of a report as of `now.asOf` from datasets held whole: `then` built as of B = `now.asOf` − 61 days
+    /// and `now` as of T, both finished and of the same scope.
+    package static func check(then: EpisodeDataset, now: EpisodeDataset) -> Check {
+        var before = Then(checkTime: then.asOf)
+        for episode in then.episodes { before.add(episode) }
+        var tally = Tally(forecast: before.forecast)
+        for episode in now.episodes { tally.add(episode) }
+        return tally.check
+    }
+}
