@@ -24,6 +24,8 @@ package struct ChurnReport: Hashable, Sendable {
     package var graceWhatIf: [GraceWhatIf.Row]
     /// Every open episode with its recovery chance, by t0.
     package var openEpisodes: [OpenEpisodes.Row]
+    /// The open episodes of 61 days before, their chances then against their outcomes now.
+    package var forecastCheck: ForecastCheck.Check
     package var flows: [Flows.Week]
     package var billingFailures: [BillingFailures.Row]
     package var dataQuality: [DataQuality.Row]
@@ -34,10 +36,17 @@ package struct ChurnReport: Hashable, Sendable {
     ///   - dataset: the episodes and counts of the report's scope.
     ///   - rejections: inputs quarantined at load time, by reason.
     ///   - options: cohort granularity and message schedule.
-    package init(_ dataset: EpisodeDataset, rejections: [String: Int] = [:], options: Options = Options()) {
+    ///   - forecastCheck: the check of the method on the episodes open 61 days before (``ForecastCheck``); nil for
+    ///     none, which reads as no history at the check time.
+    package init(
+        _ dataset: EpisodeDataset, rejections: [String: Int] = [:], options: Options = Options(),
+        forecastCheck: ForecastCheck.Check? = nil
+    ) {
         var tally = Tally(asOf: dataset.asOf, options: options)
         for episode in dataset.episodes { tally.add(episode) }
-        self.init(tally, dataQuality: dataset.dataQuality, renewals: dataset.renewals, rejections: rejections)
+        self.init(
+            tally, dataQuality: dataset.dataQuality, renewals: dataset.renewals, rejections: rejections,
+            forecastCheck: forecastCheck)
     }
 
     /// Computes every figure from episodes already added up.
@@ -47,8 +56,10 @@ package struct ChurnReport: Hashable, Sendable {
     ///   - dataQuality: the dataset's counts (``EpisodeDataset/dataQuality``).
     ///   - renewals: ordinary renewals per month (``EpisodeDataset/renewals``).
     ///   - rejections: inputs quarantined at load time, by reason.
+    ///   - forecastCheck: the check of the method on the episodes open 61 days before; nil for none.
     package init(
-        _ tally: Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts, rejections: [String: Int] = [:]
+        _ tally: Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts, rejections: [String: Int] = [:],
+        forecastCheck: ForecastCheck.Check? = nil
     ) {
         options = tally.options
         recoveryByCohort = tally.recoveryByCohort.rows
@@ -59,6 +70,7 @@ package struct ChurnReport: Hashable, Sendable {
         messageBands = tally.messageBands.figures(lifeTable: retryDays)
         openEpisodes = tally.openEpisodes.rows(estimate: tally.recoveryCurve.estimate)
         revenue = OpenEpisodes.revenue(tally.revenue.rows, expectedFrom: openEpisodes)
+        self.forecastCheck = forecastCheck ?? .empty(asOf: tally.asOf)
         graceWhatIf = tally.graceWhatIf.rows(graceLengths: tally.graceLengths)
         flows = tally.flows.weeks
         billingFailures = BillingFailures.rows(started: tally.started, renewals: renewals)

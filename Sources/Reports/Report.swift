@@ -92,8 +92,8 @@ package struct Report: Sendable {
     /// `headline.json` last, so a directory with a `headline.json` holds a complete report.
     package static let fileNames: [String] = [
         RecoveryByCohort.fileName, RecoveryCurve.fileName, GracePeriod.fileName, GraceRevenue.fileName,
-        MessageBands.fileName, RetryDays.fileName, Revenue.fileName, OpenEpisodes.fileName, GraceWhatIf.fileName,
-        Flows.fileName, BillingFailures.fileName, DataQuality.fileName, RecoveryCurveChart.fileName,
+        MessageBands.fileName, RetryDays.fileName, Revenue.fileName, OpenEpisodes.fileName, ForecastCheck.fileName,
+        GraceWhatIf.fileName, Flows.fileName, BillingFailures.fileName, DataQuality.fileName, RecoveryCurveChart.fileName,
         RecoveryHazardChart.fileName, summaryFileName, Headline.fileName,
     ]
 
@@ -146,6 +146,9 @@ package struct Report: Sendable {
     package let expectedBack: [String: OpenEpisodes.Expected]
     /// `open_episodes.csv`'s rows: every open episode with its recovery chance, by t0.
     package let openEpisodes: [OpenEpisodes.Row]
+    /// `forecast_check.csv`'s figures: the episodes open 61 days before the as-of time, the chances the method gave
+    /// them then and what became of them.
+    package let forecastCheck: ForecastCheck.Check
     /// `flows.csv`'s rows, oldest first.
     package let weeks: [Flows.Week]
     /// The snapshot written to `headline.json`.
@@ -156,10 +159,12 @@ package struct Report: Sendable {
     /// - Parameters:
     ///   - dataset: the episodes and counts of the report's scope, built for `options.environment`.
     ///   - options: cohorts, schedule, environment, rejections, the previous report's figures and the latest data.
-    package init(dataset: EpisodeDataset, options: Options = Options()) {
+    ///   - forecastCheck: the check of the method on the episodes open 61 days before (``ForecastCheck``); nil
+    ///     when the episodes as of then are not at hand, which reads as no history then.
+    package init(dataset: EpisodeDataset, options: Options = Options(), forecastCheck: ForecastCheck.Check? = nil) {
         var tally = Tally(asOf: dataset.asOf, options: options)
         for episode in dataset.episodes { tally.add(episode) }
-        self.init(tally, dataQuality: dataset.dataQuality, renewals: dataset.renewals)
+        self.init(tally, dataQuality: dataset.dataQuality, renewals: dataset.renewals, forecastCheck: forecastCheck)
     }
 
     /// Computes every figure of the report from episodes already added up.
@@ -169,14 +174,19 @@ package struct Report: Sendable {
     ///   - dataQuality: the dataset's counts, `inferred_expiry` and the grace-end counts included
     ///     (``EpisodeDataset/dataQuality``).
     ///   - renewals: ordinary renewals per month (``EpisodeDataset/renewals``).
-    package init(_ tally: Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts) {
+    ///   - forecastCheck: the check of the method on the episodes open 61 days before; nil for none.
+    package init(
+        _ tally: Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts,
+        forecastCheck: ForecastCheck.Check? = nil
+    ) {
         let options = tally.options
         let asOf = tally.asOf
         self.asOf = asOf
         self.dataQuality = dataQuality
         self.options = options
         let figures = ChurnReport(
-            tally.figures, dataQuality: dataQuality, renewals: renewals, rejections: options.rejections)
+            tally.figures, dataQuality: dataQuality, renewals: renewals, rejections: options.rejections,
+            forecastCheck: forecastCheck)
         tables = figures.tables
         let curve = figures.recoveryCurve
         self.curve = curve
@@ -188,6 +198,7 @@ package struct Report: Sendable {
         pooledRatio = MessageBands.pooled(figures.messageBands)
         weeks = figures.flows
         openEpisodes = figures.openEpisodes
+        self.forecastCheck = figures.forecastCheck
         expectedBack = Dictionary(uniqueKeysWithValues: figures.revenue.map { ($0.currency, $0.expected) })
 
         let all = tally.all

@@ -3,9 +3,10 @@ import Analysis
 /// `summary.md`: the report for people, in the order of the decisions it serves.
 ///
 /// Sections: scope (and a note when the latest 7 days may still be incomplete), the headline over mature
-/// episodes, money per currency, changes since the previous report (when there is one), week by week, grace
-/// period, when recoveries come (both charts), billing-issue messages, cohorts, products, data quality, and the
-/// list of files. Figures come from the same analyzers as the CSV files; numbers are formatted by `HumanFormat`.
+/// episodes, money per currency, how well the chances of recovery given 61 days ago did, changes since the
+/// previous report (when there is one), week by week, grace period, when recoveries come (both charts),
+/// billing-issue messages, cohorts, products, data quality, and the list of files. Figures come from the same
+/// analyzers as the CSV files; numbers are formatted by `HumanFormat`.
 package struct SummaryDocument: Sendable {
     package let report: Report
 
@@ -19,6 +20,7 @@ package struct SummaryDocument: Sendable {
         writeScope(to: &writer)
         writeHeadline(to: &writer)
         writeMoney(to: &writer)
+        writeForecastCheck(to: &writer)
         if let previous = report.options.previous {
             writeChanges(since: previous, to: &writer)
         }
@@ -126,6 +128,12 @@ package struct SummaryDocument: Sendable {
             OpenEpisodes.fileName,
             "every episode still in billing retry, with its customer's `appAccountToken`, day of retry, grace, "
                 + "price at stake and chance of recovery by day 60: the list to work from."
+        ),
+        (
+            ForecastCheck.fileName,
+            "the episodes open 61 days ago, by tenth of the chance of recovery this method gave them then: the "
+                + "recoveries it expected against those that came by day 60, with the observed share's 95% confidence "
+                + "interval."
         ),
         (
             GraceWhatIf.fileName,

@@ -24,8 +24,8 @@ import Testing
         #expect(
             Report.fileNames == [
                 "recovery_by_cohort.csv", "recovery_curve.csv", "grace_period.csv", "grace_revenue.csv",
-                "message_bands.csv", "retry_days.csv", "revenue.csv", "open_episodes.csv", "grace_whatif.csv",
-                "flows.csv", "billing_failures.csv", "data_quality.csv", "recovery_curve.svg", "recovery_hazard.svg",
+                "message_bands.csv", "retry_days.csv", "revenue.csv", "open_episodes.csv", "forecast_check.csv",
+                "grace_whatif.csv", "flows.csv", "billing_failures.csv", "data_quality.csv", "recovery_curve.svg", "recovery_hazard.svg",
                 "summary.md", "headline.json",
             ])
     }
@@ -35,7 +35,8 @@ import Testing
         // Events in another order, built again: still the same bytes.
         let shuffled = EpisodeBuilder(options: .init(asOf: Sample.asOf)).dataset(Sample.events.reversed())
         let second = try Report(
-            dataset: shuffled, options: .init(rejections: Sample.rejections, previous: Sample.previous)
+            dataset: shuffled, options: .init(rejections: Sample.rejections, previous: Sample.previous),
+            forecastCheck: Sample.forecastCheck
         ).files()
         #expect(first == second)
 

@@ -15,6 +15,12 @@ enum Lifecycle {
     }
 
     static func report() -> Report {
-        Report(dataset: dataset(), options: .init(environment: "Sandbox", rejections: ["bad_signature": 1]))
+        Report(
+            dataset: dataset(), options: .init(environment: "Sandbox", rejections: ["bad_signature": 1]),
+            forecastCheck: ForecastCheck.check(
+                then: EpisodeBuilder(
+                    options: .init(environment: "Sandbox", asOf: ForecastCheck.checkTime(asOf: asOf))
+                ).dataset(events),
+                now: dataset()))
     }
 }

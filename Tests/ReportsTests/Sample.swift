@@ -164,9 +164,16 @@ enum Sample {
 
     static let previous = PreviousHeadline.current(previousHeadline)
 
+    /// The forecast check of the report as of ``asOf``: the episodes as of 61 days earlier (2024-05-01) against
+    /// those as of ``asOf``.
+    static var forecastCheck: ForecastCheck.Check {
+        ForecastCheck.check(then: dataset(asOf: ForecastCheck.checkTime(asOf: asOf)), now: dataset())
+    }
+
     static func report(previous: PreviousHeadline? = previous, latestSignedDate: Int64? = nil) -> Report {
         Report(
             dataset: dataset(),
-            options: .init(rejections: rejections, previous: previous, latestSignedDate: latestSignedDate))
+            options: .init(rejections: rejections, previous: previous, latestSignedDate: latestSignedDate),
+            forecastCheck: forecastCheck)
     }
 }

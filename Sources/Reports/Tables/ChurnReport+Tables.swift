@@ -12,6 +12,7 @@ extension ChurnReport {
             RetryDays.table(retryDays),
             Revenue.table(revenue),
             OpenEpisodes.table(openEpisodes),
+            ForecastCheck.table(forecastCheck),
             GraceWhatIf.table(graceWhatIf),
             Flows.table(flows),
             BillingFailures.table(billingFailures),
