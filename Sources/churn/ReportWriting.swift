@@ -8,18 +8,20 @@ import Reports
 /// root; shared by `report` and `nightly`.
 enum ReportWriting {
     /// Writes the report of the stored episodes of `environment` as of `asOf` (at or after the latest `signedDate`
-    /// loaded), streaming the episodes through the report's figures without holding them.
+    /// loaded), streaming the episodes through the report's figures without holding them; `reader` builds the
+    /// episodes as of 61 days earlier for the forecast check.
     static func writeStored(
         environment: String,
         asOf: Int64,
         store: StoredDataset,
+        reader: PGConnection,
         root: URL,
         directory: URL,
         granularity: CalendarPeriod.Granularity = .month,
         schedule: MessageSchedule = .standard
     ) throws -> Report {
         try writeStreamed(
-            environment: environment, asOf: asOf, store: store, root: root, directory: directory,
+            environment: environment, asOf: asOf, store: store, reader: reader, root: root, directory: directory,
             granularity: granularity, schedule: schedule
         ) { body in try store.streamStored(environment: environment, asOf: asOf, body) }
     }
@@ -38,16 +40,19 @@ enum ReportWriting {
         schedule: MessageSchedule = .standard
     ) throws -> Report {
         try writeStreamed(
-            environment: environment, asOf: asOf, store: store, root: root, directory: directory,
+            environment: environment, asOf: asOf, store: store, reader: reader, root: root, directory: directory,
             granularity: granularity, schedule: schedule
         ) { body in try store.streamBuilt(environment: environment, asOf: asOf, reader: reader, body) }
     }
 
-    /// Writes the report of the episodes `episodes` streams, which returns the dataset's counts.
+    /// Writes the report of the episodes `episodes` streams, which returns the dataset's counts, with the forecast
+    /// check: a first pass over the episodes built as of 61 days earlier gives the chances of the episodes open then,
+    /// and the report's own pass keeps only those episodes' outcomes.
     private static func writeStreamed(
         environment: String,
         asOf: Int64,
         store: StoredDataset,
+        reader: PGConnection,
         root: URL,
         directory: URL,
         granularity: CalendarPeriod.Granularity,
@@ -59,10 +64,27 @@ enum ReportWriting {
             options: try options(
                 asOf: asOf, store: store, environment: environment, root: root, granularity: granularity,
                 schedule: schedule))
-        let counts = try episodes { tally.add($0) }
-        let report = Report(tally, dataQuality: counts.dataQuality, renewals: counts.renewals)
+        var check = ForecastCheck.Tally(
+            forecast: try forecast(environment: environment, asOf: asOf, store: store, reader: reader))
+        let counts = try episodes { episode in
+            tally.add(episode)
+            check.add(episode)
+        }
+        let report = Report(
+            tally, dataQuality: counts.dataQuality, renewals: counts.renewals, forecastCheck: check.check)
         try report.write(to: directory)
         return report
+    }
+
+    /// The chances of the episodes open 61 days before `asOf`, from the episodes built afresh as of then
+    /// (``StoredDataset/streamBuilt(environment:asOf:reader:_:)``), streamed: only the curve's durations and the open
+    /// episodes' keys are kept.
+    private static func forecast(
+        environment: String, asOf: Int64, store: StoredDataset, reader: PGConnection
+    ) throws -> ForecastCheck.Forecast {
+        var then = ForecastCheck.Then(checkTime: ForecastCheck.checkTime(asOf: asOf))
+        _ = try store.streamBuilt(environment: environment, asOf: then.checkTime, reader: reader) { then.add($0) }
+        return then.forecast
     }
 
     /// The report's options: the database's identity, rejections and latest data, and the previous report's

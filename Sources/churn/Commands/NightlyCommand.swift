@@ -245,8 +245,8 @@ extension Churn {
             let directory = root.appendingPathComponent(name, isDirectory: true)
             FaultPoint.reach("nightly.before-report")
             let report = try ReportWriting.writeStored(
-                environment: environment.rawValue, asOf: asOf, store: store, root: root, directory: directory
-            )
+                environment: environment.rawValue, asOf: asOf, store: store, reader: reader, root: root,
+                directory: directory)
             try LatestLink.point(in: root, at: name)
             // A run killed just before this one may still have held its lock at the start; mark it now.
             try Loader.markAbandonedRuns(connection: writer)

@@ -80,8 +80,8 @@ extension Churn {
             let report =
                 asOfTime >= latest
                 ? try ReportWriting.writeStored(
-                    environment: environment.rawValue, asOf: asOfTime, store: store, root: root, directory: directory,
-                    granularity: granularity, schedule: messageSchedule)
+                    environment: environment.rawValue, asOf: asOfTime, store: store, reader: reader, root: root,
+                    directory: directory, granularity: granularity, schedule: messageSchedule)
                 : try ReportWriting.writeBuilt(
                     environment: environment.rawValue, asOf: asOfTime, store: store, reader: reader, root: root,
                     directory: directory, granularity: granularity, schedule: messageSchedule)
