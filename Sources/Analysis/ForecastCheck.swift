@@ -22,14 +22,18 @@ package enum ForecastCheck {
         return overflow ? Int64.min : time
     }
 
-    /// The band of a chance: k for k/10 ≤ chance < (k + 1)/10, 9 for the last tenth and 1 itself (and above);
-    /// the bounds are the `Double`s k/10, so 0.1 exactly is in band 1.
+    /// The band of a chance: k for k/10 ≤ chance < (k + 1)/10, 9 for the last tenth and 1 itself (and above).
+    ///
+    /// The chance is first rounded to 6 decimals, as `forecast_check.csv` writes chances, so that a chance that is
+    /// a bound in exact arithmetic (0.3 / 0.6 = 0.5, computed as 0.49999999999999994) falls in the band its written
+    /// value names; the bounds are then the `Double`s k/10, so 0.1 exactly is in band 1.
     package static func band(of chance: Double) -> Int {
-        guard chance.isFinite, chance > 0 else { return 0 }
-        var band = min(max(Int((chance * 10).rounded(.down)), 0), bandCount - 1)
+        let written = (chance * 1_000_000).rounded() / 1_000_000
+        guard written.isFinite, written > 0 else { return 0 }
+        var band = min(max(Int((written * 10).rounded(.down)), 0), bandCount - 1)
         // The product may round across a bound; the bounds themselves decide.
-        if band < bandCount - 1, chance >= Double(band + 1) / 10 { band += 1 }
-        if band > 0, chance < Double(band) / 10 { band -= 1 }
+        if band < bandCount - 1, written >= Double(band + 1) / 10 { band += 1 }
+        if band > 0, written < Double(band) / 10 { band -= 1 }
         return band
     }
 

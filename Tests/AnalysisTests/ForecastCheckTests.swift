@@ -123,8 +123,11 @@ import TestSupport
     }
 
     @Test(arguments: [
-        (0.0, 0), (0.099_999_999, 0), (0.1, 1), (0.15, 1), (0.2, 2), (0.3, 3), (0.7, 7), (0.899_999, 8), (0.9, 9),
+        (0.0, 0), (0.099_999, 0), (0.1, 1), (0.15, 1), (0.2, 2), (0.3, 3), (0.7, 7), (0.899_999, 8), (0.9, 9),
         (0.999, 9), (1.0, 9), (-0.0, 0),
+        // Rounded to 6 decimals first, as written: these are 0.1 and 0.5 in the file (the second is
+        // (0.5 − 0.2) / (0.8 × 0.75) as the curve computes it).
+        (0.099_999_9, 1), (0.499_999_999_999_999_9, 5),
     ])
     func tenthsIncludeTheirLowerBound(chance: Double, band: Int) {
         #expect(ForecastCheck.band(of: chance) == band)
@@ -134,7 +137,10 @@ import TestSupport
         for band in 0..<ForecastCheck.bandCount {
             let bound = Double(band) / 10
             #expect(ForecastCheck.band(of: bound) == band)
-            #expect(ForecastCheck.band(of: bound.nextDown) == max(band - 1, 0))
+            // Below the bound by rounding error: written as the bound, so in its band.
+            #expect(ForecastCheck.band(of: bound.nextDown) == band)
+            // Written one millionth below it: the band before.
+            #expect(ForecastCheck.band(of: bound - 0.000_001) == max(band - 1, 0))
         }
     }
 
