@@ -12,23 +12,16 @@
 #   SUBSCRIBERS=5000 SEED=3 scripts/validate-forecast.sh
 #
 # It starts an embedded cluster under a private CHURN_HOME, stops it with `churn db stop` at the end and removes it.
-# CHURN names the binary (default: .build/release/churn when built, else a debug build).
+# CHURN names the binary (default: this tree's debug build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 subscribers=${SUBSCRIBERS:-20000}
 seed=${SEED:-11}
 out=${OUT:-docs/VALIDATION-FORECAST.md}
-churn=${CHURN:-}
-if [ -z "$churn" ]; then
-    if [ -x .build/release/churn ]; then
-        churn=.build/release/churn
-    else
-        swift build --product churn >&2
-        churn=.build/debug/churn
-    fi
-fi
-churn=$(cd "$(dirname "$churn")" && pwd)/$(basename "$churn")
+# The binary: $CHURN, else this tree's debug build (built first).
+if [ -z "${CHURN:-}" ]; then swift build --product churn >&2; fi
+churn=$(realpath "${CHURN:-$(swift build --show-bin-path)/churn}")
 
 work=$(mktemp -d /tmp/churn-forecast.XXXXXX)
 chmod 755 "$work"
