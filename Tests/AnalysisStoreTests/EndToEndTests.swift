@@ -55,9 +55,12 @@ import TestSupport
         let asOf = try #require(try store.latestSignedDate())
         #expect(asOf == 1_721_347_200_000)
         let dataset = try store.stored(environment: "Sandbox", asOf: asOf)
+        // The forecast check compares with the episodes built as of 61 days earlier.
+        let then = try store.build(environment: "Sandbox", asOf: ForecastCheck.checkTime(asOf: asOf), reader: reader)
         let report = Report(
             dataset: dataset,
-            options: .init(environment: "Sandbox", rejections: try store.loadQuality(environment: "Sandbox", asOf: asOf).rejections)
+            options: .init(environment: "Sandbox", rejections: try store.loadQuality(environment: "Sandbox", asOf: asOf).rejections),
+            forecastCheck: ForecastCheck.check(then: then, now: dataset)
         )
         let output = directory.appendingPathComponent("report")
         try report.write(to: output)

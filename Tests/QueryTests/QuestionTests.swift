@@ -61,8 +61,8 @@ import Testing
         Case(name: "message-bands", question: EpisodeQuestion(.messageBands)) { ($0[4].columns, $0[4].rows) },
         Case(name: "retry-days", question: EpisodeQuestion(.retryDays)) { ($0[5].columns, $0[5].rows) },
         Case(name: "revenue", question: EpisodeQuestion(.revenue)) { ($0[6].columns, $0[6].rows) },
-        Case(name: "grace-whatif", question: EpisodeQuestion(.graceWhatIf)) { ($0[8].columns, $0[8].rows) },
-        Case(name: "flows", question: EpisodeQuestion(.flows)) { ($0[9].columns, $0[9].rows) },
+        Case(name: "grace-whatif", question: EpisodeQuestion(.graceWhatIf)) { ($0[9].columns, $0[9].rows) },
+        Case(name: "flows", question: EpisodeQuestion(.flows)) { ($0[10].columns, $0[10].rows) },
         Case(
             name: "open-episodes --sort start",
             question: EpisodeQuestion(.openEpisodes, openEpisodes: OpenEpisodes.Selection(order: .start))

@@ -137,8 +137,8 @@ import Testing
         #expect(
             tables.map(\.name) == [
                 "recovery_by_cohort.csv", "recovery_curve.csv", "grace_period.csv", "grace_revenue.csv",
-                "message_bands.csv", "retry_days.csv", "revenue.csv", "open_episodes.csv", "grace_whatif.csv",
-                "flows.csv", "billing_failures.csv", "data_quality.csv",
+                "message_bands.csv", "retry_days.csv", "revenue.csv", "open_episodes.csv", "forecast_check.csv",
+                "grace_whatif.csv", "flows.csv", "billing_failures.csv", "data_quality.csv",
             ])
     }
 }
