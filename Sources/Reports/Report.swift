@@ -146,6 +146,8 @@ package struct Report: Sendable {
     package let expectedBack: [String: OpenEpisodes.Expected]
     /// `open_episodes.csv`'s rows: every open episode with its recovery chance, by t0.
     package let openEpisodes: [OpenEpisodes.Row]
+    /// `grace_whatif.csv`'s rows: per product and grace length, what the mature episodes' recoveries kept and gave.
+    package let graceWhatIf: [GraceWhatIf.Row]
     /// `flows.csv`'s rows, oldest first.
     package let weeks: [Flows.Week]
     /// The snapshot written to `headline.json`.
@@ -188,6 +190,7 @@ package struct Report: Sendable {
         pooledRatio = MessageBands.pooled(figures.messageBands)
         weeks = figures.flows
         openEpisodes = figures.openEpisodes
+        graceWhatIf = figures.graceWhatIf
         expectedBack = Dictionary(uniqueKeysWithValues: figures.revenue.map { ($0.currency, $0.expected) })
 
         let all = tally.all

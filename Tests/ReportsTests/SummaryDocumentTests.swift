@@ -177,7 +177,8 @@ import Testing
         let headings = summary.split(separator: "\n").filter { $0.hasPrefix("## ") }.map(String.init)
         #expect(
             headings == [
-                "## Headline", "## Money", "## Changes since the previous report", "## Week by week", "## Grace period",
+                "## What to decide", "## Headline", "## Money", "## Changes since the previous report", "## Week by week",
+                "## Grace period", "## Another grace length",
                 "## When recoveries come", "## Billing-issue messages", "## Cohorts", "## Products", "## Data quality",
                 "## Files",
             ])
