@@ -53,7 +53,7 @@ package struct ChurnReport: Hashable, Sendable {
         gracePeriod = tally.gracePeriod.rows
         graceRevenue = tally.graceRevenue.rows
         retryDays = tally.retryDays.lifeTable(schedule: tally.options.schedule)
-        messageBands = tally.messageBands.figures(lifeTable: retryDays)
+        messageBands = tally.messageBands.figures
         revenue = tally.revenue.rows
         flows = tally.flows.weeks
         billingFailures = BillingFailures.rows(started: tally.started, renewals: renewals)

@@ -77,9 +77,7 @@ extension EpisodeQuestion {
             case .recoveryCurve: recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
             case .graceSaves: graceSaves = GracePeriod.Counts()
             case .graceRevenue: graceRevenue = GraceRevenue.Tally()
-            case .messageBands:
-                messageBands = MessageBands.Tally(asOf: asOf, schedule: schedule)
-                retryDays = RetryDays.Tally(asOf: asOf)
+            case .messageBands: messageBands = MessageBands.Tally(asOf: asOf, schedule: schedule)
             case .retryDays: retryDays = RetryDays.Tally(asOf: asOf)
             case .revenue: revenue = Revenue.Tally()
             case .flows: flows = Flows.Tally(asOf: asOf)
@@ -112,10 +110,7 @@ extension EpisodeQuestion {
             case .recoveryCurve: .recoveryCurve(recoveryCurve?.points ?? [])
             case .graceSaves: .graceSaves(graceSaves ?? GracePeriod.Counts())
             case .graceRevenue: .graceRevenue(graceRevenue?.rows ?? [])
-            case .messageBands:
-                .messageBands(
-                    messageBands?.figures(lifeTable: retryDays?.lifeTable(schedule: schedule) ?? []) ?? []
-                )
+            case .messageBands: .messageBands(messageBands?.figures ?? [])
             case .retryDays: .retryDays(retryDays?.lifeTable(schedule: schedule) ?? [])
             case .revenue: .revenue(revenue?.rows ?? [])
             case .flows: .flows(flows?.weeks ?? [])

@@ -51,6 +51,8 @@ import Testing
         //   band 3: M {21, 25, 29} T 2 + 1 + 1 = 4 R 1 → 0.25; C {20, 22, …, 30} T 2 + 5 = 7 R 0 → 0, no ratio.
         //   band 4: M T 5 R 0; C T 10 R 0 → 0 and 0, no ratio.
         //   (all): R_M 1 / T_M 15 = 0.066667; R_C 0 / T_C 29 = 0; Mantel–Haenszel denominator 0 → no ratio.
+        //   The strata (each message day with its two neighbours) hold the same counts: day 17, the March
+        //   episode's grace end, is in none of them.
         #expect(
             csv["message_bands.csv"] == """
                 band,first_day,last_day,interval_hours,episodes_entering,messages,recoveries,exposure_days,\
