@@ -4,7 +4,7 @@ SWIFT ?= swift
 CHURN_HOME ?= $(CURDIR)/.churn
 export CHURN_HOME
 
-.PHONY: all setup build release test demo example-report bench bench-lib format clean distclean help
+.PHONY: all setup build release test validate demo example-report bench bench-lib format clean distclean help
 
 all: build
 
@@ -13,6 +13,7 @@ help:
 	@echo "make build    debug build, warnings as errors"
 	@echo "make release  optimized build: .build/release/churn"
 	@echo "make test     the whole test suite against a PostgreSQL cluster it starts itself"
+	@echo "make validate is the planted message effect found without bias? 10 seeds, effects 2 and 1: docs/VALIDATION.md"
 	@echo "make demo     build, start the embedded database, load a sample export, print what was stored"
 	@echo "make example-report  regenerate docs/example-report/ from the demo's simulated export"
 	@echo "make bench    load and analysis benchmarks on simulated exports (release build in .build-bench/): bench/results.md"
@@ -31,6 +32,9 @@ release: setup
 
 test: setup
 	@scripts/test.sh
+
+validate: release
+	@scripts/validate.sh
 
 demo: release
 	@scripts/demo.sh

@@ -67,7 +67,7 @@ package struct ChurnReport: Hashable, Sendable {
         gracePeriod = tally.gracePeriod.rows
         graceRevenue = tally.graceRevenue.rows
         retryDays = tally.retryDays.lifeTable(schedule: tally.options.schedule)
-        messageBands = tally.messageBands.figures(lifeTable: retryDays)
+        messageBands = tally.messageBands.figures
         openEpisodes = tally.openEpisodes.rows(estimate: tally.recoveryCurve.estimate)
         revenue = OpenEpisodes.revenue(tally.revenue.rows, expectedFrom: openEpisodes)
         self.forecastCheck = forecastCheck ?? .empty(asOf: tally.asOf)

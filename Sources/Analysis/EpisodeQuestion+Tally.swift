@@ -96,9 +96,7 @@ extension EpisodeQuestion {
             case .recoveryCurve: recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
             case .graceSaves: graceSaves = GracePeriod.Counts()
             case .graceRevenue: graceRevenue = GraceRevenue.Tally()
-            case .messageBands:
-                messageBands = MessageBands.Tally(asOf: asOf, schedule: schedule)
-                retryDays = RetryDays.Tally(asOf: asOf)
+            case .messageBands: messageBands = MessageBands.Tally(asOf: asOf, schedule: schedule)
             case .retryDays: retryDays = RetryDays.Tally(asOf: asOf)
             case .revenue:
                 // What retry is expected to bring back is weighed by the group's own recovery curve.
@@ -143,10 +141,7 @@ extension EpisodeQuestion {
             case .recoveryCurve: .recoveryCurve(recoveryCurve?.points ?? [])
             case .graceSaves: .graceSaves(graceSaves ?? GracePeriod.Counts())
             case .graceRevenue: .graceRevenue(graceRevenue?.rows ?? [])
-            case .messageBands:
-                .messageBands(
-                    messageBands?.figures(lifeTable: retryDays?.lifeTable(schedule: schedule) ?? []) ?? []
-                )
+            case .messageBands: .messageBands(messageBands?.figures ?? [])
             case .retryDays: .retryDays(retryDays?.lifeTable(schedule: schedule) ?? [])
             case .revenue:
                 .revenue(

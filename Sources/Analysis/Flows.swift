@@ -5,8 +5,9 @@
 /// are split into saved in grace, recovered after grace (a grace period that was not a save, including one whose
 /// end is unknown) and recovered without grace. `in_retry_at_week_end`, with c = min(the week's end, as-of):
 /// episodes with t0 < c that are open or whose flow time is ≥ c. Rows: every week from the week of the earliest
-/// t0 to the as-of time's week (or to the latest week holding a t0 or a flow time, when that is later); no
-/// `(all)` row. No episodes, no rows.
+/// t0 to the as-of time's week, never a later one (an episode that enters or leaves after that week is in no row's
+/// `entered` or exits, and one that leaves after the as-of time is in the last row's `in_retry_at_week_end`); no
+/// `(all)` row. No episodes, or none starting by the as-of time's week, no rows.
 package enum Flows {
     /// One week's flows.
     package struct Week: Hashable, Sendable {
@@ -60,7 +61,6 @@ package enum Flows {
         let asOf: Int64
         private var entered: [CalendarPeriod: Int] = [:]
         private var exits: [CalendarPeriod: Week] = [:]
-        private var latest: Int64
         private var starts: [Int64] = []
         private var flowTimes: [Int64] = []
 
@@ -68,18 +68,15 @@ package enum Flows {
         ///   `in_retry_at_week_end`.
         package init(asOf: Int64) {
             self.asOf = asOf
-            latest = asOf
         }
 
         package mutating func add(_ episode: Episode) {
             entered[CalendarPeriod(.week, containing: episode.start), default: 0] += 1
             starts.append(episode.start)
-            latest = max(latest, episode.start)
             if let flowTime = episode.flowTime {
                 let week = CalendarPeriod(.week, containing: flowTime)
                 exits[week, default: Week(week: week)].addExit(episode)
                 flowTimes.append(flowTime)
-                latest = max(latest, flowTime)
             }
         }
 
@@ -93,9 +90,9 @@ package enum Flows {
             var flowIndex = 0
 
             var weeks: [Week] = []
-            let last = CalendarPeriod(.week, containing: latest)
+            let last = CalendarPeriod(.week, containing: asOf)
             var period = CalendarPeriod(.week, containing: earliest)
-            while true {
+            while period <= last {
                 var week = exits[period] ?? Week(week: period)
                 week.entered = entered[period] ?? 0
                 let cut = min(period.end, asOf)
@@ -103,7 +100,6 @@ package enum Flows {
                 while flowIndex < flowTimes.endIndex, flowTimes[flowIndex] < cut { flowIndex += 1 }
                 week.inRetryAtWeekEnd = startIndex - flowIndex
                 weeks.append(week)
-                guard period < last else { break }
                 period = CalendarPeriod(.week, containing: period.end)
             }
             return weeks

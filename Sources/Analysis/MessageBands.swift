@@ -4,9 +4,10 @@
 /// Per band b = [start, end) and episode duration D (as-of for open episodes):
 /// - entering: D > start; messages: scheduled offsets m < D; recoveries: recovered with start ≤ D < end;
 /// - exposure: the overlap of [start, end) and [0, D);
-/// - message days against their neighbours: from the life table of `RetryDays`, see ``DayComparison``.
-/// Rows: bands in order, then `(all)`, which pools the day comparisons of the bands by Mantel–Haenszel
-/// (``pooled(_:)``) and has no exposure figures.
+/// - message days against their neighbours: each day of M_b against its own two neighbours, a ``Stratum`` counted
+///   as in the life table of `RetryDays`, pooled over the band's strata by Mantel–Haenszel (``DayComparison``).
+/// Rows: bands in order, then `(all)`, which pools the strata of every band by Mantel–Haenszel (``pooled(_:)``) and
+/// has no exposure figures.
 package enum MessageBands {
     /// What one band adds up to.
     package struct Figures: Hashable, Sendable {
@@ -30,24 +31,23 @@ package enum MessageBands {
     /// The figures of each band, in schedule order.
     package static func figures(episodes: [Episode], asOf: Int64, schedule: MessageSchedule) -> [Figures] {
         var tally = Tally(asOf: asOf, schedule: schedule)
-        var lifeTable = RetryDays.Tally(asOf: asOf)
-        for episode in episodes {
-            tally.add(episode)
-            lifeTable.add(episode)
-        }
-        return tally.figures(lifeTable: lifeTable.lifeTable(schedule: schedule))
+        for episode in episodes { tally.add(episode) }
+        return tally.figures
     }
 
-    /// The bands' counts and exposure, added up one episode at a time.
+    /// The bands' counts, exposure and strata, added up one episode at a time: a few counts per band and per day
+    /// of M_b, never an episode.
     package struct Tally: Sendable {
         let asOf: Int64
         let schedule: MessageSchedule
-        private var figures: [Figures]
+        private var bands: [Figures]
+        private var strata: StrataTally
 
         package init(asOf: Int64, schedule: MessageSchedule) {
             self.asOf = asOf
             self.schedule = schedule
-            figures = Array(repeating: Figures(), count: schedule.bands.count)
+            bands = Array(repeating: Figures(), count: schedule.bands.count)
+            strata = StrataTally(asOf: asOf, schedule: schedule)
         }
 
         package mutating func add(_ episode: Episode) {
@@ -56,27 +56,27 @@ package enum MessageBands {
             // A recovery at exactly a band's start lies in that band although the episode never entered it.
             for (index, band) in schedule.bands.enumerated() {
                 guard duration >= band.start else { break }
-                MessageBands.add(band, duration: duration, isRecovered: isRecovered, to: &figures[index])
+                MessageBands.add(band, duration: duration, isRecovered: isRecovered, to: &bands[index])
             }
+            strata.add(episode)
         }
 
-        /// The figures of each band, in schedule order, with the day comparisons of `lifeTable` (the life table of
-        /// the same episodes and schedule, ``RetryDays``).
-        package func figures(lifeTable: [RetryDays.Day]) -> [Figures] {
-            var figures = figures
-            for (index, band) in schedule.bands.enumerated() {
-                figures[index].dayComparison = DayComparison(band, lifeTable: lifeTable)
+        /// The figures of each band, in schedule order.
+        package var figures: [Figures] {
+            zip(bands, strata.comparisons(schedule: schedule)).map { figures, comparison in
+                var figures = figures
+                figures.dayComparison = comparison
+                return figures
             }
-            return figures
         }
     }
 
-    /// The `(all)` row's hazard ratio: the bands' day comparisons pooled by Mantel–Haenszel, stratified by band;
-    /// its rates are the plain sums over those bands. Nil when no band has message days to compare.
+    /// The `(all)` row's hazard ratio: the strata of every band pooled by Mantel–Haenszel; its rates are the plain
+    /// sums over those strata. Nil when no band has message days to compare.
     package static func pooled(_ figures: [Figures]) -> RateRatio? {
         let comparisons = figures.compactMap(\.dayComparison)
         guard !comparisons.isEmpty else { return nil }
-        return RateRatio(mantelHaenszel: comparisons.map { ($0.messageDayCounts, $0.otherDayCounts) })
+        return ratio(over: comparisons.flatMap(\.strata))
     }
 
     /// One episode of duration D ≥ band.start, in one band.

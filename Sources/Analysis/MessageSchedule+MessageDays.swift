@@ -20,26 +20,20 @@ extension MessageSchedule.Band {
         return days
     }
 
-    /// The message days compared with their neighbours (METRICS.md, "Message days against their neighbours"):
-    /// M_b holds each message day d of the band whose neighbours d − 1 and d + 1 both lie in the band and in
-    /// 1…`lastDay`, and are not message days; C_b is the set of those neighbours. Both are ascending.
+    /// The message days compared with their neighbours, M_b (METRICS.md, "Message days against their neighbours"):
+    /// each message day d of the band whose neighbours d − 1 and d + 1 both lie in the band and in 1…`lastDay`, and
+    /// are not message days; ascending. Each is compared with its own two neighbours (``MessageBands/Stratum``).
     ///
     /// A band whose days are all message days (band 1 of the default schedule) has none.
     /// - Parameter lastDay: the last day with figures (60, the retry window).
-    package func comparedDays(through lastDay: Int) -> (messageDays: [Int], comparisonDays: [Int]) {
+    package func comparedMessageDays(through lastDay: Int) -> [Int] {
         let messageDays = messageDays(through: lastDay)
-        guard !messageDays.isEmpty else { return ([], []) }
+        guard !messageDays.isEmpty else { return [] }
         let isMessageDay = Set(messageDays)
         // A message day lies in the band and in 1…lastDay, so this range is not empty.
         let range = firstDay...min(self.lastDay, lastDay)
-        var compared: [Int] = []
-        var neighbours = Set<Int>()
-        for day in messageDays {
-            let around = [day - 1, day + 1]
-            guard around.allSatisfy({ range.contains($0) && !isMessageDay.contains($0) }) else { continue }
-            compared.append(day)
-            neighbours.formUnion(around)
+        return messageDays.filter { day in
+            [day - 1, day + 1].allSatisfy { range.contains($0) && !isMessageDay.contains($0) }
         }
-        return (compared, neighbours.sorted())
     }
 }

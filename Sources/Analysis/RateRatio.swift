@@ -10,7 +10,8 @@ package struct RateRatio: Hashable, Sendable {
     /// The 95 % interval of `ratio`; nil when either side has no event.
     package var interval: ConfidenceInterval?
 
-    /// The ratio of two rates, (R₁/T₁) / (R₀/T₀), with interval exp(ln ratio ± z·√(1/R₁ + 1/R₀)).
+    /// The ratio of two rates, (R₁/T₁) / (R₀/T₀), with interval exp(ln ratio ± z·√(1/R₁ + 1/R₀)): the
+    /// Mantel–Haenszel ratio of a single stratum, to which both estimates reduce.
     ///
     /// The ratio is nil when either rate is undefined (T = 0) or the reference rate is 0, and 0 when only R₁ is 0;
     /// the interval is nil when R₁ or R₀ is 0.
@@ -18,22 +19,7 @@ package struct RateRatio: Hashable, Sendable {
     ///   - compared: R₁ events in T₁.
     ///   - reference: R₀ events in T₀.
     package init(_ compared: EventRate, to reference: EventRate) {
-        self.compared = compared
-        self.reference = reference
-        guard compared.atRisk > 0, reference.atRisk > 0, reference.events > 0 else {
-            ratio = nil
-            interval = nil
-            return
-        }
-        let estimate =
-            (Double(compared.events) * Double(reference.atRisk)) / (Double(compared.atRisk) * Double(reference.events))
-        ratio = estimate
-        interval =
-            compared.events == 0
-            ? nil
-            : ConfidenceInterval.logNormal(
-                estimate: estimate,
-                standardErrorOfLog: (1 / Double(compared.events) + 1 / Double(reference.events)).squareRoot())
+        self.init(mantelHaenszel: [(compared, reference)])
     }
 
     /// The Mantel–Haenszel rate ratio over strata b, with T_b = T₁b + T₀b:

@@ -87,7 +87,7 @@ package enum RetryDays {
     }
 
     /// The last day the episode is at risk (days from 1); nil when on none (an open episode of duration 0).
-    private static func lastDayAtRisk(_ episode: Episode, asOf: Int64) -> Int64? {
+    static func lastDayAtRisk(_ episode: Episode, asOf: Int64) -> Int64? {
         let duration = episode.duration(asOf: asOf)
         if episode.isOpen {
             // Days d with duration > (d − 1)·24 h: d ≤ ⌈duration / 24 h⌉.
@@ -99,7 +99,7 @@ package enum RetryDays {
     }
 
     /// ⌊(grace_end − t0) / 24 h⌋ + 1 for a grace period with a known end; nil otherwise or out of range.
-    private static func graceEndDay(_ episode: Episode) -> Int64? {
+    static func graceEndDay(_ episode: Episode) -> Int64? {
         guard episode.hasGrace, let graceEnd = episode.graceEnd else { return nil }
         let (offset, overflow) = graceEnd.subtractingReportingOverflow(episode.start)
         guard !overflow else { return nil }

@@ -149,6 +149,8 @@ package struct Report: Sendable {
     /// `forecast_check.csv`'s figures: the episodes open 61 days before the as-of time, the chances the method gave
     /// them then and what became of them.
     package let forecastCheck: ForecastCheck.Check
+    /// `grace_whatif.csv`'s rows: per product and grace length, what the mature episodes' recoveries kept and gave.
+    package let graceWhatIf: [GraceWhatIf.Row]
     /// `flows.csv`'s rows, oldest first.
     package let weeks: [Flows.Week]
     /// The snapshot written to `headline.json`.
@@ -199,6 +201,7 @@ package struct Report: Sendable {
         weeks = figures.flows
         openEpisodes = figures.openEpisodes
         self.forecastCheck = figures.forecastCheck
+        graceWhatIf = figures.graceWhatIf
         expectedBack = Dictionary(uniqueKeysWithValues: figures.revenue.map { ($0.currency, $0.expected) })
 
         let all = tally.all

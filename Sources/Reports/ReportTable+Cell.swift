@@ -15,10 +15,9 @@ extension ReportTable {
         /// An undefined or missing value (a zero denominator, no currency): empty in text, `null` in JSON.
         case empty
 
-        /// Rates, shares, `cif_recovery`, `hazard_per_day`, hazards, hazard ratios and interval bounds: 6 places.
+        /// Rates, shares, `cif_recovery`, `hazard_per_day`, hazards, hazard ratios, interval bounds and
+        /// `exposure_days`: 6 places.
         package static let ratePlaces = 6
-        /// `exposure_days`: 4 places.
-        package static let exposurePlaces = 4
         /// `recoveries_per_1000_messages`: 2 places.
         package static let perThousandPlaces = 2
 

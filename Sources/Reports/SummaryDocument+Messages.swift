@@ -45,8 +45,9 @@ extension SummaryDocument {
                 bands: compared.map { (band: $0.band.number, ratio: $0.comparison.hazardRatio) }, pooled: pooled))
         let uncompared = zip(schedule.bands, report.bands).filter { $0.1.dayComparison == nil }.map(\.0.number)
         var notes =
-            "The pooled ratio combines bands " + Self.list(compared.map { String($0.band.number) })
-            + ", each weighed by its own days (Mantel–Haenszel)."
+            "The pooled ratio compares every message day of bands " + Self.list(compared.map { String($0.band.number) })
+            + " with its own two neighbours, leaving out of those three days the episodes whose grace period ends on "
+            + "one of them, and pools the days (Mantel–Haenszel)."
         if !uncompared.isEmpty {
             notes +=
                 " " + (uncompared.count == 1 ? "Band " : "Bands ") + Self.list(uncompared.map(String.init))

@@ -18,6 +18,7 @@ package struct SummaryDocument: Sendable {
     package var markdown: String {
         var writer = MarkdownWriter()
         writeScope(to: &writer)
+        writeDecisions(to: &writer)
         writeHeadline(to: &writer)
         writeMoney(to: &writer)
         writeForecastCheck(to: &writer)
@@ -26,6 +27,7 @@ package struct SummaryDocument: Sendable {
         }
         writeWeeks(to: &writer)
         writeGrace(to: &writer)
+        writeGraceWhatIf(to: &writer)
         writeTiming(to: &writer)
         writeMessages(to: &writer)
         writeCohorts(to: &writer)

@@ -33,15 +33,7 @@ import TestSupport
         /// Loads `lines` as the file `name`, verified, and returns what the load did.
         @discardableResult
         func load(_ lines: [String], _ name: String) async throws -> LoadSummary {
-            let path = directory.appendingPathComponent(name)
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: path)
-            let options = LoadOptions(
-                policy: AcceptancePolicy(verifier: JWSVerifier(trustRoots: [stories.root.root])), workers: 2,
-                command: "test"
-            )
-            let summary = try await Loader(connection: writer, options: options, logger: .test).load([path.path])
-            #expect(summary.rejected == 0)
-            return summary
+            try await stories.load(lines, as: name, in: directory, into: writer)
         }
 
         func duplicates(asOfDay day: Int64) throws -> Int {

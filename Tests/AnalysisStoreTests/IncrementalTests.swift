@@ -33,14 +33,7 @@ import TestSupport
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("incr-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         func load(_ lines: [String], _ name: String) async throws {
-            let path = directory.appendingPathComponent(name)
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: path)
-            let options = LoadOptions(
-                policy: AcceptancePolicy(verifier: JWSVerifier(trustRoots: [stories.root.root])), workers: 2,
-                command: "test"
-            )
-            let summary = try await Loader(connection: writer, options: options, logger: .test).load([path.path])
-            #expect(summary.rejected == 0)
+            try await stories.load(lines, as: name, in: directory, into: writer)
         }
         let analyzer = EpisodeAnalyzer(writer: writer, reader: reader, logger: .test)
 

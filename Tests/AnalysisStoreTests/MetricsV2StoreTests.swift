@@ -207,14 +207,7 @@ struct V2Database {
 
     /// Loads `lines` as the file `name`, verified against the stories' test root.
     func load(_ lines: [String], _ name: String) async throws {
-        let path = directory.appendingPathComponent(name)
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: path)
-        let options = LoadOptions(
-            policy: AcceptancePolicy(verifier: JWSVerifier(trustRoots: [stories.root.root])), workers: 2,
-            command: "test"
-        )
-        let summary = try await Loader(connection: writer, options: options, logger: .test).load([path.path])
-        #expect(summary.rejected == 0)
+        try await stories.load(lines, as: name, in: directory, into: writer)
     }
 
     /// Every row of the episode tables, as text, in a fixed order.

@@ -211,6 +211,16 @@ import TestSupport
         let nothingMatches = try workspace.nightly(["--expect-new", "--glob", "*.nothing"])
         Self.expectError(nothingMatches, status: 5, "0 file(s) under")
         #expect(try workspace.nightly(["--glob", "*.nothing"]).status == 0)
+
+        // Yesterday's export sent again under another name: a new file, but no new notification.
+        let resent = workspace.exports.appendingPathComponent("day2.jsonl")
+        let lines = try String(contentsOf: workspace.exports.appendingPathComponent("day1.jsonl"), encoding: .utf8)
+            .split(separator: "\n")
+        try Data((lines.reversed().joined(separator: "\n") + "\n").utf8).write(to: resent)
+        Self.expectError(
+            try workspace.nightly(["--expect-new"]), status: 5,
+            "no new notification arrived (--expect-new): the 1 new file(s) under")
+        #expect(try workspace.nightly().status == 0)
     }
 
     @Test func aQuietNightlyPrintsNothingOnStdoutUnlessAsked() throws {

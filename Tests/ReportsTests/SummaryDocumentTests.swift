@@ -177,8 +177,9 @@ import Testing
         let headings = summary.split(separator: "\n").filter { $0.hasPrefix("## ") }.map(String.init)
         #expect(
             headings == [
-                "## Headline", "## Money", "## How well the forecast did", "## Changes since the previous report",
-                "## Week by week", "## Grace period", "## When recoveries come", "## Billing-issue messages", "## Cohorts", "## Products", "## Data quality",
+                "## What to decide", "## Headline", "## Money", "## How well the forecast did",
+                "## Changes since the previous report", "## Week by week", "## Grace period", "## Another grace length",
+                "## When recoveries come", "## Billing-issue messages", "## Cohorts", "## Products", "## Data quality",
                 "## Files",
             ])
     }

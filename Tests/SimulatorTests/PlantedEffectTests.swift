@@ -26,11 +26,20 @@ import Testing
 
     static let simulations = [1.0, 2.0].map { effect in (effect, UnsignedSimulation(realistic(messageEffect: effect))) }
 
+    /// The `(all)` row of `message_bands.csv`: every message day of bands 2–4 against its own two neighbours,
+    /// pooled by Mantel–Haenszel.
     @Test(arguments: [1.0, 2.0])
     func pooledHazardRatioFindsThePlantedMessageEffect(effect: Double) throws {
         let simulation = try #require(Self.simulations.first { $0.0 == effect }?.1)
         let dataset = simulation.dataset()
         let bands = MessageBands.figures(episodes: dataset.episodes, asOf: dataset.asOf, schedule: .standard)
+        // The weekly product's grace period is capped at 6 days, so its grace end falls on day 7, a message day:
+        // those episodes leave the whole stratum {6, 7, 8}, where the life table leaves them out of day 7 only.
+        let lifeTable = RetryDays.lifeTable(episodes: dataset.episodes, asOf: dataset.asOf)
+        let stratum7 = try #require(bands[1].dayComparison?.strata.first)
+        #expect(stratum7.messageDay == 7)
+        #expect(stratum7.messageDayCounts.atRisk <= lifeTable[6].counts.atRisk)
+        #expect(stratum7.otherDayCounts.atRisk < lifeTable[5].counts.atRisk + lifeTable[7].counts.atRisk)
         let pooled = try #require(MessageBands.pooled(bands))
         let ratio = try #require(pooled.ratio)
         let interval = try #require(pooled.interval)

@@ -12,8 +12,8 @@ extension EpisodeList {
         "grace_end", "grace_end_inferred", "saved_in_grace", "trial_conversion", "offer_type", "offer_type_name",
         "recovery_amount", "recovery_currency", "stake_amount", "stake_currency",
     ]
-    /// `duration_days` decimals: 4, as `exposure_days`.
-    package static let durationPlaces = ReportTable.Cell.exposurePlaces
+    /// `duration_days` decimals: 4 (about 9 seconds), enough to read a duration by; the SQL view has it unrounded.
+    package static let durationPlaces = 4
 
     /// One episode's cells, in the order of ``columns``: yes or no as booleans, and empty (`null` in JSON) for what
     /// the episode does not have (a product, an end, a grace length, an offer, a currency), as in the SQL view.

@@ -32,7 +32,7 @@ extension MessageBands {
     private static func exposureCells(_ figures: Figures) -> [ReportTable.Cell] {
         [
             .integer(figures.episodesEntering), .integer(figures.messages), .integer(figures.recoveries),
-            .decimal(figures.exposureDays, places: ReportTable.Cell.exposurePlaces),
+            .decimal(figures.exposureDays, places: ReportTable.Cell.ratePlaces),
             .decimal(ifDefined: figures.hazardPerDay, places: ReportTable.Cell.ratePlaces),
             .decimal(ifDefined: figures.recoveriesPer1000Messages, places: ReportTable.Cell.perThousandPlaces),
         ]

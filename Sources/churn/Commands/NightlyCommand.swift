@@ -48,12 +48,14 @@ extension Churn {
                 terminal.
 
                 A missing export goes unnoticed unless you ask: with --expect-new,
-                a run that finds no new file still rebuilds and reports, then
-                says so on stderr and exits with 5, which cron mails and
+                a run that stores no new notification (no new file, or new files
+                holding only notifications stored before, such as yesterday's
+                export sent again under another name) still rebuilds and reports,
+                then says so on stderr and exits with 5, which cron mails and
                 monitoring can alert on.
 
                 Exit codes: 0 success, 1 failure, 2 more rejects than --max-rejects
-                (the report is still written), 5 no new file with --expect-new,
+                (the report is still written), 5 nothing new with --expect-new,
                 64 bad usage, 66 unreadable input, 69 database unreachable (or,
                 with --fetch, the App Store Server API after its retries),
                 75 another run holds the lock, 77 credentials refused (by the
@@ -209,6 +211,8 @@ extension Churn {
                 ]
             )
             var rejected = 0
+            // Notifications the run stored that were not stored before (a killed load's rows of a file count too).
+            var newNotifications = 0
             if !mending.isEmpty {
                 say(
                     "loading again \(mending.count) file(s) whose refused inputs may pass with these options: "
@@ -224,6 +228,7 @@ extension Churn {
                 progress.finish()
                 // Inputs refused before and again are not news: a file loaded again reports only what is new.
                 rejected = summary.newlyRejected
+                newNotifications = summary.loaded + summary.resumed
                 say(LoadReport.render(summary), attention: rejected > 0)
             } else {
                 say("no new export files (\(skipped) already loaded)")
@@ -237,7 +242,7 @@ extension Churn {
                 say("nothing loaded yet: no report written", attention: rejected > 0)
                 if let fetchError { throw fetchError }
                 if rejected > ingest.maxRejects { throw ExitStatus.tooManyRejects.exitCode }
-                try refuseWithoutNewFiles(newFiles, skipped: skipped)
+                try refuseWithoutNewData(newFiles, skipped: skipped, newNotifications: newNotifications)
                 return
             }
             let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
@@ -260,7 +265,7 @@ extension Churn {
             }
             if let fetchError { throw fetchError }
             if rejected > ingest.maxRejects { throw ExitStatus.tooManyRejects.exitCode }
-            try refuseWithoutNewFiles(newFiles, skipped: skipped)
+            try refuseWithoutNewData(newFiles, skipped: skipped, newNotifications: newNotifications)
         }
 
         /// The fetch `--fetch` asks for: since the last successful one, into ``fetchDirectory``.
@@ -283,13 +288,21 @@ extension Churn {
             if verbose || attention { print(text) }
         }
 
-        /// With --expect-new, a run that loaded no new file fails with status 5.
-        private func refuseWithoutNewFiles(_ newFiles: [String], skipped: Int) throws {
-            guard expectNew, newFiles.isEmpty else { return }
+        /// With --expect-new, a run that stored no new notification fails with status 5: no new file, or new files
+        /// holding only notifications stored before (yesterday's export sent again under another name).
+        private func refuseWithoutNewData(_ newFiles: [String], skipped: Int, newNotifications: Int) throws {
+            guard expectNew, newNotifications == 0 else { return }
+            if newFiles.isEmpty {
+                throw CommandFailure(
+                    status: .noNewExports,
+                    message: "no new export file arrived (--expect-new): \(skipped) file(s) under "
+                        + paths.joined(separator: ", ") + " were all loaded before"
+                )
+            }
             throw CommandFailure(
                 status: .noNewExports,
-                message: "no new export file arrived (--expect-new): \(skipped) file(s) under "
-                    + paths.joined(separator: ", ") + " were all loaded before"
+                message: "no new notification arrived (--expect-new): the \(newFiles.count) new file(s) under "
+                    + paths.joined(separator: ", ") + " hold only notifications stored before"
             )
         }
     }

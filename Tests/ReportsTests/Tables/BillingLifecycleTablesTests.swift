@@ -51,15 +51,17 @@ import Testing
         //   band 3: M {21, 25, 29} T 2 + 1 + 1 = 4 R 1 → 0.25; C {20, 22, …, 30} T 2 + 5 = 7 R 0 → 0, no ratio.
         //   band 4: M T 5 R 0; C T 10 R 0 → 0 and 0, no ratio.
         //   (all): R_M 1 / T_M 15 = 0.066667; R_C 0 / T_C 29 = 0; Mantel–Haenszel denominator 0 → no ratio.
+        //   The strata (each message day with its two neighbours) hold the same counts: day 17, the March
+        //   episode's grace end, is in none of them.
         #expect(
             csv["message_bands.csv"] == """
                 band,first_day,last_day,interval_hours,episodes_entering,messages,recoveries,exposure_days,\
                 hazard_per_day,recoveries_per_1000_messages,message_day_hazard,other_day_hazard,hazard_ratio,\
                 hazard_ratio_low,hazard_ratio_high
-                1,1,3,24,2,6,0,6.0000,0.000000,0.00,,,,,
-                2,4,16,72,2,10,0,26.0000,0.000000,0.00,0.000000,0.000000,,,
-                3,17,30,96,2,5,1,18.0000,0.055556,200.00,0.250000,0.000000,,,
-                4,31,60,120,1,6,0,30.0000,0.000000,0.00,0.000000,0.000000,,,
+                1,1,3,24,2,6,0,6.000000,0.000000,0.00,,,,,
+                2,4,16,72,2,10,0,26.000000,0.000000,0.00,0.000000,0.000000,,,
+                3,17,30,96,2,5,1,18.000000,0.055556,200.00,0.250000,0.000000,,,
+                4,31,60,120,1,6,0,30.000000,0.000000,0.00,0.000000,0.000000,,,
                 (all),,,,,,,,,,0.066667,0.000000,,,
 
                 """)

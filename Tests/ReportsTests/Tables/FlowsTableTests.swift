@@ -76,6 +76,31 @@ import Testing
         #expect(lines(table) == ["2024-W09,1,0,0,0,1,0,0,1"])
     }
 
+    @Test func noWeekAfterTheAsOfTimesWeek() {
+        // As of Wednesday 2024-03-06 12:00 (W10). Episodes whose data place them later must not add weeks:
+        //   a: W09 (Mar 1), recovered on Mar 11 (W11, after the as-of time: a purchase date later than its
+        //      notification was signed);
+        //   b: W10 (Mar 5), expired on Mar 20 (W12);
+        //   c: t0 on Mar 12 (W11), open: it enters no listed week and, starting after the as-of time, is in retry
+        //      at no week's end;
+        //   d: W09 (Mar 2), recovered on Mar 6 06:00, before the as-of time, in W10.
+        // in_retry_at_week_end: W09, c = Mar 4: a, d → 2; W10, c = as-of: a and b (flow times after c) → 2.
+        let asOf = march1 + 5 * day + 12 * T.hour
+        let episodes = [
+            episode("a", start: march1, .recovered, after: 10 * day),
+            episode("b", start: march1 + 4 * day, .expired, after: 15 * day),
+            episode("c", start: march1 + 11 * day, .open),
+            episode("d", start: march1 + day, .recovered, after: 4 * day + 6 * T.hour),
+        ]
+        #expect(
+            lines(Flows.table(Flows.weeks(episodes: episodes.shuffled(), asOf: asOf))) == [
+                "2024-W09,2,0,0,0,0,0,0,2",
+                "2024-W10,1,0,0,1,0,0,0,2",
+            ])
+        // Only episodes that start after the as-of time's week: no week runs from their t0 to it, so no rows.
+        #expect(Flows.weeks(episodes: [episodes[2]], asOf: asOf).isEmpty)
+    }
+
     @Test func noEpisodesNoRows() {
         #expect(Flows.table(Flows.weeks(episodes: [], asOf: asOf)).rows.isEmpty)
     }

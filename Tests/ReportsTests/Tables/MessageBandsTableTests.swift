@@ -22,29 +22,30 @@ import Testing
     // Default schedule: band 1 [0,72h) msgs 0,24,48; band 2 [72,384h) msgs 72,144,216,288,360;
     // band 3 [384,720h) msgs 384,480,576,672; band 4 [720,1440h) msgs 720…1320. A message at m is sent if D > m.
     //
-    // Band 1: entering 5. messages 3 each = 15. exposure 50+72+72+72+72 = 338 h = 14.0833 d.
+    // Band 1: entering 5. messages 3 each = 15. exposure 50+72+72+72+72 = 338 h = 14.083333 d.
     //   Recoveries: E1. hazard 1/14.083333 = 0.071006. per 1000 msgs 1000·1/15 = 66.67.
     // Band 2: entering E2..E5 = 4. messages E2 {72} 1, E3 {72} 1, E4 5, E5 5 = 12.
-    //   exposure (100−72)+(130−72)+312+312 = 710 h = 29.5833 d. Recoveries: E3.
+    //   exposure (100−72)+(130−72)+312+312 = 710 h = 29.583333 d. Recoveries: E3.
     //   hazard 1/29.583333 = 0.033803; per 1000 msgs 1000/12 = 83.33.
     // Band 3: entering E4 (400), E5 (480) = 2. messages E4 {384} 1, E5 {384} 1 (480 is not < 480) = 2.
-    //   exposure 16 + 96 = 112 h = 4.6667 d. Recoveries: E5. hazard 1/4.666667 = 0.214286; per 1000 = 500.
+    //   exposure 16 + 96 = 112 h = 4.666667 d. Recoveries: E5. hazard 1/4.666667 = 0.214286; per 1000 = 500.
     // Band 4: nobody enters: exposure 0, every ratio empty.
     //
-    // Life table (RetryDays): last day at risk ⌊D/24⌋ + 1 when ended, ⌈D/24⌉ when open:
-    //   E1 day 3 (recovers), E2 day 5, E3 day 6 (recovers), E4 day 17, E5 day 21 (recovers).
-    // Band 2: M = {7, 10, 13}: E4 E5 at risk on each → T_M = 6, R_M = 0.
-    //   C = {6, 8, 9, 11, 12, 14}: day 6 E3 E4 E5 (E3 recovers), the others E4 E5 → T_C = 3 + 5·2 = 13, R_C = 1.
-    //   message_day_hazard 0/6 = 0; other_day_hazard 1/13 = 0.076923; ratio 0 (only R_M is 0); no interval.
-    // Band 3: M = {21, 25, 29}: day 21 E5 (recovers) → T_M = 1, R_M = 1. C = {20, 22, …, 30}: day 20 E5 →
-    //   T_C = 1, R_C = 0. message_day_hazard 1; other_day_hazard 0; ratio undefined (its denominator is 0).
-    // Band 4: nobody at risk on M_4 or C_4: both hazards undefined, so is the ratio.
-    // (all), Mantel–Haenszel over bands 2–4 (band 4 has T_b = 0 and adds nothing):
-    //   band 2, T = 19: R_M·T_C/T = 0, R_C·T_M/T = 6/19; band 3, T = 2: 1·1/2 = 1/2, 0.
-    //   RR = (1/2) / (6/19) = 19/12 = 1.583333.
-    //   Var = [6·13·1/19² + 1·1·1/2²] / [(1/2)·(6/19)] = (78/361 + 1/4) / (3/19) = 2.951754;
-    //   exp(ln 1.583333 ± z·√2.951754) = exp(0.459532 ± 3.367350) = 0.054595, 45.919133.
-    //   Pooled hazards: R_M/T_M = 1/7 = 0.142857, R_C/T_C = 1/14 = 0.071429.
+    // Strata, counted as in the life table (last day at risk ⌊D/24⌋ + 1 when ended, ⌈D/24⌉ when open):
+    //   E1 day 3 (recovers), E2 day 5, E3 day 6 (recovers), E4 day 17, E5 day 21 (recovers); no grace periods.
+    //   (R_m, T_m; R_c, T_c) per message day m against m − 1 and m + 1:
+    //   7: E3 at risk on day 6 and recovers there, E4 and E5 on all three days → (0, 2; 1, 5), T = 7;
+    //   10 and 13: E4, E5 → (0, 2; 0, 4), T = 6 each; 21: E5 on days 20 and 21, recovers on 21 → (1, 1; 0, 1),
+    //   T = 2; 25, 29 and band 4's strata: nobody at risk (T = 0, they add nothing).
+    // Band 2: R_m = 0 of T_m = 6; R_c = 1 of T_c = 13. message_day_hazard 0; other_day_hazard 1/13 = 0.076923;
+    //   Mantel–Haenszel: Σ R_m·T_c/T = 0, Σ R_c·T_m/T = 1·2/7: ratio 0 (only its numerator is 0); no interval.
+    // Band 3: R_m = 1 of 1, R_c = 0 of 1: hazards 1 and 0; Σ R_c·T_m/T = 0, so the ratio is undefined.
+    // Band 4: nobody at risk on its strata: both hazards undefined, so is the ratio.
+    // (all), Mantel–Haenszel over the strata of bands 2–4:
+    //   numerator 1·1/2 (stratum 21) = 1/2; denominator 1·2/7 (stratum 7) = 2/7; RR = 7/4 = 1.75.
+    //   Var = [2·5·1/7² + 1·1·1/2²] / [(1/2)·(2/7)] = (10/49 + 1/4) / (1/7) = 89/28 = 3.178571;
+    //   exp(ln 1.75 ± z·√(89/28)) = exp(0.559616 ± 3.494331) = 0.053146, 57.624458.
+    //   Pooled hazards: R_m/T_m = 1/7 = 0.142857, R_c/T_c = 1/14 = 0.071429.
     @Test func bandFiguresByHand() {
         let table = table(episodes)
         #expect(table.name == "message_bands.csv")
@@ -56,21 +57,21 @@ import Testing
             ])
         #expect(
             lines(table) == [
-                "1,1,3,24,5,15,1,14.0833,0.071006,66.67,,,,,",
-                "2,4,16,72,4,12,1,29.5833,0.033803,83.33,0.000000,0.076923,0.000000,,",
-                "3,17,30,96,2,2,1,4.6667,0.214286,500.00,1.000000,0.000000,,,",
-                "4,31,60,120,0,0,0,0.0000,,,,,,,",
-                "(all),,,,,,,,,,0.142857,0.071429,1.583333,0.054595,45.919133",
+                "1,1,3,24,5,15,1,14.083333,0.071006,66.67,,,,,",
+                "2,4,16,72,4,12,1,29.583333,0.033803,83.33,0.000000,0.076923,0.000000,,",
+                "3,17,30,96,2,2,1,4.666667,0.214286,500.00,1.000000,0.000000,,,",
+                "4,31,60,120,0,0,0,0.000000,,,,,,,",
+                "(all),,,,,,,,,,0.142857,0.071429,1.750000,0.053146,57.624458",
             ])
     }
 
     @Test func emptyScope() {
         #expect(
             lines(table([])) == [
-                "1,1,3,24,0,0,0,0.0000,,,,,,,",
-                "2,4,16,72,0,0,0,0.0000,,,,,,,",
-                "3,17,30,96,0,0,0,0.0000,,,,,,,",
-                "4,31,60,120,0,0,0,0.0000,,,,,,,",
+                "1,1,3,24,0,0,0,0.000000,,,,,,,",
+                "2,4,16,72,0,0,0,0.000000,,,,,,,",
+                "3,17,30,96,0,0,0,0.000000,,,,,,,",
+                "4,31,60,120,0,0,0,0.000000,,,,,,,",
                 "(all),,,,,,,,,,,,,,",
             ])
     }
