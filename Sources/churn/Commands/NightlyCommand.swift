@@ -203,13 +203,17 @@ extension Churn {
             let sourceFiles = SourceFiles(connection: writer)
             var newFiles: [String] = []
             var mending: [String] = []
+            // The new files and those loaded again, in the order found.
+            var toLoad: [String] = []
             var skipped = 0
             for file in files {
                 let sha256 = try ExportFiles.sha256(ofFile: file)
                 if try !sourceFiles.hasLoaded(sha256: sha256) {
                     newFiles.append(file)
+                    toLoad.append(file)
                 } else if try sourceFiles.hasMendableRefusals(sha256: sha256, acceptance: options.acceptance) {
                     mending.append(file)
+                    toLoad.append(file)
                 } else {
                     skipped += 1
                 }
@@ -230,7 +234,6 @@ extension Churn {
                         + mending.joined(separator: ", ")
                 )
             }
-            let toLoad = files.filter { newFiles.contains($0) || mending.contains($0) }
             if !toLoad.isEmpty {
                 let progress = ProgressBar(enabled: true)
                 let summary = try await Loader(connection: writer, options: options, logger: logger).load(toLoad) {
