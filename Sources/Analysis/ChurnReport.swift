@@ -63,12 +63,13 @@ package struct ChurnReport: Hashable, Sendable {
     ) {
         options = tally.options
         recoveryByCohort = tally.recoveryByCohort.rows
-        recoveryCurve = tally.recoveryCurve.points
+        let curve = tally.recoveryCurve.curve
+        recoveryCurve = curve.points
         gracePeriod = tally.gracePeriod.rows
         graceRevenue = tally.graceRevenue.rows
         retryDays = tally.retryDays.lifeTable(schedule: tally.options.schedule)
         messageBands = tally.messageBands.figures
-        openEpisodes = tally.openEpisodes.rows(estimate: tally.recoveryCurve.estimate)
+        openEpisodes = tally.openEpisodes.rows(estimate: curve.estimate)
         revenue = OpenEpisodes.revenue(tally.revenue.rows, expectedFrom: openEpisodes)
         self.forecastCheck = forecastCheck ?? .empty(asOf: tally.asOf)
         graceWhatIf = tally.graceWhatIf.rows(graceLengths: tally.graceLengths)

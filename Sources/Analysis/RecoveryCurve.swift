@@ -45,13 +45,20 @@ package enum RecoveryCurve {
         }
 
         /// The points of days 1…60.
-        package var points: [Point] {
-            RecoveryCurve.points(sorted: durations.sorted { $0.duration < $1.duration })
-        }
+        package var points: [Point] { curve.points }
 
         /// The Aalen–Johansen estimate itself, for the recovery chance of open episodes.
-        package var estimate: Estimate {
-            Estimate(sorted: durations.sorted { $0.duration < $1.duration })
+        package var estimate: Estimate { Estimate(sorted: sorted) }
+
+        /// The points and the estimate they come from, the durations sorted once.
+        package var curve: (points: [Point], estimate: Estimate) {
+            let sorted = self.sorted
+            let estimate = Estimate(sorted: sorted)
+            return (RecoveryCurve.points(sorted: sorted, estimate: estimate), estimate)
+        }
+
+        private var sorted: [(duration: Int64, outcome: Episode.Outcome)] {
+            durations.sorted { $0.duration < $1.duration }
         }
     }
 
@@ -121,9 +128,9 @@ package enum RecoveryCurve {
         }
     }
 
-    /// The points of days 1…60 from every episode's duration and outcome, sorted by duration.
-    private static func points(sorted: [(duration: Int64, outcome: Episode.Outcome)]) -> [Point] {
-        let steps = Estimate(sorted: sorted).steps
+    /// The points of days 1…60 from every episode's duration and outcome, sorted by duration, and their estimate.
+    private static func points(sorted: [(duration: Int64, outcome: Episode.Outcome)], estimate: Estimate) -> [Point] {
+        let steps = estimate.steps
         let recoveryDurations = sorted.filter { $0.outcome == .recovered }.map(\.duration)
         var points: [Point] = []
         var stepIndex = 0

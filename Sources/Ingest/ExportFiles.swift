@@ -15,26 +15,37 @@ package enum ExportFiles {
     /// - Throws: ``IngestError/cannotOpen(path:reason:)`` or ``IngestError/readFailed(path:reason:)`` naming a
     ///   directory that cannot be listed, with the system's reason.
     package static func expand(_ paths: [String], glob patterns: [String]) throws -> [String] {
-        var files: [String] = []
+        try partition(paths, glob: patterns).matched
+    }
+
+    /// ``expand(_:glob:)``'s files, and the regular, non-hidden files of the given directories that match none of
+    /// `patterns` (say `export.ndjson` under the default patterns), each directory's sorted by name.
+    package static func partition(
+        _ paths: [String], glob patterns: [String]
+    ) throws -> (matched: [String], unmatched: [String]) {
+        var matched: [String] = []
+        var unmatched: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
             guard isDirectory.boolValue else {
-                files.append(path)
+                matched.append(path)
                 continue
             }
-            for name in try names(inDirectory: path).sorted()
-            where !name.hasPrefix(".") && patterns.contains(where: { fnmatch($0, name, 0) == 0 }) {
+            for name in try names(inDirectory: path).sorted() where !name.hasPrefix(".") {
                 let full = (path as NSString).appendingPathComponent(name)
                 var childIsDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: full, isDirectory: &childIsDirectory),
+                guard FileManager.default.fileExists(atPath: full, isDirectory: &childIsDirectory),
                     !childIsDirectory.boolValue
-                {
-                    files.append(full)
+                else { continue }
+                if patterns.contains(where: { fnmatch($0, name, 0) == 0 }) {
+                    matched.append(full)
+                } else {
+                    unmatched.append(full)
                 }
             }
         }
-        return files
+        return (matched, unmatched)
     }
 
     /// The SHA-256 of a file's bytes as stored (compressed or not), lowercase hex: what a load records in

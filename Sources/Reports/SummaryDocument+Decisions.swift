@@ -10,18 +10,12 @@ extension SummaryDocument {
     func writeDecisions(to writer: inout MarkdownWriter) {
         writer.heading("What to decide")
         var items: [String] = []
-        let open = report.money.filter { $0.openEpisodes > 0 }
-        if open.isEmpty {
-            items.append("**What retry will still bring back:** nothing is in billing retry now.")
-        } else {
-            let expected = open.map { money in
-                let back = report.expectedBack[money.currency] ?? OpenEpisodes.Expected()
-                return HumanFormat.money(Self.milliunits(back.amount), currency: money.currency) + " of "
-                    + HumanFormat.amount(money.atRiskMilliunits)
-            }
+        if let expected = expectedOfAtRisk() {
             items.append(
-                "**What retry will still bring back:** " + expected.joined(separator: "; ")
+                "**What retry will still bring back:** " + expected
                     + " at risk now, weighed by each episode's chance of recovering ([Money](#money)).")
+        } else {
+            items.append("**What retry will still bring back:** nothing is in billing retry now.")
         }
         let inGrace = report.openEpisodes.filter(\.inGrace).count
         items.append(

@@ -77,16 +77,11 @@ extension SummaryDocument {
             writer.paragraph("No episode has recovered or expired, and none is open, so there is no money to show.")
             return
         }
-        let open = report.money.filter { $0.openEpisodes > 0 }
-        if !open.isEmpty {
-            let expected = open.map { money in
-                let back = report.expectedBack[money.currency] ?? OpenEpisodes.Expected()
-                return HumanFormat.money(Self.milliunits(back.amount), currency: money.currency) + " of "
-                    + HumanFormat.amount(money.atRiskMilliunits)
-            }
+        if let expected = expectedOfAtRisk() {
+            let open = report.money.reduce(0) { $0 + $1.openEpisodes }
             writer.paragraph(
-                "**Expected back from retry: " + expected.joined(separator: "; ") + " at risk now.** Each of the "
-                    + HumanFormat.count(open.reduce(0) { $0 + $1.openEpisodes }) + " episodes still in retry is "
+                "**Expected back from retry: " + expected + " at risk now.** Each of the "
+                    + HumanFormat.count(open) + " episodes still in retry is "
                     + "weighed by its chance of recovering by day 60, the share of the episodes this long in retry "
                     + "that this report's own history saw recover (`open_episodes.csv` lists them, with each "
                     + "customer's `appAccountToken`): an estimate from past episodes, not a promise.")
@@ -123,6 +118,18 @@ extension SummaryDocument {
             "*At risk now*: the price of the failed renewal of each episode still in retry: what retry may still "
                 + "collect.",
         ])
+    }
+
+    /// `USD 63.43 of 443.41; EUR …`: per currency with open episodes, what retry is expected to bring back of the
+    /// price at stake; nil when no episode is open.
+    func expectedOfAtRisk() -> String? {
+        let open = report.money.filter { $0.openEpisodes > 0 }
+        guard !open.isEmpty else { return nil }
+        return open.map { money in
+            let back = report.expectedBack[money.currency] ?? OpenEpisodes.Expected()
+            return HumanFormat.money(Self.milliunits(back.amount), currency: money.currency) + " of "
+                + HumanFormat.amount(money.atRiskMilliunits)
+        }.joined(separator: "; ")
     }
 
     /// An estimated amount in currency units as milliunits, rounded to the cent: an estimate shows no more.

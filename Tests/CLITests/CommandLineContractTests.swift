@@ -209,8 +209,22 @@ import TestSupport
         let again = try workspace.nightly(["--expect-new"])
         Self.expectError(again, status: 5, "no new export file arrived (--expect-new): 1 file(s) under")
         let nothingMatches = try workspace.nightly(["--expect-new", "--glob", "*.nothing"])
-        Self.expectError(nothingMatches, status: 5, "0 file(s) under")
-        #expect(try workspace.nightly(["--glob", "*.nothing"]).status == 0)
+        Self.expectError(nothingMatches, status: 5, "no file under")
+        #expect(nothingMatches.stderr.contains("matches --glob *.nothing (1 other file(s) there)"))
+        // Without --expect-new it still says what it left: on stdout, since nothing else was there to load.
+        let quiet = try workspace.nightly(["--glob", "*.nothing"])
+        #expect(quiet.status == 0)
+        #expect(quiet.stdout.contains("not loaded: 1 file(s) matching no --glob pattern (*.nothing): day1.jsonl"))
+        // An empty directory says so.
+        let empty = workspace.root.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let nothing = try ChurnCommand.run(
+            [
+                "nightly", "--expect-new", "--database-url", workspace.schema.url, "--environment", "Sandbox",
+                "--reports-root", workspace.reports.path, empty.path,
+            ])
+        Self.expectError(nothing, status: 5, "no new export file arrived (--expect-new): no file under")
+        #expect(nothing.stderr.contains("empty at all"), "\(nothing.stderr)")
 
         // Yesterday's export sent again under another name: a new file, but no new notification.
         let resent = workspace.exports.appendingPathComponent("day2.jsonl")

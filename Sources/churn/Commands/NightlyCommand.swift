@@ -184,21 +184,36 @@ extension Churn {
             }
             // A directory named twice (the fetch's, given as a path too) loads once.
             var seen: Set<String> = []
-            let files = try ExportFiles.expand(loadPaths, glob: glob).filter {
+            let found = try ExportFiles.partition(loadPaths, glob: glob)
+            let files = found.matched.filter {
                 seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted
+            }
+            // Files a directory holds that --glob does not pick: said with --verbose, and when nothing else is there.
+            if !found.unmatched.isEmpty {
+                let names = found.unmatched.prefix(5).map { ($0 as NSString).lastPathComponent }
+                say(
+                    "not loaded: \(found.unmatched.count) file(s) matching no --glob pattern ("
+                        + glob.joined(separator: " ") + "): " + names.joined(separator: ", ")
+                        + (found.unmatched.count > names.count ? ", …" : ""),
+                    attention: files.isEmpty
+                )
             }
 
             // Skip what was loaded before, by content, unless inputs it refused may pass with today's options.
             let sourceFiles = SourceFiles(connection: writer)
             var newFiles: [String] = []
             var mending: [String] = []
+            // The new files and those loaded again, in the order found.
+            var toLoad: [String] = []
             var skipped = 0
             for file in files {
                 let sha256 = try ExportFiles.sha256(ofFile: file)
                 if try !sourceFiles.hasLoaded(sha256: sha256) {
                     newFiles.append(file)
+                    toLoad.append(file)
                 } else if try sourceFiles.hasMendableRefusals(sha256: sha256, acceptance: options.acceptance) {
                     mending.append(file)
+                    toLoad.append(file)
                 } else {
                     skipped += 1
                 }
@@ -219,7 +234,6 @@ extension Churn {
                         + mending.joined(separator: ", ")
                 )
             }
-            let toLoad = files.filter { newFiles.contains($0) || mending.contains($0) }
             if !toLoad.isEmpty {
                 let progress = ProgressBar(enabled: true)
                 let summary = try await Loader(connection: writer, options: options, logger: logger).load(toLoad) {
@@ -242,7 +256,8 @@ extension Churn {
                 say("nothing loaded yet: no report written", attention: rejected > 0)
                 if let fetchError { throw fetchError }
                 if rejected > ingest.maxRejects { throw ExitStatus.tooManyRejects.exitCode }
-                try refuseWithoutNewData(newFiles, skipped: skipped, newNotifications: newNotifications)
+                try refuseWithoutNewData(
+                    newFiles, skipped: skipped, unmatched: found.unmatched.count, newNotifications: newNotifications)
                 return
             }
             let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
@@ -265,7 +280,8 @@ extension Churn {
             }
             if let fetchError { throw fetchError }
             if rejected > ingest.maxRejects { throw ExitStatus.tooManyRejects.exitCode }
-            try refuseWithoutNewData(newFiles, skipped: skipped, newNotifications: newNotifications)
+            try refuseWithoutNewData(
+                newFiles, skipped: skipped, unmatched: found.unmatched.count, newNotifications: newNotifications)
         }
 
         /// The fetch `--fetch` asks for: since the last successful one, into ``fetchDirectory``.
@@ -290,8 +306,20 @@ extension Churn {
 
         /// With --expect-new, a run that stored no new notification fails with status 5: no new file, or new files
         /// holding only notifications stored before (yesterday's export sent again under another name).
-        private func refuseWithoutNewData(_ newFiles: [String], skipped: Int, newNotifications: Int) throws {
+        private func refuseWithoutNewData(
+            _ newFiles: [String], skipped: Int, unmatched: Int, newNotifications: Int
+        ) throws {
             guard expectNew, newNotifications == 0 else { return }
+            if newFiles.isEmpty, skipped == 0 {
+                throw CommandFailure(
+                    status: .noNewExports,
+                    message: "no new export file arrived (--expect-new): no file under "
+                        + paths.joined(separator: ", ")
+                        + (unmatched > 0
+                            ? " matches --glob \(glob.joined(separator: " ")) (\(unmatched) other file(s) there)"
+                            : " at all")
+                )
+            }
             if newFiles.isEmpty {
                 throw CommandFailure(
                     status: .noNewExports,
