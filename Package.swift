@@ -160,7 +160,8 @@ let package = Package(
         .executableTarget(
             name: "churn",
             dependencies: [
-                "Ingest", "Store", "PGClient", "AppStoreNotifications", "AppStoreServerAPI", "Analysis", "AnalysisStore",
+                "Ingest", "Store", "PGClient", "AppStoreNotifications", "AppStoreServerAPI", "Analysis",
+                "AnalysisStore",
                 "Reports", "Simulator", "CivilTime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -43,7 +43,8 @@ let package = Package(
             resources: [.embedInCode("Resources/AppleRootCA-G3.der")],
             swiftSettings: upcomingFeatures
         ),
-        .target(name: "Analysis", dependencies: ["CivilTime"], path: "Sources/Analysis", swiftSettings: upcomingFeatures),
+        .target(
+            name: "Analysis", dependencies: ["CivilTime"], path: "Sources/Analysis", swiftSettings: upcomingFeatures),
         .target(
             name: "Reports", dependencies: ["Analysis", "CivilTime"], path: "Sources/Reports",
             swiftSettings: upcomingFeatures

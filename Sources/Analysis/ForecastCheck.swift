@@ -125,7 +125,8 @@ package enum ForecastCheck {
                 }
                 bands[band(of: chance)].add(chance: chance, recovered: outcome)
             }
-            return Check(checkTime: forecast.checkTime, episodesThen: forecast.episodesThen, bands: bands,
+            return Check(
+                checkTime: forecast.checkTime, episodesThen: forecast.episodesThen, bands: bands,
                 unmatched: unmatched)
         }
     }
@@ -173,7 +174,8 @@ package enum ForecastCheck {
         }
 
         static func + (lhs: Row, rhs: Row) -> Row {
-            Row(episodes: lhs.episodes + rhs.episodes, expected: lhs.expected + rhs.expected,
+            Row(
+                episodes: lhs.episodes + rhs.episodes, expected: lhs.expected + rhs.expected,
                 observed: lhs.observed + rhs.observed)
         }
     }

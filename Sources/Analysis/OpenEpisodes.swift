@@ -87,7 +87,9 @@ package enum OpenEpisodes {
         package var minimumDay: Int?
         package var order: Order
 
-        package init(inGrace: Bool? = nil, minimumChance: Double? = nil, minimumDay: Int? = nil, order: Order = .expected) {
+        package init(
+            inGrace: Bool? = nil, minimumChance: Double? = nil, minimumDay: Int? = nil, order: Order = .expected
+        ) {
             self.inGrace = inGrace
             self.minimumChance = minimumChance
             self.minimumDay = minimumDay

@@ -114,7 +114,8 @@ package struct EpisodeAnalyzer {
         }
 
         try writer.withTransaction {
-            try writer.execute("CREATE TEMP TABLE IF NOT EXISTS churn_touched (original_transaction_id text PRIMARY KEY)")
+            try writer.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS churn_touched (original_transaction_id text PRIMARY KEY)")
             try writer.execute("TRUNCATE churn_touched")
             if full {
                 try clearTables(environment: environment)
@@ -201,7 +202,9 @@ package struct EpisodeAnalyzer {
         try writer.copyIn(
             "COPY subscription_renewals (\(EpisodeRows.renewalColumns)) FROM STDIN"
         ) { renewals in
-            notifications = try NotificationEventReader(connection: reader).read(everything ? .all(asOf: nil) : .touched) {
+            notifications = try NotificationEventReader(connection: reader).read(
+                everything ? .all(asOf: nil) : .touched
+            ) {
                 event in
                 if let result = stream.add(event) {
                     try rows.add(result, renewalsTo: &renewals)

@@ -46,7 +46,8 @@ struct EpisodeRows {
             if let end = episode.end {
                 // Whole days plus the rest, so psql shows "20 days 06:00:00" rather than "486:00:00".
                 let elapsed = Milliseconds.elapsed(from: episode.start, to: end)
-                row.appendVerbatim(Array("\(elapsed / Milliseconds.day) days \(elapsed % Milliseconds.day) milliseconds".utf8))
+                row.appendVerbatim(
+                    Array("\(elapsed / Milliseconds.day) days \(elapsed % Milliseconds.day) milliseconds".utf8))
             } else {
                 row.appendNull()
             }

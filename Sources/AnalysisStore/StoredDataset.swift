@@ -61,16 +61,17 @@ package struct StoredDataset {
 
     /// The counts of `environment` that come from analysis and loading: data quality and ordinary renewals.
     private func readCounts(environment: String, into dataset: inout EpisodeDataset) throws {
-        let quality = try connection.execute(
-            """
-            SELECT coalesce(sum(outside_environment), 0), coalesce(sum(family_shared_skipped), 0),
-                   coalesce(sum(orphan_did_renew_billing_recovery), 0), coalesce(sum(orphan_expired_billing_retry), 0),
-                   coalesce(sum(orphan_grace_period_expired), 0), coalesce(sum(stale_failure_notice), 0),
-                   coalesce(sum(late_failure_notice), 0)
-            FROM subscription_analysis WHERE environment = $1
-            """,
-            [environment]
-        ).rows.first?.map { $0.flatMap { Int($0) } ?? 0 } ?? []
+        let quality =
+            try connection.execute(
+                """
+                SELECT coalesce(sum(outside_environment), 0), coalesce(sum(family_shared_skipped), 0),
+                       coalesce(sum(orphan_did_renew_billing_recovery), 0), coalesce(sum(orphan_expired_billing_retry), 0),
+                       coalesce(sum(orphan_grace_period_expired), 0), coalesce(sum(stale_failure_notice), 0),
+                       coalesce(sum(late_failure_notice), 0)
+                FROM subscription_analysis WHERE environment = $1
+                """,
+                [environment]
+            ).rows.first?.map { $0.flatMap { Int($0) } ?? 0 } ?? []
         if quality.count == 7 {
             dataset.dataQuality.outsideEnvironment = quality[0]
             dataset.dataQuality.familySharedSkipped = quality[1]
@@ -172,17 +173,20 @@ package struct StoredDataset {
     /// notification when a filter left it out; one that was never decoded (not JSON, a bad token) has no date and
     /// counts in every report. A notification of the report's environment that a load's `--environment` left out is
     /// missing from the report, and stays `rejected_wrong_environment`.
-    package func loadQuality(environment: String, asOf: Int64) throws -> (counts: DataQualityCounts, rejections: [String: Int]) {
+    package func loadQuality(environment: String, asOf: Int64) throws -> (
+        counts: DataQualityCounts, rejections: [String: Int]
+    ) {
         let asOfTime = "'epoch'::timestamptz + $1::bigint * interval '1 millisecond'"
         var counts = DataQualityCounts()
-        counts.duplicatesSkipped = try connection.execute(
-            """
-            SELECT count(*) FROM notification_copies c
-            JOIN source_files f ON f.id = c.source_file_id JOIN load_runs r ON r.id = f.load_run_id
-            WHERE c.signed_date <= \(asOfTime) AND (f.sha256 <> '' OR r.status <> 'running')
-            """,
-            [String(asOf)]
-        ).scalar.flatMap { Int($0) } ?? 0
+        counts.duplicatesSkipped =
+            try connection.execute(
+                """
+                SELECT count(*) FROM notification_copies c
+                JOIN source_files f ON f.id = c.source_file_id JOIN load_runs r ON r.id = f.load_run_id
+                WHERE c.signed_date <= \(asOfTime) AND (f.sha256 <> '' OR r.status <> 'running')
+                """,
+                [String(asOf)]
+            ).scalar.flatMap { Int($0) } ?? 0
         var rejections: [String: Int] = [:]
         let rows = try connection.execute(
             """

@@ -199,10 +199,13 @@ struct JSONScanner {
             if let owner {
                 let index = members.count
                 let valueStart = offset
-                members.append(Member(parent: owner, key: key.content, keyHasEscapes: key.hasEscapes, kind: .null, value: 0..<0))
-                let kind = try scanValue(depth: depth, place: memberPlace(in: place, key: key), owner: owner == -1 ? index : nil)
+                members.append(
+                    Member(parent: owner, key: key.content, keyHasEscapes: key.hasEscapes, kind: .null, value: 0..<0))
+                let kind = try scanValue(
+                    depth: depth, place: memberPlace(in: place, key: key), owner: owner == -1 ? index : nil)
                 members[index].kind = kind
-                members[index].value = kind == .string || kind == .escapedString ? (valueStart + 1)..<(offset - 1) : valueStart..<offset
+                members[index].value =
+                    kind == .string || kind == .escapedString ? (valueStart + 1)..<(offset - 1) : valueStart..<offset
             } else {
                 try scanValue(depth: depth, place: memberPlace(in: place, key: key))
             }

@@ -110,7 +110,9 @@ package struct JWS: Sendable {
             var dots: [Int] = []
             guard let base = buffer.baseAddress else { return dots }
             var start = 0
-            while dots.count < 3, start < buffer.count, let found = memchr(base + start, Int32(UInt8(ascii: ".")), buffer.count - start) {
+            while dots.count < 3, start < buffer.count,
+                let found = memchr(base + start, Int32(UInt8(ascii: ".")), buffer.count - start)
+            {
                 let offset = base.distance(to: UnsafeRawPointer(found))
                 dots.append(bytes.startIndex + offset)
                 start = offset + 1

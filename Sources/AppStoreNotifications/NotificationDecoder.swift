@@ -91,7 +91,8 @@ package enum NotificationDecoder {
     ) throws(NotificationDecodingError) -> DecodedNotification {
         let jws = try parse(bytes: token, at: nil)
         let scanned = try scan(jws.payload, at: nil, locating: nestedTokenFields)
-        let payload = try decode(ResponseBodyV2DecodedPayload.self, from: jws.payload, scanned.members, at: nil, decoding)
+        let payload = try decode(
+            ResponseBodyV2DecodedPayload.self, from: jws.payload, scanned.members, at: nil, decoding)
         try requireNotificationFields(payload)
 
         var nestedParts: [(range: Range<Int>, part: StorageDocument.Part)] = []
@@ -281,7 +282,8 @@ package enum NotificationDecoder {
             if let shallow { return shallow }
             if decoding == .shallowOnly {
                 throw NotificationDecodingError(
-                    reason: .badJSON, codingPath: path, detail: "\(path ?? "the payload"): not decodable without JSONDecoder"
+                    reason: .badJSON, codingPath: path,
+                    detail: "\(path ?? "the payload"): not decodable without JSONDecoder"
                 )
             }
         }

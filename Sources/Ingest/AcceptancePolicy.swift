@@ -11,7 +11,9 @@ package struct AcceptancePolicy: Sendable {
     /// Accept only this environment (`--environment`).
     package var environment: String?
 
-    package init(verifier: JWSVerifier?, verifiesNestedTokens: Bool = false, bundleID: String? = nil, environment: String? = nil) {
+    package init(
+        verifier: JWSVerifier?, verifiesNestedTokens: Bool = false, bundleID: String? = nil, environment: String? = nil
+    ) {
         self.verifier = verifier
         self.verifiesNestedTokens = verifiesNestedTokens
         self.bundleID = bundleID

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension [UInt8] {
@@ -9,7 +9,8 @@ extension [UInt8] {
     func firstIndex(of byte: UInt8, from start: Int) -> Int? {
         guard start < count else { return nil }
         return withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress, let found = memchr(base + start, Int32(byte), bytes.count - start) else {
+            guard let base = bytes.baseAddress, let found = memchr(base + start, Int32(byte), bytes.count - start)
+            else {
                 return nil
             }
             return base.distance(to: UnsafeRawPointer(found))

@@ -370,7 +370,8 @@ package final class Loader {
         for rejection in rejections {
             counts.rejectedByReason[rejection.reason.rawValue, default: 0] += 1
             if counts.samples.count < 20 {
-                counts.samples.append("\(rejection.location(in: path)): \(rejection.reason.rawValue): \(rejection.detail)")
+                counts.samples.append(
+                    "\(rejection.location(in: path)): \(rejection.reason.rawValue): \(rejection.detail)")
             }
         }
     }
@@ -501,7 +502,8 @@ package final class Loader {
                 try stageCopies(plan.copies.map { rows[$0] }, fileID: fileID)
                 return (plan, refused)
             } catch let error as PGError where error.isDataError && refused.isEmpty {
-                logger.debug("a batch was refused; finding the refused rows", metadata: ["pg.message": "\(error.message)"])
+                logger.debug(
+                    "a batch was refused; finding the refused rows", metadata: ["pg.message": "\(error.message)"])
                 let found = try refusedRows(rows.map { bytes[$0.range] }, batch: batch.records)
                 // A refusal the text form does not reproduce is no row's: it stops the run.
                 guard !found.isEmpty else { throw error }
@@ -584,7 +586,8 @@ package final class Loader {
         ) { writer in try writer.write(text.bytes) }
     }
 
-    private static let stagingCopy = "COPY churn_staging (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN"
+    private static let stagingCopy =
+        "COPY churn_staging (\(NotificationRow.columns.joined(separator: ", "))) FROM STDIN"
 
     /// Finds the rows PostgreSQL refuses: COPYs them into staging as text, one at a time once the whole is refused,
     /// and empties staging again.

@@ -55,7 +55,9 @@ package struct NotificationRow: Sendable {
     ) throws(RowRejection) {
         let payload = decoded.payload
         guard let uuid = payload.notificationUUID, UUIDText.isValid(uuid) else {
-            throw RowRejection(.badUUID, "notificationUUID \(payload.notificationUUID.map { "\"\($0.prefix(60))\"" } ?? "") is not a UUID")
+            throw RowRejection(
+                .badUUID,
+                "notificationUUID \(payload.notificationUUID.map { "\"\($0.prefix(60))\"" } ?? "") is not a UUID")
         }
         let transaction = decoded.transaction
         let renewal = decoded.renewalInfo
@@ -68,8 +70,9 @@ package struct NotificationRow: Sendable {
             try row.append(payload.version)
             try row.append(environment(of: payload))
             try row.append(bundleID(of: payload))
-            row.append(data?.appAppleId ?? payload.summary?.appAppleId ?? payload.externalPurchaseToken?.appAppleId
-                ?? payload.appData?.appAppleId)
+            row.append(
+                data?.appAppleId ?? payload.summary?.appAppleId ?? payload.externalPurchaseToken?.appAppleId
+                    ?? payload.appData?.appAppleId)
             if let status = data?.status?.rawValue, let narrow = Int16(exactly: status) {
                 row.append(narrow)
             } else {

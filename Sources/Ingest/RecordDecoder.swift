@@ -18,7 +18,8 @@ struct RecordDecoder: Sendable {
             case .recordTooLarge: detail = "the record is \(record.length) bytes, more than the largest allowed"
             default: detail = String(decoding: record.bytes, as: UTF8.self)
             }
-            reject(problem, detail, record, item: nil, raw: problem == .truncatedInput ? [] : record.bytes, into: &result)
+            reject(
+                problem, detail, record, item: nil, raw: problem == .truncatedInput ? [] : record.bytes, into: &result)
             return result
         }
         let bytes = record.bytes
@@ -42,7 +43,9 @@ struct RecordDecoder: Sendable {
         case UInt8(ascii: "\""):
             // A JSON string holding the token.
             guard let token = try? JSONDecoder().decode(String.self, from: Data(text.utf8)) else {
-                reject(.notJSON, "the line starts with a quote but is not a JSON string", record, item: nil, raw: bytes, into: &result)
+                reject(
+                    .notJSON, "the line starts with a quote but is not a JSON string", record, item: nil, raw: bytes,
+                    into: &result)
                 return result
             }
             decodeSignedPayload(Array(token.utf8)[...], record, item: nil, into: &result)
@@ -57,7 +60,9 @@ struct RecordDecoder: Sendable {
         var lower = 0
         var upper = bytes.count
         while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 || bytes[lower] == 0x0D { lower += 1 }
-        while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 || bytes[upper - 1] == 0x0D { upper -= 1 }
+        while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 || bytes[upper - 1] == 0x0D {
+            upper -= 1
+        }
         return lower..<upper
     }
 
@@ -116,8 +121,10 @@ struct RecordDecoder: Sendable {
 
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "/"):
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "="), UInt8(ascii: "+"),
+            UInt8(ascii: "/"):
             return true
         default:
             return false
@@ -132,7 +139,8 @@ struct RecordDecoder: Sendable {
         let envelopes: [ExportEnvelope]
         let isArray = text.utf8.first == UInt8(ascii: "[")
         do {
-            envelopes = isArray
+            envelopes =
+                isArray
                 ? try JSONDecoder().decode([ExportEnvelope].self, from: data)
                 : [try JSONDecoder().decode(ExportEnvelope.self, from: data)]
         } catch let error as DecodingError {
@@ -148,7 +156,8 @@ struct RecordDecoder: Sendable {
             let arrayItem: Int? = isArray ? index : nil
             if let token = envelope.signedPayload {
                 decodeSignedPayload(
-                    Array(token.utf8)[...], record, item: arrayItem ?? (envelope.notificationHistory == nil ? nil : item),
+                    Array(token.utf8)[...], record,
+                    item: arrayItem ?? (envelope.notificationHistory == nil ? nil : item),
                     into: &result
                 )
                 item += 1
@@ -158,7 +167,9 @@ struct RecordDecoder: Sendable {
                     if let token = entry.signedPayload {
                         decodeSignedPayload(Array(token.utf8)[...], record, item: item, into: &result)
                     } else {
-                        reject(.noSignedPayload, "notificationHistory[\(item)] has no signedPayload", record, item: item, raw: [], into: &result)
+                        reject(
+                            .noSignedPayload, "notificationHistory[\(item)] has no signedPayload", record, item: item,
+                            raw: [], into: &result)
                     }
                     item += 1
                 }
@@ -177,7 +188,9 @@ struct RecordDecoder: Sendable {
         switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            return (.wrongType, "\(path.isEmpty ? "the line" : path) has the wrong type (signedPayload must be a string)")
+            return (
+                .wrongType, "\(path.isEmpty ? "the line" : path) has the wrong type (signedPayload must be a string)"
+            )
         case .dataCorrupted:
             return (.notJSON, "the line is not valid JSON")
         default:

@@ -8,7 +8,8 @@ enum UUIDText {
             case 8, 13, 18, 23:
                 if byte != UInt8(ascii: "-") { return false }
             default:
-                let isHex = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
+                let isHex =
+                    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
                 if !isHex { return false }
             }
         }

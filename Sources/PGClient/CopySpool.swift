@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// COPY rows held back for a later `COPY … FROM STDIN` while the connection is busy with another one: in memory up

@@ -59,7 +59,9 @@ package struct CopyText: Sendable {
         var runStart = 0
         var index = 0
         while index < source.count {
-            while index + 8 <= source.count, Self.needsNoEscape(source.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+            while index + 8 <= source.count,
+                Self.needsNoEscape(source.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            {
                 index += 8
             }
             guard index < source.count else { break }

@@ -12,7 +12,7 @@ extension PGConnection {
         do throws(PGError) {
             try waitForAdvisoryLock(key, timeout: timeout)
             return true
-        } catch where error.isLockNotAvailable {
+        } catch  where error.isLockNotAvailable {
             return false
         }
     }

@@ -31,7 +31,8 @@ extension PGConnection {
     /// so the transaction goes on, and rethrows.
     /// - Important: `name` is SQL text: pass a constant.
     @discardableResult
-    package func withSavepoint<Result>(_ name: String = "churn_savepoint", _ body: () throws -> Result) throws -> Result {
+    package func withSavepoint<Result>(_ name: String = "churn_savepoint", _ body: () throws -> Result) throws -> Result
+    {
         try bracket(
             begin: "SAVEPOINT \(name)", commit: "RELEASE SAVEPOINT \(name)", rollback: "ROLLBACK TO SAVEPOINT \(name)",
             body

@@ -1,9 +1,9 @@
 import CLibPQ
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One connection to PostgreSQL through libpq.

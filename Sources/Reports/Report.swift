@@ -93,7 +93,8 @@ package struct Report: Sendable {
     package static let fileNames: [String] = [
         RecoveryByCohort.fileName, RecoveryCurve.fileName, GracePeriod.fileName, GraceRevenue.fileName,
         MessageBands.fileName, RetryDays.fileName, Revenue.fileName, OpenEpisodes.fileName, ForecastCheck.fileName,
-        GraceWhatIf.fileName, Flows.fileName, BillingFailures.fileName, DataQuality.fileName, RecoveryCurveChart.fileName,
+        GraceWhatIf.fileName, Flows.fileName, BillingFailures.fileName, DataQuality.fileName,
+        RecoveryCurveChart.fileName,
         RecoveryHazardChart.fileName, summaryFileName, Headline.fileName,
     ]
 

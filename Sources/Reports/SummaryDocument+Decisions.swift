@@ -36,7 +36,9 @@ extension SummaryDocument {
         let byProduct = Dictionary(grouping: report.graceWhatIf, by: \.productId)
         guard
             let (product, rows) = byProduct.max(by: { lhs, rhs in
-                let (a, b) = (lhs.value.first?.figures.matureEpisodes ?? 0, rhs.value.first?.figures.matureEpisodes ?? 0)
+                let (a, b) = (
+                    lhs.value.first?.figures.matureEpisodes ?? 0, rhs.value.first?.figures.matureEpisodes ?? 0
+                )
                 return a != b ? a < b : rhs.key.utf8.lexicographicallyPrecedes(lhs.key.utf8)
             }), let current = rows.first(where: \.isCurrent), current.figures.matureEpisodes > 0,
             let other = rows.filter({ !$0.isCurrent }).max(by: { $0.graceDays < $1.graceDays })

@@ -20,7 +20,8 @@ extension SummaryDocument {
         }
         writer.paragraph(
             "61 days ago (as of \(then)), \(Self.episodes(total.episodes)) \(total.episodes == 1 ? "was" : "were") "
-                + "open; this method expected " + ReportTable.Cell.decimal(total.expected, places: 1).formatted + " of them to recover by "
+                + "open; this method expected " + ReportTable.Cell.decimal(total.expected, places: 1).formatted
+                + " of them to recover by "
                 + "day 60; \(HumanFormat.count(total.observed)) did (share \(HumanFormat.percent(total.observedShare)), "
                 + "95% confidence interval \(HumanFormat.percentInterval(total.interval))).")
         let bands = check.bands.filter { $0.episodes > 0 }

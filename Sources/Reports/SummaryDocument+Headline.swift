@@ -1,5 +1,5 @@
-import Foundation
 import Analysis
+import Foundation
 
 extension SummaryDocument {
     /// The headline: recovery and involuntary churn over mature episodes, each with its interval and counts.

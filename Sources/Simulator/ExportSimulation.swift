@@ -1,8 +1,8 @@
 import Analysis
-import Gzip
 import AppStoreNotifications
 import Dispatch
 import Foundation
+import Gzip
 import Reports
 import Synchronization
 

@@ -47,7 +47,7 @@ package enum DatabaseTarget: Sendable {
     private static func endSessionWhenClientDies(_ connection: PGConnection) throws {
         do {
             try connection.execute("SET client_connection_check_interval = 10000")
-        } catch where error.sqlState == "42704" {
+        } catch  where error.sqlState == "42704" {
             // unrecognized configuration parameter: a server before PostgreSQL 14.
         }
     }

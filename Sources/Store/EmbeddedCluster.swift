@@ -55,7 +55,9 @@ package struct EmbeddedCluster: Sendable {
 
     /// The URI form, for `psql "…"` and `DATABASE_URL`.
     package var uri: String {
-        let host = socketDirectory.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-", ".", "_", "~"]))
+        let host =
+            socketDirectory.path.addingPercentEncoding(
+                withAllowedCharacters: .alphanumerics.union(["-", ".", "_", "~"]))
             ?? socketDirectory.path
         return "postgresql:///\(database)?host=\(host)&user=postgres"
     }
@@ -209,7 +211,8 @@ package struct EmbeddedCluster: Sendable {
 
     private func runAsServerUser(_ executable: URL, _ arguments: [String]) throws -> ProcessOutput {
         if ServerUser.isRoot {
-            return try ProcessOutput.run(ServerUser.runuser, ["-u", ServerUser.name, "--", executable.path] + arguments)
+            return try ProcessOutput.run(
+                ServerUser.runuser, ["-u", ServerUser.name, "--", executable.path] + arguments)
         }
         return try ProcessOutput.run(executable, arguments)
     }

@@ -1,6 +1,6 @@
 #if CHURN_FAULTS
-import Foundation
-import Synchronization
+    import Foundation
+    import Synchronization
 
     #if canImport(Glibc)
         import Glibc
@@ -24,26 +24,26 @@ import Synchronization
 /// (The calls stay: Swift 6.3 does not inline a `package` function into another module, even an `@inlinable` one.)
 package enum FaultPoint {
     #if CHURN_FAULTS
-    private static let target: (name: String, count: Int)? = {
-        guard let value = ProcessInfo.processInfo.environment["CHURN_FAULT"], !value.isEmpty else { return nil }
-        let parts = value.split(separator: ":", maxSplits: 1)
-        return (String(parts[0]), parts.count > 1 ? Int(parts[1]) ?? 1 : 1)
-    }()
-    private static let reached = Mutex(0)
+        private static let target: (name: String, count: Int)? = {
+            guard let value = ProcessInfo.processInfo.environment["CHURN_FAULT"], !value.isEmpty else { return nil }
+            let parts = value.split(separator: ":", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? Int(parts[1]) ?? 1 : 1)
+        }()
+        private static let reached = Mutex(0)
 
-    /// Marks that the job reached `name`.
-    package static func reach(_ name: String) {
-        guard let target, target.name == name else { return }
-        let count = reached.withLock { reached in
-            reached += 1
-            return reached
+        /// Marks that the job reached `name`.
+        package static func reach(_ name: String) {
+            guard let target, target.name == name else { return }
+            let count = reached.withLock { reached in
+                reached += 1
+                return reached
+            }
+            if count == target.count {
+                kill(getpid(), SIGKILL)
+            }
         }
-        if count == target.count {
-            kill(getpid(), SIGKILL)
-        }
-    }
     #else
-    /// Does nothing: this build has no fault points.
-    package static func reach(_ name: String) {}
+        /// Does nothing: this build has no fault points.
+        package static func reach(_ name: String) {}
     #endif
 }

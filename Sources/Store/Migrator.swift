@@ -21,7 +21,8 @@ package struct Migrator {
     /// Every migration, in order. A test checks this list against the files in `sql/`.
     /// (SwiftPM names an embedded file `_01_initial_sql` for `001_initial.sql`: it replaces the leading digit.)
     package static let all: [Migration] = [
-        Migration(version: 1, name: "001_initial.sql", sql: String(decoding: PackageResources._01_initial_sql, as: UTF8.self)),
+        Migration(
+            version: 1, name: "001_initial.sql", sql: String(decoding: PackageResources._01_initial_sql, as: UTF8.self)),
         Migration(
             version: 2, name: "002_billing_episodes.sql",
             sql: String(decoding: PackageResources._02_billing_episodes_sql, as: UTF8.self)

@@ -33,7 +33,8 @@ enum ServerUser {
             }
         }
         for path in paths where chown(path, uid, gid) != 0 {
-            throw EmbeddedClusterError.notPermitted("cannot give \(path) to the \(name) user: \(String(cString: strerror(errno)))")
+            throw EmbeddedClusterError.notPermitted(
+                "cannot give \(path) to the \(name) user: \(String(cString: strerror(errno)))")
         }
     }
 

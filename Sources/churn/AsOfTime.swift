@@ -41,7 +41,8 @@ enum AsOfTime {
     /// `YYYY-MM-DDTHH:MM[:SS[.fraction]]` followed by `Z` or `±HH:MM` (`±HHMM`), each field in its range; the
     /// fraction is cut to milliseconds.
     private static func instant(_ text: String) -> Int64? {
-        let pattern = /([0-9]{4}-[0-9]{2}-[0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]{1,9}))?)?(Z|[+-][0-9]{2}:?[0-9]{2})/
+        let pattern =
+            /([0-9]{4}-[0-9]{2}-[0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]{1,9}))?)?(Z|[+-][0-9]{2}:?[0-9]{2})/
         guard let match = text.wholeMatch(of: pattern),
             let day = CivilDate(parsing: String(match.1)),
             let hour = Int(match.2), hour < 24,

@@ -78,7 +78,7 @@ struct Churn: AsyncParsableCommand {
                 )
             default: failure = CommandFailure(status: .failure, message: "\(error)")
             }
-                case let error as EmbeddedClusterError:
+        case let error as EmbeddedClusterError:
             failure = CommandFailure(
                 status: .unavailable, message: "the embedded database is unavailable: \(error)"
             )

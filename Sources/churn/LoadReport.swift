@@ -6,7 +6,8 @@ enum LoadReport {
     static func render(_ summary: LoadSummary) -> String {
         var lines: [String] = []
         for file in summary.files {
-            var line = "\(file.path): \(file.records) notifications, \(file.loaded) new, "
+            var line =
+                "\(file.path): \(file.records) notifications, \(file.loaded) new, "
                 + resumedPart(file.resumed) + "\(file.duplicates) already stored, \(file.rejected) rejected"
             if let run = file.previousRunWithSameContent {
                 line += " (same content as loaded by run \(run)" + (file.loaded == 0 ? ": nothing new)" : ")")

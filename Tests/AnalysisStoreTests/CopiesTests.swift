@@ -5,9 +5,9 @@ import Foundation
 import Ingest
 import PGClient
 import Reports
-import Testing
 import TestPKI
 import TestSupport
+import Testing
 
 /// Copies of a notificationUUID (METRICS.md v2.1, "Copies"): the earliest-signed copy is the one stored, and
 /// `duplicates_skipped` as of T counts the further copies signed by T, whatever is loaded afterwards, in whatever
@@ -99,7 +99,8 @@ import TestSupport
         // Copies signed after day 15 leave the report as of day 15 as it was.
         let third = [
             try stories.line("A", "DID_FAIL_TO_RENEW", at: 16, expires: 10, copyOf: failureNumber),
-            try stories.line("A", "DID_RENEW", "BILLING_RECOVERY", at: 40, expires: 42, purchase: 12, copyOf: recoveryNumber),
+            try stories.line(
+                "A", "DID_RENEW", "BILLING_RECOVERY", at: 40, expires: 42, purchase: 12, copyOf: recoveryNumber),
         ]
         try await store.load(third, "third.jsonl")
         #expect(try store.report(asOfDay: 15) == asOf15)

@@ -6,8 +6,8 @@ import Ingest
 import Logging
 import PGClient
 import Reports
-import Testing
 import TestSupport
+import Testing
 
 /// The billing-lifecycle sample, loaded from its real signed payloads into PostgreSQL, analyzed and reported,
 /// must give exactly the report files expected for it (the golden files of the report tests, built there from
@@ -49,7 +49,8 @@ import TestSupport
         #expect(summary.loaded == 5)
         #expect(summary.rejectedByReason == ["bad_signature": 1])
 
-        let analyzed = try EpisodeAnalyzer(writer: writer, reader: reader, logger: .test).analyze(environment: "Sandbox")
+        let analyzed = try EpisodeAnalyzer(writer: writer, reader: reader, logger: .test).analyze(
+            environment: "Sandbox")
         #expect(analyzed.episodesWritten == 2)
         let store = StoredDataset(connection: writer)
         let asOf = try #require(try store.latestSignedDate())
@@ -59,7 +60,9 @@ import TestSupport
         let then = try store.build(environment: "Sandbox", asOf: ForecastCheck.checkTime(asOf: asOf), reader: reader)
         let report = Report(
             dataset: dataset,
-            options: .init(environment: "Sandbox", rejections: try store.loadQuality(environment: "Sandbox", asOf: asOf).rejections),
+            options: .init(
+                environment: "Sandbox", rejections: try store.loadQuality(environment: "Sandbox", asOf: asOf).rejections
+            ),
             forecastCheck: ForecastCheck.check(then: then, now: dataset)
         )
         let output = directory.appendingPathComponent("report")
@@ -80,7 +83,10 @@ import TestSupport
         ).rows
         #expect(
             rows == [
-                ["1", "recovered", "2024-03-31 00:00", "2024-04-20 00:00", "20 days", "true", "false", "9990", "2024-03"],
+                [
+                    "1", "recovered", "2024-03-31 00:00", "2024-04-20 00:00", "20 days", "true", "false", "9990",
+                    "2024-03",
+                ],
                 ["2", "expired", "2024-05-20 00:00", "2024-07-19 00:00", "60 days", "false", "false", nil, "2024-05"],
             ]
         )

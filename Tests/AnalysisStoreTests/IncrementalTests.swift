@@ -6,9 +6,9 @@ import Ingest
 import Logging
 import PGClient
 import Reports
-import Testing
 import TestPKI
 import TestSupport
+import Testing
 
 /// The incremental rebuild must equal a full one, and rebuild only what new loads touched.
 @Suite struct IncrementalTests {
@@ -65,8 +65,12 @@ import TestSupport
             ChurnReport(stored).tables.map(CSVWriter.render) == ChurnReport(fresh).tables.map(CSVWriter.render)
         )
         // An earlier as-of sees only what had happened by then: B is still open on day 60.
-        let early = try store.build(environment: "Production", asOf: 1_700_000_000_000 + 60 * 86_400_000, reader: reader)
-        #expect(early.episodes.map { "\($0.subscription)|\($0.outcome.rawValue)" } == ["A|recovered", "B|open", "D|cancelled"])
+        let early = try store.build(
+            environment: "Production", asOf: 1_700_000_000_000 + 60 * 86_400_000, reader: reader)
+        #expect(
+            early.episodes.map { "\($0.subscription)|\($0.outcome.rawValue)" } == [
+                "A|recovered", "B|open", "D|cancelled",
+            ])
     }
 
     @Test func fullRebuildOfOneEnvironmentKeepsTheOthers() async throws {
@@ -89,7 +93,8 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: path) }
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: path)
         let options = LoadOptions(
-            policy: AcceptancePolicy(verifier: JWSVerifier(trustRoots: [stories.root.root])), workers: 2, command: "test"
+            policy: AcceptancePolicy(verifier: JWSVerifier(trustRoots: [stories.root.root])), workers: 2,
+            command: "test"
         )
         _ = try await Loader(connection: writer, options: options, logger: .test).load([path.path])
         let analyzer = EpisodeAnalyzer(writer: writer, reader: reader, logger: .test)

@@ -4,9 +4,9 @@ import AppStoreNotifications
 import Foundation
 import Ingest
 import PGClient
-import Testing
 import TestPKI
 import TestSupport
+import Testing
 
 /// What a load's `--environment` and `--bundle-id` leave out reaches the report's data quality: a notification of
 /// another environment as `outside_environment`, one of another app as `outside_bundle`, one of the report's own
@@ -59,6 +59,8 @@ import TestSupport
         #expect(sandboxLoad.loaded == 2)
         let resolved = try store.loadQuality(environment: "Sandbox", asOf: SignedStories.day(40))
         #expect(resolved.rejections.isEmpty)
-        #expect(try store.loadQuality(environment: "Production", asOf: SignedStories.day(40)).counts.outsideEnvironment == 0)
+        #expect(
+            try store.loadQuality(environment: "Production", asOf: SignedStories.day(40)).counts.outsideEnvironment == 0
+        )
     }
 }

@@ -6,9 +6,9 @@ import Ingest
 import Logging
 import PGClient
 import Store
-import Testing
 import TestPKI
 import TestSupport
+import Testing
 
 /// The stored episodes follow the v2 rules exactly as episodes built afresh do (METRICS.md, v2), through full and
 /// incremental analyses: late and stale failure notices, new purchases during retry, missing closing

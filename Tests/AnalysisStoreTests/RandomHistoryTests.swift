@@ -6,8 +6,8 @@ import Logging
 import PGClient
 import Reports
 import Simulator
-import Testing
 import TestSupport
+import Testing
 
 /// Random simulated histories (``RandomHistory``) loaded file by file, each file followed by an incremental analysis
 /// of both environments: after every file the stored episodes are those the episode builder makes of every

@@ -2,9 +2,9 @@ import AppStoreNotifications
 import Foundation
 import Ingest
 import PGClient
-import Testing
 import TestPKI
 import TestSupport
+import Testing
 
 extension SignedStories {
     /// Loads `lines` as the file `name` in `directory` into `connection`'s schema, verified against the stories'

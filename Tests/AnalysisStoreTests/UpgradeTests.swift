@@ -5,8 +5,8 @@ import Logging
 import PGClient
 import Reports
 import Store
-import Testing
 import TestSupport
+import Testing
 
 /// A database of the previous schema (migrations 1–3) with notifications loaded and episodes analyzed by the v1
 /// rules upgrades in place: 004 fills in the renewal currency, and the next analysis rebuilds every episode by the
@@ -25,13 +25,14 @@ import TestSupport
         let from = try connection.quoteIdentifier(current.schema.name)
         // What loads of the previous version stored: the same runs, files and notifications, without the column
         // that did not exist.
-        let columns = try connection.execute(
-            """
-            SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) FROM information_schema.columns
-            WHERE table_schema = $1 AND table_name = 'notifications'
-            """,
-            [old.schema.name]
-        ).scalar ?? ""
+        let columns =
+            try connection.execute(
+                """
+                SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) FROM information_schema.columns
+                WHERE table_schema = $1 AND table_name = 'notifications'
+                """,
+                [old.schema.name]
+            ).scalar ?? ""
         #expect(!columns.contains("renewal_currency"))
         try copyRows(of: "load_runs", from: from, into: old.schema.name, connection: connection)
         try copyRows(of: "source_files", from: from, into: old.schema.name, connection: connection)
@@ -226,12 +227,13 @@ import TestSupport
 /// Copies a table's rows from the current schema `from` (a quoted identifier) into the older schema `schema`, in
 /// the columns the older table has: what loads of that version stored, without the columns added since.
 func copyRows(of table: String, from: String, into schema: String, connection: PGConnection) throws {
-    let columns = try connection.execute(
-        """
-        SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) FROM information_schema.columns
-        WHERE table_schema = $1 AND table_name = $2
-        """,
-        [schema, table]
-    ).scalar ?? "*"
+    let columns =
+        try connection.execute(
+            """
+            SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) FROM information_schema.columns
+            WHERE table_schema = $1 AND table_name = $2
+            """,
+            [schema, table]
+        ).scalar ?? "*"
     try connection.execute("INSERT INTO \(table) (\(columns)) SELECT \(columns) FROM \(from).\(table)")
 }

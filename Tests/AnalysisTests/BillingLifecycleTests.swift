@@ -1,6 +1,6 @@
 import Analysis
-import Testing
 import TestSupport
+import Testing
 
 /// The billing-issue life of one Sandbox subscription (`BillingLifecycle`, from samples/billing-lifecycle).
 @Suite struct BillingLifecycleTests {

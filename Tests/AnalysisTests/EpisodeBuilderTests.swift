@@ -1,6 +1,6 @@
 import Analysis
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct EpisodeBuilderTests {
     let t0 = T.march1
@@ -187,7 +187,9 @@ import TestSupport
         // A late copy from the previous period (expiresDate before t0) and one without expiresDate date nothing.
         let result = build([
             event("f1", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", at: t0 + T.minute, expires: t0),
-            event("f0", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", at: t0 + T.hour, expires: t0 - 30 * T.day, grace: t0 - 14 * T.day),
+            event(
+                "f0", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", at: t0 + T.hour, expires: t0 - 30 * T.day,
+                grace: t0 - 14 * T.day),
             event("g1", "GRACE_PERIOD_EXPIRED", at: t0 + 2 * T.hour, grace: t0 + 3 * T.day),
             event("f2", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", at: t0 + T.day, expires: t0, grace: t0 + 16 * T.day),
         ])

@@ -1,6 +1,6 @@
 import Analysis
-import Testing
 import TestSupport
+import Testing
 
 /// The rules METRICS.md version 2 added to episodes, each worked out by hand.
 @Suite struct EpisodeRulesV2Tests {
@@ -142,9 +142,11 @@ import TestSupport
 
     @Test func upgradeDuringRetryRecoversTheEpisode() {
         let result = build([
-            event("f1", "DID_FAIL_TO_RENEW", at: t0 + T.minute, expires: t0, renewalPrice: 9990, renewalCurrency: "EUR"),
             event(
-                "u1", "DID_CHANGE_RENEWAL_PREF", "UPGRADE", at: t0 + 5 * T.day + T.minute, expires: t0 + 5 * T.day + 365 * T.day,
+                "f1", "DID_FAIL_TO_RENEW", at: t0 + T.minute, expires: t0, renewalPrice: 9990, renewalCurrency: "EUR"),
+            event(
+                "u1", "DID_CHANGE_RENEWAL_PREF", "UPGRADE", at: t0 + 5 * T.day + T.minute,
+                expires: t0 + 5 * T.day + 365 * T.day,
                 purchase: t0 + 5 * T.day, product: "annual", price: 59990, currency: "EUR"),
             // A DID_RENEW afterwards is an ordinary renewal, not a recovery of this episode.
             event("r1", "DID_RENEW", at: t0 + 370 * T.day, purchase: t0 + 370 * T.day),
@@ -173,13 +175,14 @@ import TestSupport
         #expect(result.episodes.map(\.stakePrice) == [9990])
     }
 
-    @Test(arguments: [
-        ("free purchase", Int64?.some(0), T.march1 + 10 * T.day, "UPGRADE"),
-        ("no price", nil, T.march1 + 10 * T.day, "UPGRADE"),
-        ("purchased at t0", 9990, T.march1, "UPGRADE"),
-        ("purchased before t0", 9990, T.march1 - T.day, "UPGRADE"),
-        ("a downgrade", 9990, T.march1 + 10 * T.day, "DOWNGRADE"),
-    ] as [(String, Int64?, Int64, String)])
+    @Test(
+        arguments: [
+            ("free purchase", Int64?.some(0), T.march1 + 10 * T.day, "UPGRADE"),
+            ("no price", nil, T.march1 + 10 * T.day, "UPGRADE"),
+            ("purchased at t0", 9990, T.march1, "UPGRADE"),
+            ("purchased before t0", 9990, T.march1 - T.day, "UPGRADE"),
+            ("a downgrade", 9990, T.march1 + 10 * T.day, "DOWNGRADE"),
+        ] as [(String, Int64?, Int64, String)])
     func purchasesThatDoNotEndRetry(label: String, price: Int64?, purchase: Int64, subtype: String) {
         let type = subtype == "DOWNGRADE" ? "DID_CHANGE_RENEWAL_PREF" : "SUBSCRIBED"
         let result = build(
@@ -316,7 +319,8 @@ import TestSupport
     }
 
     @Test func withoutAnyDatedEpisodeTheGraceEndStaysUnknown() {
-        let events = datedGrace("A", product: "monthly", days: 28, bundle: "other.app") + undated("U", product: "annual")
+        let events =
+            datedGrace("A", product: "monthly", days: 28, bundle: "other.app") + undated("U", product: "annual")
         let result = dataset(events)
         let unknown = result.episodes.first { $0.subscription == "U" }
         #expect(unknown?.hasGrace == true)

@@ -1,6 +1,6 @@
 import Analysis
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct EpisodeStreamTests {
     let t0 = T.march1

@@ -1,6 +1,6 @@
 import Analysis
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct ForecastCheckTests {
     /// The check time B: 2024-05-01, so T = B + 61 days = 2024-07-01.

@@ -1,7 +1,7 @@
 import Analysis
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct MessageBandsTests {
     static let asOf = T.may1

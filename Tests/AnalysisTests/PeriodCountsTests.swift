@@ -1,6 +1,6 @@
 import Analysis
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct PeriodCountsTests {
     let march = CalendarPeriod(monthContaining: T.march1)

@@ -1,6 +1,6 @@
 import Analysis
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct RetryDaysTests {
     static let asOf = T.may1

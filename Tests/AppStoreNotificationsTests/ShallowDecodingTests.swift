@@ -8,17 +8,23 @@ import Testing
     /// Apple's payloads, their signed samples and Xcode's, wrapped as notifications where they are not one.
     static func appleShapedTokens() throws -> [(name: String, token: String)] {
         var tokens: [(String, String)] = []
-        for name in ["01_DID_FAIL_TO_RENEW_GRACE_PERIOD", "02_GRACE_PERIOD_EXPIRED", "03_DID_RENEW_BILLING_RECOVERY",
-                     "04_DID_FAIL_TO_RENEW", "05_EXPIRED_BILLING_RETRY"] {
+        for name in [
+            "01_DID_FAIL_TO_RENEW_GRACE_PERIOD", "02_GRACE_PERIOD_EXPIRED", "03_DID_RENEW_BILLING_RECOVERY",
+            "04_DID_FAIL_TO_RENEW", "05_EXPIRED_BILLING_RETRY",
+        ] {
             tokens.append((name, try Fixture.token("billing-lifecycle/\(name).jws")))
         }
         tokens.append(("testNotification", try Fixture.token("apple-mock-signed/testNotification")))
-        for name in ["signedNotification", "signedSummaryNotification", "signedExternalPurchaseTokenNotification",
-                     "signedExternalPurchaseTokenSandboxNotification", "python-swift__signedConsumptionRequestNotification",
-                     "signedRescindConsentNotification"] {
+        for name in [
+            "signedNotification", "signedSummaryNotification", "signedExternalPurchaseTokenNotification",
+            "signedExternalPurchaseTokenSandboxNotification", "python-swift__signedConsumptionRequestNotification",
+            "signedRescindConsentNotification",
+        ] {
             tokens.append((name, TestToken.make(try Fixture.data("apple-models/\(name).json"))))
         }
-        for name in ["swift__signedTransaction", "java-node-python__signedTransaction", "signedTransactionWithRevocation"] {
+        for name in [
+            "swift__signedTransaction", "java-node-python__signedTransaction", "signedTransactionWithRevocation",
+        ] {
             let transaction = TestToken.make(try Fixture.data("apple-models/\(name).json"))
             tokens.append((name, TestToken.make(TestToken.notification(transaction: transaction))))
         }
@@ -58,7 +64,9 @@ import Testing
     }
 
     /// A notification whose transaction and renewal info hold the given members, beside a few usual ones.
-    static func notification(top: String = "", data: String = "", transaction: String = "", renewal: String = "") -> String {
+    static func notification(top: String = "", data: String = "", transaction: String = "", renewal: String = "")
+        -> String
+    {
         let transactionToken = TestToken.make(#"{"transactionId":"7","originalTransactionId":"5"\#(transaction)}"#)
         let renewalToken = TestToken.make(#"{"originalTransactionId":"5","autoRenewStatus":1\#(renewal)}"#)
         return TestToken.make(
@@ -71,16 +79,28 @@ import Testing
     /// Shapes the shallow decoder leaves to JSONDecoder, values it must read the same way, and wrong types whose
     /// errors must not change.
     static let edgeCases: [(name: String, token: String)] = [
-        ("escaped slash", notification(data: #","bundleId2":"a\/b""#, transaction: #","productId":"com.example\/monthly""#)),
+        (
+            "escaped slash",
+            notification(data: #","bundleId2":"a\/b""#, transaction: #","productId":"com.example\/monthly""#)
+        ),
         ("unicode escape", notification(transaction: #","productId":"caf\u00e9""#)),
         ("raw UTF-8", notification(transaction: #","productId":"café ☕︎","storefront":"日本""#)),
         ("fractional date", notification(transaction: #","expiresDate":1700000000000.75"#)),
         ("exponent date", notification(transaction: #","expiresDate":1.7e12"#)),
-        ("nulls", notification(top: #","subtype":null,"version":null"#, transaction: #","price":null,"expiresDate":null"#)),
-        ("unknown enums", notification(top: #","subtype":"FUTURE_SUBTYPE""#, transaction: #","offerType":9,"type":"New""#)),
+        (
+            "nulls",
+            notification(top: #","subtype":null,"version":null"#, transaction: #","price":null,"expiresDate":null"#)
+        ),
+        (
+            "unknown enums",
+            notification(top: #","subtype":"FUTURE_SUBTYPE""#, transaction: #","offerType":9,"type":"New""#)
+        ),
         ("negative numbers", notification(transaction: #","price":-5,"quantity":-1"#)),
         ("zero", notification(transaction: #","price":0,"revocationReason":0"#)),
-        ("Int64 extremes", notification(transaction: #","price":9223372036854775807,"purchaseDate":-9223372036854775807"#)),
+        (
+            "Int64 extremes",
+            notification(transaction: #","price":9223372036854775807,"purchaseDate":-9223372036854775807"#)
+        ),
         ("Int64 overflow", notification(transaction: #","price":9223372036854775808"#)),
         ("Int32 overflow", notification(transaction: #","quantity":3000000000"#)),
         ("price as text", notification(transaction: #","price":"9990""#)),
@@ -96,9 +116,20 @@ import Testing
         ("number as enum string", notification(top: #","subtype":5"#)),
         ("object where a string goes", notification(transaction: #","currency":{"code":"USD"}"#)),
         ("empty key", notification(transaction: #","":1"#)),
-        ("data is null", TestToken.make(#"{"notificationType":"TEST","notificationUUID":"u","signedDate":1,"data":null}"#)),
-        ("data is text", TestToken.make(#"{"notificationType":"TEST","notificationUUID":"u","signedDate":1,"data":"x"}"#)),
-        ("summary", TestToken.make(#"{"notificationType":"RENEWAL_EXTENSION","notificationUUID":"u","signedDate":1,"summary":{"requestIdentifier":"r","storefrontCountryCodes":["USA"],"succeededCount":3}}"#)),
+        (
+            "data is null",
+            TestToken.make(#"{"notificationType":"TEST","notificationUUID":"u","signedDate":1,"data":null}"#)
+        ),
+        (
+            "data is text",
+            TestToken.make(#"{"notificationType":"TEST","notificationUUID":"u","signedDate":1,"data":"x"}"#)
+        ),
+        (
+            "summary",
+            TestToken.make(
+                #"{"notificationType":"RENEWAL_EXTENSION","notificationUUID":"u","signedDate":1,"summary":{"requestIdentifier":"r","storefrontCountryCodes":["USA"],"succeededCount":3}}"#
+            )
+        ),
         ("no signedDate", TestToken.make(#"{"notificationType":"TEST","notificationUUID":"u"}"#)),
         ("top-level array", TestToken.make(#"[1,2]"#)),
     ]
@@ -125,7 +156,8 @@ import Testing
 
     @Test func plainValuesNeedNoJSONDecoder() throws {
         let token = Self.notification(
-            top: #","subtype":null"#, transaction: #","price":-5,"isUpgraded":true,"offerType":9,"expiresDate":1700000000000"#
+            top: #","subtype":null"#,
+            transaction: #","price":-5,"isUpgraded":true,"offerType":9,"expiresDate":1700000000000"#
         )
         let decoded = try NotificationDecoder.decodeSignedPayload(token, decoding: .shallowOnly)
         #expect(decoded.transaction?.price == -5)

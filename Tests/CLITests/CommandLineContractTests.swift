@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What each command promises at the command line: one message style, one documented exit code per kind of
 /// failure, values refused rather than misread, and quiet success under cron.
@@ -29,7 +29,8 @@ import TestSupport
     }
 
     static func expectError(
-        _ result: ChurnCommand.Result, status: Int32, _ message: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ result: ChurnCommand.Result, status: Int32, _ message: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(result.status == status, "\(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr.hasPrefix("churn: error: "), "\(result.stderr)", sourceLocation: sourceLocation)
@@ -49,7 +50,8 @@ import TestSupport
             "cannot read /no/such/dir: No such file or directory."
         )
         Self.expectError(
-            try ChurnCommand.run(["load", directory.path]), status: 66, "cannot read \(directory.path): it is a directory."
+            try ChurnCommand.run(["load", directory.path]), status: 66,
+            "cannot read \(directory.path): it is a directory."
         )
     }
 
@@ -176,13 +178,17 @@ import TestSupport
 
         let full = try loaded.churn(["analyze", "--full", "--environment", "Sandbox"])
         #expect(full.status == 0)
-        #expect(full.stdout.contains("Sandbox: rebuilt every subscription of 2 file(s): 1 subscription(s) from 5 notifications"), "\(full.stdout)")
+        #expect(
+            full.stdout.contains(
+                "Sandbox: rebuilt every subscription of 2 file(s): 1 subscription(s) from 5 notifications"),
+            "\(full.stdout)")
         #expect(!full.stdout.contains("new file"))
     }
 
     @Test func countsAndContradictionsAreRefusedInPlainWords() throws {
         Self.expectError(
-            try ChurnCommand.run(["query", "episodes", "--limit", "-1"]), status: 64, "--limit must be 1 or more, not -1."
+            try ChurnCommand.run(["query", "episodes", "--limit", "-1"]), status: 64,
+            "--limit must be 1 or more, not -1."
         )
         Self.expectError(
             try ChurnCommand.run(["load", "--max-rejects", "-1", "/dev/null"]), status: 64,
@@ -269,7 +275,8 @@ import TestSupport
             #expect(!text.contains("trace, debug, info, notice, warning, error, critical. (values"))
         }
         let root = try ChurnCommand.run(["--help"]).stdout
-        for code in ["3   db status", "4   db status", "5   nightly --expect-new", "77  the database or Apple refused"] {
+        for code in ["3   db status", "4   db status", "5   nightly --expect-new", "77  the database or Apple refused"]
+        {
             #expect(root.contains(code), "\(code)")
         }
         #expect(try ChurnCommand.run(["simulate", "--help"]).stdout.contains("ten storefronts (USA, GBR, DEU"))

@@ -170,7 +170,9 @@ import Testing
         // file's counts are those of a load that was never killed (275 stored, the one resend a duplicate).
         let again = try ChurnCommand.run(try loadArguments(try exportPath(1), into: schema))
         #expect(again.status == 0, "\(again.stderr)")
-        #expect(again.stdout.contains("76 new, 199 from an unfinished load of this file, 1 already stored"), "\(again.stdout)")
+        #expect(
+            again.stdout.contains("76 new, 199 from an unfinished load of this file, 1 already stored"),
+            "\(again.stdout)")
         let files = "SELECT loaded::text, duplicates::text FROM source_files WHERE sha256 <> '' ORDER BY id"
         #expect(try connection.execute(files).rows == [["275", "0"], ["275", "1"]])
         #expect(try connection.execute("SELECT count(*) FROM notifications").scalar == "550")

@@ -2,9 +2,9 @@ import AppStoreNotifications
 import Foundation
 import PGClient
 import Store
-import Testing
 import TestPKI
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -40,7 +40,9 @@ import TestSupport
             trustRoot = directory.appendingPathComponent("root.der")
             try Data(try authority.rootDER()).write(to: trustRoot)
             var counter = 0
-            func line(_ subscription: Int, _ type: String, _ subtype: String?, day: Int64, expires: Int64? = nil) throws -> String {
+            func line(_ subscription: Int, _ type: String, _ subtype: String?, day: Int64, expires: Int64? = nil) throws
+                -> String
+            {
                 counter += 1
                 let base: Int64 = 1_700_000_000_000
                 let signedDate = base + day * 86_400_000 + Int64(subscription)
@@ -52,11 +54,13 @@ import TestSupport
                 ]
                 if let expires { transaction["expiresDate"] = base + expires * 86_400_000 }
                 var payload: [String: Any] = [
-                    "notificationType": type, "notificationUUID": String(format: "10000000-0000-4000-8000-%012d", counter),
+                    "notificationType": type,
+                    "notificationUUID": String(format: "10000000-0000-4000-8000-%012d", counter),
                     "signedDate": signedDate,
                     "data": [
                         "environment": "Production", "bundleId": "com.example",
-                        "signedTransactionInfo": try signer.sign(try JSONSerialization.data(withJSONObject: transaction)),
+                        "signedTransactionInfo": try signer.sign(
+                            try JSONSerialization.data(withJSONObject: transaction)),
                         "signedRenewalInfo": try signer.sign(
                             try JSONSerialization.data(withJSONObject: ["originalTransactionId": "sub-\(subscription)"])
                         ),
@@ -71,11 +75,16 @@ import TestSupport
                 for subscription in (file * 100)..<(file * 100 + 100) {
                     let day = Int64(subscription % 50)
                     lines.append(try line(subscription, "DID_RENEW", nil, day: day))
-                    lines.append(try line(subscription, "DID_FAIL_TO_RENEW", subscription % 3 == 0 ? "GRACE_PERIOD" : nil, day: day + 30, expires: day + 30))
+                    lines.append(
+                        try line(
+                            subscription, "DID_FAIL_TO_RENEW", subscription % 3 == 0 ? "GRACE_PERIOD" : nil,
+                            day: day + 30, expires: day + 30))
                     switch subscription % 4 {
                     case 0: lines.append(try line(subscription, "DID_RENEW", "BILLING_RECOVERY", day: day + 32))
                     case 1: lines.append(try line(subscription, "EXPIRED", "BILLING_RETRY", day: day + 90))
-                    case 2: lines.append(try line(subscription, "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", day: day + 40))
+                    case 2:
+                        lines.append(
+                            try line(subscription, "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", day: day + 40))
                     default: break
                     }
                 }
@@ -123,16 +132,17 @@ import TestSupport
         let connection = try schema.connect()
         let queries = [
             "notifications": """
-                SELECT notification_uuid::text, notification_type, subtype, signed_date::text, original_transaction_id,
-                       md5(payload::text), verified::text, source_line::text
-                FROM notifications ORDER BY notification_uuid
-                """,
+            SELECT notification_uuid::text, notification_type, subtype, signed_date::text, original_transaction_id,
+                   md5(payload::text), verified::text, source_line::text
+            FROM notifications ORDER BY notification_uuid
+            """,
             "quarantine": "SELECT file, line::text, reason FROM quarantine ORDER BY file, line",
             // Each further copy once, by its signed date and line, whatever run recorded it.
             "copies": "SELECT notification_uuid::text, signed_date::text, source_line::text FROM notification_copies "
                 + "ORDER BY 1, 2, 3",
             // The files stored whole; a killed attempt's row, without a SHA-256, stays beside them.
-            "source_files": "SELECT path, sha256, records::text, loaded::text, duplicates::text, rejected::text FROM source_files "
+            "source_files":
+                "SELECT path, sha256, records::text, loaded::text, duplicates::text, rejected::text FROM source_files "
                 + "WHERE sha256 <> '' ORDER BY path",
             "episodes": "SELECT * FROM billing_episodes ORDER BY environment, original_transaction_id, sequence",
             "analysis": "SELECT * FROM subscription_analysis ORDER BY 1, 2",
@@ -250,7 +260,8 @@ import TestSupport
             #expect(after[table] == rows, "\(table) differs after a kill at \(fault)")
         }
         // The killed load run is marked interrupted; the second run loads what was left, if anything.
-        let runs = interruption.runs.map { $0 == "running" ? "interrupted" : $0 }
+        let runs =
+            interruption.runs.map { $0 == "running" ? "interrupted" : $0 }
             + (interruption.files < 4 ? ["succeeded"] : [])
         #expect(try progress(schema).runs == runs, "load runs after a kill at \(fault)")
     }

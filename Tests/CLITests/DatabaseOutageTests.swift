@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import PGClient
 import Store
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -42,7 +42,8 @@ import TestSupport
         let watcher = try PGConnection(url: cluster.url)
         var loading = false
         for _ in 0..<600 where !loading {
-            loading = (try? watcher.execute("SELECT 1 FROM load_runs WHERE status = 'running'").rows.isEmpty == false)
+            loading =
+                (try? watcher.execute("SELECT 1 FROM load_runs WHERE status = 'running'").rows.isEmpty == false)
                 ?? false
             if !loading { Thread.sleep(forTimeInterval: 0.05) }
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Exit codes and messages a cron job and a person rely on.
 @Suite struct ExitCodeTests {
@@ -54,8 +54,10 @@ import TestSupport
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("IngestTests/Fixtures")
-        let good = try String(contentsOf: fixtures.appendingPathComponent("05_EXPIRED_BILLING_RETRY.jws"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let good = try String(
+            contentsOf: fixtures.appendingPathComponent("05_EXPIRED_BILLING_RETRY.jws"), encoding: .utf8
+        )
+        .trimmingCharacters(in: .whitespacesAndNewlines)
         let export = directory.appendingPathComponent("export.jsonl")
         try Data("\(good)\nnot a notification\n".utf8).write(to: export)
         let trust = fixtures.appendingPathComponent("testCA.der").path

@@ -198,7 +198,8 @@ import Testing
             inline["CHURN_KEY"] = workspace.key.pem
             let fromVariable = try ChurnCommand.run(
                 [
-                    "nightly", "--fetch", "--verbose", "--database-url", workspace.schema.url, "--base-url", server.baseURL,
+                    "nightly", "--fetch", "--verbose", "--database-url", workspace.schema.url, "--base-url",
+                    server.baseURL,
                     "--trust-root", workspace.trustRoot, "--reports-root",
                     workspace.root.appendingPathComponent("reports").path,
                     "--log-level", "trace", workspace.exports.path,

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TestPKI
 import TestSupport
+import Testing
 
 /// `forecast_check.csv` as `churn report` writes it, for a small signed story whose chances are worked out by hand:
 /// once as of the latest data (the stored episodes, and the episodes built as of 61 days earlier) and once as of an

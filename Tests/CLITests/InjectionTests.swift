@@ -1,7 +1,7 @@
 import Foundation
 import PGClient
-import Testing
 import TestSupport
+import Testing
 
 /// Every string a user supplies reaches PostgreSQL as a bound parameter (or a quoted literal): SQL fragments in
 /// file names, bundle ids and product ids are just values; an environment must be one of Apple's names.
@@ -21,9 +21,12 @@ import TestSupport
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inject-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // A file name full of SQL.
-        let export = directory.appendingPathComponent("export \(fragment.replacingOccurrences(of: "/", with: "_")).jsonl")
-        let token = try String(contentsOf: fixtures.appendingPathComponent("01_DID_FAIL_TO_RENEW_GRACE_PERIOD.jws"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let export = directory.appendingPathComponent(
+            "export \(fragment.replacingOccurrences(of: "/", with: "_")).jsonl")
+        let token = try String(
+            contentsOf: fixtures.appendingPathComponent("01_DID_FAIL_TO_RENEW_GRACE_PERIOD.jws"), encoding: .utf8
+        )
+        .trimmingCharacters(in: .whitespacesAndNewlines)
         try Data("\(token)\nnot json\n".utf8).write(to: export)
         let trust = fixtures.appendingPathComponent("testCA.der").path
 
@@ -33,12 +36,18 @@ import TestSupport
         #expect(load.status == 0, "\(load.stderr)")
         // A bundle id full of SQL: the notification is refused as wrong_bundle_id, nothing else happens.
         let filtered = try ChurnCommand.run(
-            ["load", "--database-url", schema.url, "--trust-root", trust, "--max-rejects", "5", "--bundle-id", fragment, export.path]
+            [
+                "load", "--database-url", schema.url, "--trust-root", trust, "--max-rejects", "5", "--bundle-id",
+                fragment, export.path,
+            ]
         )
         #expect(filtered.status == 0, "\(filtered.stderr)")
         // An environment full of SQL is not one of Apple's names: refused before anything reaches the database.
         let report = try ChurnCommand.run(
-            ["report", "--database-url", schema.url, "--environment", fragment, "--out", directory.appendingPathComponent("r").path]
+            [
+                "report", "--database-url", schema.url, "--environment", fragment, "--out",
+                directory.appendingPathComponent("r").path,
+            ]
         )
         #expect(report.status == 64, "\(report.stderr)")
         // A product id full of SQL selects nothing and changes nothing.

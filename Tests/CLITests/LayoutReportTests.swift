@@ -1,7 +1,7 @@
 import Foundation
 import PGClient
-import Testing
 import TestSupport
+import Testing
 
 /// The same export loaded into a schema of each layout, `churn migrate --layout plain` and `--layout partitioned`,
 /// gives byte-identical reports: the layout decides where rows are kept, never what they say.

@@ -1,7 +1,7 @@
 import Foundation
 import PGClient
-import Testing
 import TestSupport
+import Testing
 
 /// Load order changes nothing: an export loaded as it is, and the same lines reversed and split into files loaded
 /// in another order, give byte-identical report files as of every time (copies included: the export resends some
@@ -48,8 +48,10 @@ import TestSupport
             for (index, asOf) in asOfs.enumerated() {
                 let out = directory.appendingPathComponent("\(label)-\(index)")
                 let report = try ChurnCommand.run(
-                    ["report", "--database-url", schema.url, "--out", out.path, "--reports-root",
-                     directory.appendingPathComponent("reports-\(label)").path]
+                    [
+                        "report", "--database-url", schema.url, "--out", out.path, "--reports-root",
+                        directory.appendingPathComponent("reports-\(label)").path,
+                    ]
                         + (asOf.map { ["--as-of", $0] } ?? [])
                 )
                 #expect(report.status == 0, "\(report.stderr)")

@@ -1,7 +1,7 @@
 import Foundation
 import PGClient
-import Testing
 import TestSupport
+import Testing
 
 /// A file whose inputs `churn nightly` refused for an option (a mistyped `--bundle-id`, a missing `--trust-root`) is
 /// loaded again once the option is fixed: the refused notifications reach the report, and its data-quality counts
@@ -29,7 +29,8 @@ import TestSupport
             )
         }
 
-        func nightly(_ schema: TestDatabase.Schema, reports: String, _ options: [String]) throws -> ChurnCommand.Result {
+        func nightly(_ schema: TestDatabase.Schema, reports: String, _ options: [String]) throws -> ChurnCommand.Result
+        {
             try ChurnCommand.run(
                 ["nightly", "--database-url", schema.url, "--reports-root", root.appendingPathComponent(reports).path]
                     + options + [exports.path]
@@ -74,7 +75,8 @@ import TestSupport
         #expect(!again.stdout.contains("loading again"))
 
         let fixed = try workspace.nightly(
-            schema, reports: "reports", ["--trust-root", workspace.trustRoot, "--bundle-id", "com.example.app", "--verbose"]
+            schema, reports: "reports",
+            ["--trust-root", workspace.trustRoot, "--bundle-id", "com.example.app", "--verbose"]
         )
         #expect(fixed.status == 0, "\(fixed.stdout)\(fixed.stderr)")
         #expect(fixed.stdout.contains("loading again 1 file(s)"), "\(fixed.stdout)")
@@ -82,7 +84,8 @@ import TestSupport
 
         // Mended: the next run leaves the file alone.
         let after = try workspace.nightly(
-            schema, reports: "reports", ["--trust-root", workspace.trustRoot, "--bundle-id", "com.example.app", "--verbose"]
+            schema, reports: "reports",
+            ["--trust-root", workspace.trustRoot, "--bundle-id", "com.example.app", "--verbose"]
         )
         #expect(after.status == 0, "\(after.stderr)")
         #expect(after.stdout.contains("no new export files (1 already loaded)"), "\(after.stdout)")

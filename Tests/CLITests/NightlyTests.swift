@@ -2,8 +2,8 @@ import Foundation
 import PGClient
 import Store
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The nightly job as cron runs it: the built binary against a real database.
 @Suite struct NightlyTests {
@@ -29,10 +29,12 @@ import TestSupport
                 ][index - 1] + ".jws"
             }
             let lines = try names.map {
-                "{\"signedPayload\":\"" + (try String(contentsOf: fixtures.appendingPathComponent($0), encoding: .utf8))
+                "{\"signedPayload\":\""
+                    + (try String(contentsOf: fixtures.appendingPathComponent($0), encoding: .utf8))
                     .trimmingCharacters(in: .whitespacesAndNewlines) + "\"}"
             }
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: exports.appendingPathComponent("day1.jsonl"))
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(
+                to: exports.appendingPathComponent("day1.jsonl"))
             schema = try TestDatabase.makeSchema("nightly")
         }
 

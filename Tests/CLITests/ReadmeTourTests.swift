@@ -35,9 +35,18 @@ import Testing
         ("churn db status", "asks about the embedded cluster: the test has its own server, named by DATABASE_URL"),
         ("export PATH=", "puts the reader's release build on PATH: the test runs the binary it built"),
         ("mkdir -p tour && cd tour", "makes the tour's directory: the test's scratch directory is that directory"),
-        ("churn fetch", "reaches the App Store Server API with a team's key: FetchTests runs it against a mock of the API"),
-        ("churn gaps", "compares with the App Store Server API's history: FetchTests runs it against a mock of the API"),
-        ("churn nightly /srv/exports", "loads the directory a fetch from Apple filled: FetchTests runs the fetch and load"),
+        (
+            "churn fetch",
+            "reaches the App Store Server API with a team's key: FetchTests runs it against a mock of the API"
+        ),
+        (
+            "churn gaps",
+            "compares with the App Store Server API's history: FetchTests runs it against a mock of the API"
+        ),
+        (
+            "churn nightly /srv/exports",
+            "loads the directory a fetch from Apple filled: FetchTests runs the fetch and load"
+        ),
     ]
 
     /// The figures that measure the machine rather than the data: a duration, a rate and the simulator's worker

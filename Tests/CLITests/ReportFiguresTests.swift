@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TestPKI
 import TestSupport
+import Testing
 
 /// The figures `churn report` writes, worked out a second way: a small signed story whose episodes are counted by
 /// hand below, loaded and reported by the built binary, against sums and rates computed here straight from
@@ -144,7 +144,8 @@ import TestSupport
 
         // revenue.csv, row by row.
         // The counted columns; the expected ones are estimates from the curve (OpenEpisodesTableTests).
-        #expect(try Self.csvRows(read("revenue.csv"), keyColumns: 1).mapValues { Array($0.prefix(7)) } == Self.revenue())
+        #expect(
+            try Self.csvRows(read("revenue.csv"), keyColumns: 1).mapValues { Array($0.prefix(7)) } == Self.revenue())
 
         // grace_whatif.csv, row by row. On paper, the monthly product at G 6 (its grace length: A's, D's and M's
         // grace periods last 6 days): of its nine mature episodes, retry recovered A (3 days) and J (1 day) within
@@ -168,9 +169,11 @@ import TestSupport
         #expect(headline["all"] as? [String: Int] == all)
         #expect((headline["as_of"] as? NSNumber)?.int64Value == SignedStories.day(Self.asOfDay))
         let summary = try read("summary.md")
-        let recoveredLine = "**Recovered: \(Self.percent(recovered, of: mature.count))** of mature episodes "
+        let recoveredLine =
+            "**Recovered: \(Self.percent(recovered, of: mature.count))** of mature episodes "
             + "(5 of 10; 95% interval \(Self.percentInterval(recovered, of: mature.count)))."
-        let churnLine = "**Involuntary churn: \(Self.percent(expired, of: mature.count))** of mature episodes "
+        let churnLine =
+            "**Involuntary churn: \(Self.percent(expired, of: mature.count))** of mature episodes "
             + "(3 of 10; 95% interval \(Self.percentInterval(expired, of: mature.count)))."
         #expect(summary.contains(recoveredLine), "\(recoveredLine)")
         #expect(summary.contains(churnLine), "\(churnLine)")

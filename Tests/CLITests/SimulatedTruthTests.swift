@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A simulated export run through the whole product (simulate, nightly, report) gives, per cohort, exactly the
 /// episodes and outcomes the simulator says it simulated, and per currency the money its truth adds up to.
@@ -29,7 +29,9 @@ import TestSupport
 
         // The truth: Production episodes of purchasers, counted per cohort and outcome.
         let truthText = try String(contentsOf: exports.appendingPathComponent("export.truth.csv"), encoding: .utf8)
-        var truthLines = truthText.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        var truthLines = truthText.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         let header = truthLines.removeFirst()
         let column = { (name: String) throws -> Int in try #require(header.firstIndex(of: name)) }
         let environment = try column("environment")
@@ -44,8 +46,9 @@ import TestSupport
         let stakeCurrency = try column("stake_currency")
         // The report is as of the latest signedDate, a little before the end of the history the truth describes:
         // an episode is mature, or past its retry window, as of that time.
-        let headline = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: reports.appendingPathComponent("latest/headline.json"))) as? [String: Any]
+        let headline =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: reports.appendingPathComponent("latest/headline.json"))) as? [String: Any]
         let asOf = try #require((headline?["as_of"] as? NSNumber)?.int64Value)
         let horizon: Int64 = 61 * 86_400_000
         var truth: [String: [String: Int]] = [:]
@@ -63,7 +66,8 @@ import TestSupport
                 money[fields[recoveryCurrency], default: [:]]["recovered_amount", default: 0] +=
                     Int64(fields[recoveryPrice]) ?? 0
             case "expired", "open":
-                let (episodes, amount) = result == "open"
+                let (episodes, amount) =
+                    result == "open"
                     ? ("open_episodes", "at_risk_amount") : ("expired_episodes", "lost_amount")
                 money[fields[stakeCurrency], default: [:]][episodes, default: 0] += 1
                 money[fields[stakeCurrency], default: [:]][amount, default: 0] += Int64(fields[stakePrice]) ?? 0
@@ -74,15 +78,20 @@ import TestSupport
             truth[fields[cohortColumn], default: [:]]["episodes", default: 0] += 1
             if t0 + horizon <= asOf {
                 truth[fields[cohortColumn], default: [:]]["mature_episodes", default: 0] += 1
-                if result == "recovered" { truth[fields[cohortColumn], default: [:]]["mature_recovered", default: 0] += 1 }
+                if result == "recovered" {
+                    truth[fields[cohortColumn], default: [:]]["mature_recovered", default: 0] += 1
+                }
             }
         }
         #expect(!truth.isEmpty)
         #expect(truth.values.contains { ($0["mature_episodes"] ?? 0) > 0 })
 
         // The report: the per-cohort total rows of recovery_by_cohort.csv.
-        let csv = try String(contentsOf: reports.appendingPathComponent("latest/recovery_by_cohort.csv"), encoding: .utf8)
-        var rows = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let csv = try String(
+            contentsOf: reports.appendingPathComponent("latest/recovery_by_cohort.csv"), encoding: .utf8)
+        var rows = csv.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         let names = rows.removeFirst()
         var reported: [String: [String: Int]] = [:]
         for row in rows where row[1] == "(all)" && row[0] != "(all)" {

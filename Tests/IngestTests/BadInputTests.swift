@@ -1,8 +1,8 @@
 import AppStoreNotifications
 import Foundation
 import Ingest
-import Testing
 import TestSupport
+import Testing
 
 /// Bad lines are quarantined with the expected reason while every good line around them loads.
 @Suite struct BadInputTests {
@@ -19,7 +19,9 @@ import TestSupport
         Case(name: "JSON without a payload", reason: "no_signed_payload") { _ in Array(#"{"foo": 1}"#.utf8) },
         Case(name: "signedPayload is a number", reason: "wrong_type") { _ in Array(#"{"signedPayload": 5}"#.utf8) },
         Case(name: "truncated JSON", reason: "not_json") { _ in Array(#"{"signedPayload": "eyJ"#.utf8) },
-        Case(name: "two-part token", reason: "not_jws") { _ in Array(#"{"signedPayload": "eyJhbGciOiJFUzI1NiJ9.eyJ9"}"#.utf8) },
+        Case(name: "two-part token", reason: "not_jws") { _ in
+            Array(#"{"signedPayload": "eyJhbGciOiJFUzI1NiJ9.eyJ9"}"#.utf8)
+        },
         Case(name: "bad base64 payload", reason: "bad_base64") { signer in
             let parts = try signer.notification().split(separator: ".")
             return Array("\(parts[0]).@@@@.\(parts[2])".asExportLine.utf8)
@@ -28,7 +30,10 @@ import TestSupport
             Array(try signer.sign(raw: Array("not json at all".utf8)).asExportLine.utf8)
         },
         Case(name: "signedDate as a string", reason: "wrong_type") { signer in
-            Array(try signer.sign(["notificationType": "TEST", "notificationUUID": UUID().uuidString, "signedDate": "yesterday"]).asExportLine.utf8)
+            Array(
+                try signer.sign([
+                    "notificationType": "TEST", "notificationUUID": UUID().uuidString, "signedDate": "yesterday",
+                ]).asExportLine.utf8)
         },
         Case(name: "price as a string", reason: "wrong_type") { signer in
             Array(try signer.notification(transaction: ["price": "9.99"]).asExportLine.utf8)
@@ -70,7 +75,9 @@ import TestSupport
         let signer = try TestSigner()
         let directory = try ExportDirectory()
         var lines: [[UInt8]] = []
-        for index in 0..<3 { lines.append(Array(try signer.notification(signedDate: 1_711_843_260_000 + Int64(index)).asExportLine.utf8)) }
+        for index in 0..<3 {
+            lines.append(Array(try signer.notification(signedDate: 1_711_843_260_000 + Int64(index)).asExportLine.utf8))
+        }
         lines.insert(try badCase.make(signer), at: 1)
         let path = try directory.write("mixed.jsonl", bytes: Array(lines.joined(separator: [0x0A])) + [0x0A])
         let summary = try await harness.load([path], policy: AcceptancePolicy(verifier: signer.verifier)) {
@@ -80,7 +87,9 @@ import TestSupport
         #expect(summary.loaded == 3, "the good lines around the bad one load")
         #expect(summary.rejected == 1)
         #expect(summary.files.first?.rejectedByReason == [badCase.reason: 1])
-        let quarantined = try harness.rows("SELECT file, line::text, reason, length(raw) > 0 OR $1 = 'invalid_utf8', raw_bytes::text FROM quarantine", [badCase.reason])
+        let quarantined = try harness.rows(
+            "SELECT file, line::text, reason, length(raw) > 0 OR $1 = 'invalid_utf8', raw_bytes::text FROM quarantine",
+            [badCase.reason])
         #expect(quarantined.count == 1)
         #expect(quarantined.first?[0] == path)
         #expect(quarantined.first?[1] == "2")
@@ -129,7 +138,8 @@ import TestSupport
         ].map(\.asExportLine)
         let path = try directory.write("filters.jsonl", lines: lines)
         let summary = try await harness.load(
-            [path], policy: AcceptancePolicy(verifier: signer.verifier, bundleID: "com.example", environment: "Production")
+            [path],
+            policy: AcceptancePolicy(verifier: signer.verifier, bundleID: "com.example", environment: "Production")
         )
         #expect(summary.loaded == 1)
         #expect(summary.files.first?.rejectedByReason == ["wrong_environment": 1, "wrong_bundle_id": 1])

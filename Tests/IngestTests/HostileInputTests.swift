@@ -1,8 +1,8 @@
 import AppStoreNotifications
 import Foundation
 import Ingest
-import Testing
 import TestSupport
+import Testing
 
 /// Hostile and broken input: each bad input is quarantined with its reason while every good line around it loads,
 /// and nothing crashes the loader.
@@ -12,7 +12,9 @@ import TestSupport
         let directory = try ExportDirectory()
         let tokens = try Fixtures.lifecycleTokens()
         var bytes = Array((tokens[0].asExportLine + "\n").utf8)
-        bytes += Array("{\"signedPayload\":\"".utf8) + [UInt8](repeating: UInt8(ascii: "A"), count: 50 << 20) + Array("\"}\n".utf8)
+        bytes +=
+            Array("{\"signedPayload\":\"".utf8) + [UInt8](repeating: UInt8(ascii: "A"), count: 50 << 20)
+            + Array("\"}\n".utf8)
         bytes += Array((tokens[1].asExportLine + "\n").utf8)
         let path = try directory.write("huge.jsonl", bytes: bytes)
         let summary = try await harness.load(
@@ -20,7 +22,8 @@ import TestSupport
         )
         #expect(summary.loaded == 2)
         #expect(summary.files.first?.rejectedByReason == ["record_too_large": 1])
-        let row = try harness.rows("SELECT line::text, raw_bytes::text, raw_truncated::text, length(raw)::text FROM quarantine")
+        let row = try harness.rows(
+            "SELECT line::text, raw_bytes::text, raw_truncated::text, length(raw)::text FROM quarantine")
         #expect(row == [["2", String((50 << 20) + 20), "true", String(64 << 10)]])
     }
 

@@ -3,9 +3,9 @@ import Foundation
 import Ingest
 import Logging
 import PGClient
-import Testing
 import TestPKI
 import TestSupport
+import Testing
 import X509
 
 /// Files, trust roots and a loader for the ingest tests.
@@ -123,7 +123,8 @@ struct TestSigner {
     ) throws -> String {
         var transactionInfo: [String: Any] = [
             "transactionId": "2000000000000001", "originalTransactionId": "2000000000000001",
-            "productId": "com.example.monthly", "purchaseDate": signedDate - 1000, "expiresDate": signedDate + 2_592_000_000,
+            "productId": "com.example.monthly", "purchaseDate": signedDate - 1000,
+            "expiresDate": signedDate + 2_592_000_000,
             "price": 4990, "currency": "EUR", "storefront": "DEU", "inAppOwnershipType": "PURCHASED",
             "environment": environment, "signedDate": signedDate,
         ]
@@ -139,7 +140,8 @@ struct TestSigner {
         ]
         data.merge(extra) { $1 }
         var payload: [String: Any] = [
-            "notificationType": type, "notificationUUID": uuid, "signedDate": signedDate, "version": "2.0", "data": data,
+            "notificationType": type, "notificationUUID": uuid, "signedDate": signedDate, "version": "2.0",
+            "data": data,
         ]
         if let subtype { payload["subtype"] = subtype }
         return try sign(payload)

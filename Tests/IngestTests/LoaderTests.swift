@@ -1,8 +1,8 @@
 import AppStoreNotifications
 import Foundation
 import Ingest
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct LoaderTests {
     @Test func loadsTheBillingLifecycleVerifiedWithEveryFieldTyped() async throws {
@@ -29,11 +29,13 @@ import TestSupport
             """
         )
         #expect(
-            first == [[
-                "DID_FAIL_TO_RENEW", "GRACE_PERIOD", "2024-03-31 00:01:00", "Sandbox", "com.example", "1234", "4",
-                "1000000000000001", "1000000000000001", "com.example.monthly", "USA", "9990", "USD", "PURCHASED",
-                "1711843200000", "1713225600000", "true", "2", "1", "PURCHASE", "true", "1",
-            ]]
+            first == [
+                [
+                    "DID_FAIL_TO_RENEW", "GRACE_PERIOD", "2024-03-31 00:01:00", "Sandbox", "com.example", "1234", "4",
+                    "1000000000000001", "1000000000000001", "com.example.monthly", "USA", "9990", "USD", "PURCHASED",
+                    "1711843200000", "1713225600000", "true", "2", "1", "PURCHASE", "true", "1",
+                ]
+            ]
         )
         // The nested tokens are stored decoded inside the payload.
         let nested = try harness.rows(
@@ -74,7 +76,8 @@ import TestSupport
     @Test func reloadingTheSameFileStoresNothingNewAndSaysSo() async throws {
         let harness = try LoadHarness("reload")
         let directory = try ExportDirectory()
-        let path = try directory.write("lifecycle.jsonl", lines: try Fixtures.lifecycleTokens().map(\.asExportLine) + ["not json"])
+        let path = try directory.write(
+            "lifecycle.jsonl", lines: try Fixtures.lifecycleTokens().map(\.asExportLine) + ["not json"])
         let policy = AcceptancePolicy(verifier: try Fixtures.appleTestVerifier())
         let first = try await harness.load([path], policy: policy)
         #expect(first.loaded == 5)
@@ -149,7 +152,10 @@ import TestSupport
         let path = try directory.write("new.jsonl", lines: [token.asExportLine])
         let summary = try await harness.load([path], policy: AcceptancePolicy(verifier: signer.verifier))
         #expect(summary.loaded == 1)
-        #expect(try harness.rows("SELECT notification_type, subtype FROM notifications") == [["SOMETHING_NEW_IN_2027", "SHINY"]])
+        #expect(
+            try harness.rows("SELECT notification_type, subtype FROM notifications") == [
+                ["SOMETHING_NEW_IN_2027", "SHINY"]
+            ])
     }
 
     @Test func unverifiedLoadsAreMarkedSo() async throws {

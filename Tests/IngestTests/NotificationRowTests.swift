@@ -1,9 +1,10 @@
 import AppStoreNotifications
 import Foundation
-@testable import Ingest
 import PGClient
 import TestSupport
 import Testing
+
+@testable import Ingest
 
 /// The stored row of a notification, written in binary COPY format: the types the `notifications` table has, and
 /// for real signed notifications the same values as the text the loader sends when PostgreSQL refuses a batch, and

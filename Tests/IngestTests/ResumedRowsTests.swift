@@ -1,5 +1,6 @@
-@testable import Ingest
 import Testing
+
+@testable import Ingest
 
 /// What the loader does with each row of a batch (``BatchPlan``): the earliest-signed copy of each notification is
 /// stored, a later one is a further copy, and a row a killed load of the same file stored already is the file's own.

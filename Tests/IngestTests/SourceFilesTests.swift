@@ -1,8 +1,8 @@
 import AppStoreNotifications
 import Foundation
 import Ingest
-import Testing
 import TestSupport
+import Testing
 
 /// What `churn nightly` asks before loading a file: whether its content was stored before.
 @Suite struct SourceFilesTests {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Ingest
-import Testing
 import TestSupport
+import Testing
+
+@testable import Ingest
 
 /// How the loader recognises a line that is a token, or `{"signedPayload":"<token>"}`, without a JSON parser: the
 /// bytes before the first dot are all token characters, and there is one before it.

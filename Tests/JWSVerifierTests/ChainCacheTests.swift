@@ -2,8 +2,8 @@ import AppStoreNotifications
 import Dispatch
 import Foundation
 import Synchronization
-import Testing
 import TestPKI
+import Testing
 
 @Suite struct ChainCacheTests {
     private static let lifecycle = [

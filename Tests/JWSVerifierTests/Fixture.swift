@@ -1,8 +1,8 @@
 import AppStoreNotifications
 import Crypto
 import Foundation
-import Testing
 import TestPKI
+import Testing
 import X509
 
 /// Files under `Fixtures/` (see `Fixtures/README.md`), and small builders for tokens the fixtures do not hold.

@@ -1,8 +1,8 @@
 import AppStoreNotifications
 import Crypto
 import Foundation
-import Testing
 import TestPKI
+import Testing
 import X509
 
 @Suite struct JWSSignerTests {

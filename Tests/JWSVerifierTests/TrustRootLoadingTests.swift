@@ -1,7 +1,7 @@
 import AppStoreNotifications
 import Foundation
-import Testing
 import TestPKI
+import Testing
 
 @Suite struct TrustRootLoadingTests {
     @Test func derAndPEMOfTheSameRootAgree() throws {

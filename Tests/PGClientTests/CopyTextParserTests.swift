@@ -1,6 +1,6 @@
 import PGClient
-import Testing
 import TestSupport
+import Testing
 
 /// Reading COPY text: the parser against the writer, against PostgreSQL's own reader and writer, and against a plain
 /// transcription of PostgreSQL's reader on arbitrary bytes.

@@ -1,7 +1,7 @@
 import Foundation
 import PGClient
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct PGConnectionTests {
     @Test func bindsParametersAsValuesNeverAsSQL() throws {
@@ -136,7 +136,9 @@ import TestSupport
         let schema = try TestDatabase.makeSchema("copyout")
         let connection = try schema.connect()
         var lines: [String] = []
-        let count = try connection.copyOut("COPY (SELECT g, 'v' || g FROM generate_series(1, 5) g ORDER BY g) TO STDOUT") {
+        let count = try connection.copyOut(
+            "COPY (SELECT g, 'v' || g FROM generate_series(1, 5) g ORDER BY g) TO STDOUT"
+        ) {
             lines.append(String(decoding: $0, as: UTF8.self))
         }
         #expect(count == 5)

@@ -1,6 +1,6 @@
 import PGClient
-import Testing
 import TestSupport
+import Testing
 
 /// `timestamptz` text from Unix milliseconds, over the whole range it covers: read back by a plain calendar count and
 /// by PostgreSQL itself.

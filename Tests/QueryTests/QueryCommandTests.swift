@@ -44,12 +44,15 @@ import Testing
         let byStart = try ChurnCommand.run(
             ["query", "open-episodes", "--sort", "start", "--format", "csv", "--database-url", fixture.schema.url])
         #expect(byStart.status == 0, "\(byStart.stderr)")
-        #expect(byStart.stdout == CSVWriter.render(try #require(report.tables.first { $0.name == OpenEpisodes.fileName })))
+        #expect(
+            byStart.stdout == CSVWriter.render(try #require(report.tables.first { $0.name == OpenEpisodes.fileName })))
 
         // The default order: currency by currency, the largest expected amount first.
         let expected = try ChurnCommand.run(
             ["query", "open-episodes", "--format", "csv", "--database-url", fixture.schema.url])
-        let rows = expected.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let rows = expected.stdout.split(separator: "\n").dropFirst().map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
         #expect(rows.count == report.openEpisodes.count)
         let keys = rows.map { (String($0[9]), (Double($0[8]) ?? 0) * (Double($0[10]) ?? 0)) }
         for (earlier, later) in zip(keys, keys.dropFirst()) {
@@ -60,7 +63,9 @@ import Testing
         let none = try ChurnCommand.run(
             ["query", "open-episodes", "--min-chance", "1", "--format", "csv", "--database-url", fixture.schema.url])
         #expect(none.status == 0 && none.stdout == OpenEpisodes.columns.joined(separator: ",") + "\n", "\(none.stdout)")
-        let wrong = try ChurnCommand.run(["query", "open-episodes", "--min-chance", "2", "--database-url", fixture.schema.url])
+        let wrong = try ChurnCommand.run([
+            "query", "open-episodes", "--min-chance", "2", "--database-url", fixture.schema.url,
+        ])
         #expect(wrong.status == 64 && wrong.stderr.contains("--min-chance must lie between 0 and 1"))
     }
 

@@ -5,9 +5,9 @@ import Foundation
 import Ingest
 import Logging
 import PGClient
-import Testing
 import TestPKI
 import TestSupport
+import Testing
 
 /// The v2 columns of the views (004_metrics_v2.sql) over MetricsV2Story: the view's episodes are the report's
 /// (as of the latest signedDate), and its mature columns are counted from them.

@@ -44,7 +44,8 @@ import Testing
         for (reportRow, viewRow) in zip(report.rows, view.rows) {
             for column in shared {
                 let value = view.columns.firstIndex(of: column).flatMap { viewRow[$0] }
-                let formatted = column.contains("rate")
+                let formatted =
+                    column.contains("rate")
                     ? value.flatMap(Double.init).map { ReportTable.Cell.decimal($0, places: 6).formatted } ?? ""
                     : value ?? ""
                 #expect(formatted == report.value(column, in: reportRow), "\(column)")

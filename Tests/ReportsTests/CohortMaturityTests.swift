@@ -1,7 +1,7 @@
 import Analysis
 import Reports
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct CohortMaturityTests {
     static func episode(_ subscription: String, start: Int64, outcome: Episode.Outcome = .recovered) -> Episode {

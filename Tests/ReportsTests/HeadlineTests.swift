@@ -1,8 +1,8 @@
 import Analysis
 import Foundation
 import Reports
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct HeadlineTests {
     @Test func roundTripsThroughJSON() throws {

@@ -37,7 +37,8 @@ import Testing
         let open = dataset.episodes.filter(\.isOpen).count
         #expect(open > 0)
         let growth = Self.nodes(in: thrice) - Self.nodes(in: once)
-        #expect(growth > 0 && growth <= 2 * open * Self.nodesPerOpenEpisode, "\(growth) nodes for \(2 * open) open rows")
+        #expect(
+            growth > 0 && growth <= 2 * open * Self.nodesPerOpenEpisode, "\(growth) nodes for \(2 * open) open rows")
     }
 
     /// The values of one row of the open-episode list, each optional and string a node or two: far fewer than the
@@ -69,7 +70,8 @@ import Testing
         let dataset = Sample.dataset()
         let products = Set(dataset.episodes.map(\.productId))
         #expect(products.count > 1)
-        var tally = EpisodeQuestion.Tally(EpisodeQuestion(.episodes, grouping: [.product], limit: 1), asOf: dataset.asOf)
+        var tally = EpisodeQuestion.Tally(
+            EpisodeQuestion(.episodes, grouping: [.product], limit: 1), asOf: dataset.asOf)
         for episode in dataset.episodes { tally.add(episode) }
         #expect(Self.episodePaths(in: tally, path: "tally").count == products.count)
         #expect(dataset.episodes.count > products.count)

@@ -1,8 +1,8 @@
 import Analysis
 import Foundation
 import Reports
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -173,8 +173,9 @@ import Testing
         #expect(summary.contains("Dashed lines mark where the grace periods in the data end: the 6-day grace ends on "))
         // The timing section marks only the lengths the data hold (the grace what-if weighs every length Apple
         // offers, by design).
-        let timing = try #require(summary.components(separatedBy: "## When recoveries come").last?
-            .components(separatedBy: "\n## ").first)
+        let timing = try #require(
+            summary.components(separatedBy: "## When recoveries come").last?
+                .components(separatedBy: "\n## ").first)
         for unheld in ["day 3", "day 28", "day 29", "3-day", "28-day"] {
             #expect(!timing.contains(unheld), "\(unheld)")
         }

@@ -186,7 +186,8 @@ import Testing
 
     @Test func everyDataQualityCheckHasASentence() throws {
         let counts = DataQualityCounts(
-            duplicatesSkipped: 1, outsideEnvironment: 2, outsideBundle: 13, familySharedSkipped: 3, orphanDidRenewBillingRecovery: 4,
+            duplicatesSkipped: 1, outsideEnvironment: 2, outsideBundle: 13, familySharedSkipped: 3,
+            orphanDidRenewBillingRecovery: 4,
             orphanExpiredBillingRetry: 5, orphanGracePeriodExpired: 6, staleFailureNotice: 7, lateFailureNotice: 8,
             inferredExpiry: 9, graceEndInferred: 10, graceEndUnknown: 11)
         let report = Report(

@@ -2,8 +2,8 @@ import AppStoreNotifications
 import Crypto
 import Foundation
 import Simulator
-import Testing
 import TestPKI
+import Testing
 import X509
 
 @Suite struct DeterministicSigningTests {

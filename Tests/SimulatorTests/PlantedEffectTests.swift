@@ -43,7 +43,8 @@ import Testing
         let pooled = try #require(MessageBands.pooled(bands))
         let ratio = try #require(pooled.ratio)
         let interval = try #require(pooled.interval)
-        #expect(interval.low <= effect && effect <= interval.high, "pooled \(ratio) in \(interval.low)…\(interval.high)")
+        #expect(
+            interval.low <= effect && effect <= interval.high, "pooled \(ratio) in \(interval.low)…\(interval.high)")
         if effect == 1 {
             // Nothing planted: nothing found.
             #expect(interval.low <= 1 && 1 <= interval.high)

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import PGClient
 import Store
-import Testing
 import TestSupport
+import Testing
 
 /// Which server a run uses, for every combination of flag and environment that decides it.
 @Suite struct DatabaseTargetTests {

@@ -3,8 +3,8 @@ import Logging
 import PGClient
 import Store
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The embedded cluster's life cycle, with the real `initdb` and `pg_ctl`, in a home of its own.
 @Suite struct EmbeddedClusterTests {

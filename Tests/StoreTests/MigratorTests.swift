@@ -3,8 +3,8 @@ import Logging
 import PGClient
 import Store
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct MigratorTests {
     @Test func everySQLFileIsCompiledInInOrder() throws {
@@ -35,7 +35,9 @@ import TestSupport
         let tables = try connection.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1", [schema.name]
         ).rows.compactMap { $0[0] }
-        for table in ["fetch_checkpoints", "load_runs", "notifications", "quarantine", "schema_migrations", "source_files"] {
+        for table in [
+            "fetch_checkpoints", "load_runs", "notifications", "quarantine", "schema_migrations", "source_files",
+        ] {
             #expect(tables.contains(table))
         }
     }
@@ -50,7 +52,9 @@ import TestSupport
         #expect(try migrator.currentVersion(connection) == versions.prefix(version).last)
         #expect(try migrator.migrate(connection) == Array(versions.dropFirst(version)))
         #expect(try migrator.migrate(connection) == [])
-        let recorded = try connection.execute("SELECT version::text, name FROM schema_migrations ORDER BY schema_migrations.version").rows
+        let recorded = try connection.execute(
+            "SELECT version::text, name FROM schema_migrations ORDER BY schema_migrations.version"
+        ).rows
         #expect(recorded == Migrator.all.map { [String($0.version), $0.name] })
     }
 
@@ -353,9 +357,15 @@ import TestSupport
         )
         let payloads = [
             // The transaction's token and id win over the renewal info's.
-            ("A", "2024-03-01Z", #"{"data": {"signedTransactionInfo": {"appAccountToken": "t-1", "appTransactionId": "701"}, "signedRenewalInfo": {"appAccountToken": "r-1"}}}"#),
+            (
+                "A", "2024-03-01Z",
+                #"{"data": {"signedTransactionInfo": {"appAccountToken": "t-1", "appTransactionId": "701"}, "signedRenewalInfo": {"appAccountToken": "r-1"}}}"#
+            ),
             // An empty transaction token: the renewal info's.
-            ("A", "2024-03-05Z", #"{"data": {"signedTransactionInfo": {"appAccountToken": ""}, "signedRenewalInfo": {"appAccountToken": "r-2", "appTransactionId": "702"}}}"#),
+            (
+                "A", "2024-03-05Z",
+                #"{"data": {"signedTransactionInfo": {"appAccountToken": ""}, "signedRenewalInfo": {"appAccountToken": "r-2", "appTransactionId": "702"}}}"#
+            ),
             // None at all, later: the subscription's latest token stays r-2.
             ("A", "2024-03-09Z", #"{"data": {"signedTransactionInfo": {"appAccountToken": ""}}}"#),
             // No data.

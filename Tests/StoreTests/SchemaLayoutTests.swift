@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import PGClient
 import Store
-import Testing
 import TestSupport
+import Testing
 
 /// The layouts a schema can be created with, and how the choice is made, recorded and kept.
 @Suite struct SchemaLayoutTests {

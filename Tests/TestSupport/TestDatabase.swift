@@ -45,7 +45,8 @@ package enum TestDatabase {
     ///   test's code: they are not quoted).
     package static func makeSchema(_ label: String = "t", settings: [String: String] = [:]) throws -> Schema {
         let base = try baseURL()
-        let name = "\(label.lowercased().filter { $0.isLetter || $0.isNumber })_\(UUID().uuidString.prefix(8).lowercased())"
+        let name =
+            "\(label.lowercased().filter { $0.isLetter || $0.isNumber })_\(UUID().uuidString.prefix(8).lowercased())"
         let connection = try PGConnection(url: base)
         try connection.execute("CREATE SCHEMA \(try connection.quoteIdentifier(name))")
         let options = (["search_path": name].merging(settings) { $1 }).sorted { $0.key < $1.key }

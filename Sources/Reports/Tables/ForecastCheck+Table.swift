@@ -15,7 +15,9 @@ extension ForecastCheck {
     /// `forecast_check.csv`: one row per band of the chance that holds an episode, lowest first, then the `(all)`
     /// row (the only one when no episode was open at the check time); shares and chances with 6 decimals.
     package static func table(_ check: Check) -> ReportTable {
-        let bands = check.bands.enumerated().filter { $0.element.episodes > 0 }.map { (bandLabel($0.offset), $0.element) }
+        let bands = check.bands.enumerated().filter { $0.element.episodes > 0 }.map {
+            (bandLabel($0.offset), $0.element)
+        }
         return ReportTable(
             name: fileName,
             columns: columns,

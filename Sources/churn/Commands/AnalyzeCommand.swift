@@ -40,7 +40,9 @@ extension Churn {
                 "\(summary.subscriptionsRebuilt) subscription(s) from \(summary.notificationsRead) notifications "
                 + "into \(summary.episodesWritten) episode(s) " + String(format: "in %.1f s", summary.seconds)
             if full {
-                print("\(environment.rawValue): rebuilt every subscription of \(summary.filesAnalyzed) file(s): \(counts)")
+                print(
+                    "\(environment.rawValue): rebuilt every subscription of \(summary.filesAnalyzed) file(s): \(counts)"
+                )
             } else if summary.filesAnalyzed == 0 {
                 print("\(environment.rawValue): episodes are current (no new files since the last analysis)")
             } else {

@@ -38,7 +38,10 @@ extension Churn {
                 let logger = global.makeLogger()
                 let cluster = EmbeddedCluster(home: EmbeddedCluster.defaultHome())
                 let started = try cluster.start(logger: logger)
-                print(started ? "started PostgreSQL in \(cluster.home.path)" : "PostgreSQL is already running in \(cluster.home.path)")
+                print(
+                    started
+                        ? "started PostgreSQL in \(cluster.home.path)"
+                        : "PostgreSQL is already running in \(cluster.home.path)")
                 DatabaseCommand.noteOtherTarget()
             }
         }
@@ -62,7 +65,8 @@ extension Churn {
 
         struct Status: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Say whether the embedded cluster exists and runs (exit 0 running, 3 stopped, 4 not created).",
+                abstract:
+                    "Say whether the embedded cluster exists and runs (exit 0 running, 3 stopped, 4 not created).",
                 usage: "churn db status [<options>]"
             )
             @OptionGroup var global: GlobalOptions

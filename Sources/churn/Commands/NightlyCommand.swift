@@ -1,7 +1,7 @@
 import Analysis
 import AnalysisStore
-import AppStoreServerAPI
 import AppStoreNotifications
+import AppStoreServerAPI
 import ArgumentParser
 import Foundation
 import Ingest
@@ -276,7 +276,8 @@ extension Churn {
                     + "\(report.outcomes.expired) expired); \(root.appendingPathComponent("latest").path) -> \(name)"
             )
             if rejected > ingest.maxRejects {
-                Console.warn("\(rejected) inputs rejected, more than --max-rejects \(ingest.maxRejects) (see table quarantine).")
+                Console.warn(
+                    "\(rejected) inputs rejected, more than --max-rejects \(ingest.maxRejects) (see table quarantine).")
             }
             if let fetchError { throw fetchError }
             if rejected > ingest.maxRejects { throw ExitStatus.tooManyRejects.exitCode }

@@ -68,14 +68,16 @@ extension Churn {
             let messageSchedule = try schedule.load()
             let writer = try global.connectMigrated(logger: logger)
             let reader = try global.target.connect(logger: logger)
-            try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment.rawValue)
+            try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(
+                environment: environment.rawValue)
             let store = StoredDataset(connection: writer)
             guard let latest = try store.latestSignedDate() else {
                 throw CommandFailure(status: .failure, message: "nothing is loaded yet: run `churn load FILE…` first.")
             }
             let asOfTime = try asOf.map { try AsOfTime.parse($0) } ?? latest
             let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
-            let directory = out.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            let directory =
+                out.map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? root.appendingPathComponent(Reports.Report.directoryName(asOf: asOfTime), isDirectory: true)
             let report =
                 asOfTime >= latest

@@ -32,10 +32,11 @@ import Testing
     }
 
     @Test func bandLabels() {
-        #expect((0..<ForecastCheck.bandCount).map(ForecastCheck.bandLabel) == [
-            "0.0-0.1", "0.1-0.2", "0.2-0.3", "0.3-0.4", "0.4-0.5", "0.5-0.6", "0.6-0.7", "0.7-0.8", "0.8-0.9",
-            "0.9-1.0",
-        ])
+        #expect(
+            (0..<ForecastCheck.bandCount).map(ForecastCheck.bandLabel) == [
+                "0.0-0.1", "0.1-0.2", "0.2-0.3", "0.3-0.4", "0.4-0.5", "0.5-0.6", "0.6-0.7", "0.7-0.8", "0.8-0.9",
+                "0.9-1.0",
+            ])
     }
 
     @Test func tooLittleHistoryGivesOnlyTheTotalRow() {

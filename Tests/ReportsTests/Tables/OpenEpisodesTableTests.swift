@@ -73,7 +73,9 @@ import Testing
 
     /// `churn query open-episodes`: filters, and each order with its ties in t0 order.
     @Test func selectionFiltersAndOrders() {
-        func row(_ id: String, day: Int, chance: Double, stake: Int64, _ currency: String, inGrace: Bool) -> OpenEpisodes.Row {
+        func row(_ id: String, day: Int, chance: Double, stake: Int64, _ currency: String, inGrace: Bool)
+            -> OpenEpisodes.Row
+        {
             OpenEpisodes.Row(
                 subscription: id, appAccountToken: nil, productId: nil, storefront: nil, start: Int64(60 - day) * T.day,
                 dayOfRetry: day, graceEnd: nil, inGrace: inGrace, stakePrice: stake, stakeCurrency: currency,
