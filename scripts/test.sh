@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds with warnings as errors and runs the whole suite once per schema layout: plain, then partitioned
-# (notifications and the per-subscription tables hash-partitioned by original_transaction_id; CHURN_SCHEMA_LAYOUT
-# makes every schema the tests create, and every churn they run, use it). Name layouts to run only those:
+# Lints every Swift file with swift-format (scripts/format.sh), builds with warnings as errors and runs the whole
+# suite once per schema layout: plain, then partitioned (notifications and the per-subscription tables
+# hash-partitioned by original_transaction_id; CHURN_SCHEMA_LAYOUT makes every schema the tests create, and every
+# churn they run, use it). Name layouts to run only those:
 # `scripts/test.sh partitioned`. Exits non-zero if any run fails. The tests start their own PostgreSQL cluster
 # (initdb + pg_ctl on a private Unix socket) in a private temporary directory, which is removed afterwards.
 set -uo pipefail
@@ -34,6 +35,8 @@ cleanup() {
 trap cleanup EXIT
 
 export TMPDIR="$scratch"
+# The formatter first: a file the project's .swift-format rules reject fails the run before anything is built.
+scripts/format.sh || { echo "test.sh: swift format lint failed (make format lists the lines)" >&2; exit 1; }
 swift build --build-tests -Xswiftc -warnings-as-errors || exit $?
 
 status=0
