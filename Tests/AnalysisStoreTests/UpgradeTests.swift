@@ -179,7 +179,7 @@ import Testing
             ).scalar ?? "*"
         }
 
-        #expect(try Migrator(logger: .test).migrate(connection) == [8, 9, 10, 11])
+        #expect(try Migrator(logger: .test).migrate(connection) == Migrator.versions(from: 8))
         // Every row kept, in the columns the old schema had (later columns are new, and empty in the old rows).
         for (table, columns) in zip(Self.tables, oldColumns) {
             let rows = "SELECT row(\(columns))::text FROM \(table) t ORDER BY 1"
