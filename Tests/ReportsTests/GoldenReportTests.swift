@@ -158,7 +158,7 @@ import Testing
         #expect(summary.contains("`rejected_bad_signature` 1"))
         #expect(summary.contains("![Recovery curve](recovery_curve.svg)"))
         #expect(summary.contains("![Daily recovery hazard](recovery_hazard.svg)"))
-        #expect(summary.contains("**The latest 7 days may still be incomplete.**"))
+        #expect(summary.contains("> **The latest 7 days may still change:**"))
         #expect(!summary.contains("Changes since the previous report"))
 
         let curve = try TemporaryDirectory.read(target.appendingPathComponent("recovery_curve.csv"))
