@@ -8,9 +8,11 @@ package enum CSVWriter {
         return text
     }
 
-    /// Appends the table as CSV to `output`.
-    package static func write<Output: TextOutputStream>(_ table: ReportTable, to output: inout Output) {
-        writeRecord(table.columns, to: &output)
+    /// Appends the table as CSV to `output`; without `header`, its rows only (a later part of one file).
+    package static func write<Output: TextOutputStream>(
+        _ table: ReportTable, to output: inout Output, header: Bool = true
+    ) {
+        if header { writeRecord(table.columns, to: &output) }
         for row in table.rows {
             writeRecord(row.map(\.formatted), to: &output)
         }

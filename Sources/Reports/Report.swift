@@ -113,8 +113,10 @@ package struct Report: Sendable {
     /// The dataset's data-quality counts.
     package let dataQuality: DataQualityCounts
     package let options: Options
-    /// One table per CSV file, in METRICS.md's order.
-    package let tables: [ReportTable]
+    /// Every figure of the CSV files, as values.
+    package let figures: ChurnReport
+    /// One table per CSV file, in METRICS.md's order, made anew at each use.
+    package var tables: [ReportTable] { figures.tables }
     /// `recovery_curve.csv`'s rows: days 1…60.
     package let curve: [RecoveryCurve.Point]
     /// `cif_recovery` on ``curveMarkDays``.
@@ -190,7 +192,7 @@ package struct Report: Sendable {
         let figures = ChurnReport(
             tally.figures, dataQuality: dataQuality, renewals: renewals, rejections: options.rejections,
             forecastCheck: forecastCheck)
-        tables = figures.tables
+        self.figures = figures
         let curve = figures.recoveryCurve
         self.curve = curve
         curveMarks = Self.curveMarkDays.map { day in
@@ -294,11 +296,37 @@ package struct Report: Sendable {
         ]
     }
 
-    /// Writes every file into `directory`, creating it if needed; each file is replaced atomically.
+    /// Rows of `open_episodes.csv` made into cells at a time when the report is written.
+    package static let rowsPerPart = 4_096
+
+    /// Writes every file into `directory`, creating it if needed; each file is replaced atomically. The files are
+    /// made and written one at a time, and `open_episodes.csv` in parts of ``rowsPerPart`` rows, so a report of a
+    /// large scope never holds all its files, or all the open episodes' cells, at once. The bytes are those of
+    /// ``files()`` whatever `rowsPerPart` is.
     ///
     /// - Throws: `ReportsError` naming the file that could not be written.
-    package func write(to directory: URL) throws {
-        try ReportDirectory.write(try files(), to: directory)
+    package func write(to directory: URL, rowsPerPart: Int = Self.rowsPerPart) throws {
+        try ReportDirectory.prepare(directory)
+        for file in figures.tableFiles(rowsPerPart: rowsPerPart) {
+            try ReportDirectory.writeAtomically(to: directory.appendingPathComponent(file.name)) { write in
+                for index in 0..<file.partCount {
+                    var text = ""
+                    CSVWriter.write(file.part(index), to: &text, header: index == 0)
+                    try write(Data(text.utf8))
+                }
+            }
+        }
+        let rest: [() throws -> File] = [
+            { File(name: RecoveryCurveChart.fileName, contents: RecoveryCurveChart(report: self).svg) },
+            { File(name: RecoveryHazardChart.fileName, contents: RecoveryHazardChart(report: self).svg) },
+            { File(name: Self.summaryFileName, contents: SummaryDocument(report: self).markdown) },
+            { File(name: Headline.fileName, contents: try self.headline.encoded()) },
+        ]
+        for make in rest {
+            let file = try make()
+            try ReportDirectory.writeAtomically(
+                Data(file.contents.utf8), to: directory.appendingPathComponent(file.name))
+        }
     }
 
     /// The most frequent grace lengths (ties: the shorter), at most ``markedGraceLengths``, whose end falls in

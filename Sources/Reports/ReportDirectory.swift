@@ -18,6 +18,16 @@ package enum ReportDirectory {
     ///
     /// - Throws: `ReportsError` for the first file that cannot be written; its temporary file is removed.
     package static func write(_ files: [Report.File], to directory: URL) throws {
+        try prepare(directory)
+        for file in files {
+            try writeAtomically(Data(file.contents.utf8), to: directory.appendingPathComponent(file.name))
+        }
+    }
+
+    /// Creates `directory` and its parents when missing.
+    ///
+    /// - Throws: `ReportsError` when a file stands in the way or the directory cannot be created.
+    package static func prepare(_ directory: URL) throws {
         if let blocking = fileInTheWay(of: directory) {
             throw ReportsError(
                 operation: "writing the report", path: directory.path,
@@ -30,25 +40,45 @@ package enum ReportDirectory {
                 operation: "writing the report", path: directory.path,
                 reason: "cannot create the directory (\(ReportsError.systemReason(error)))")
         }
-        for file in files {
-            try writeAtomically(Data(file.contents.utf8), to: directory.appendingPathComponent(file.name))
-        }
     }
 
     /// Writes `data` to a temporary file next to `url`, then renames it to `url`.
     ///
     /// - Throws: `ReportsError` naming `url`; the temporary file is removed.
     package static func writeAtomically(_ data: Data, to url: URL) throws {
+        try writeAtomically(to: url) { write in try write(data) }
+    }
+
+    /// Writes what `body` hands its `write` to a temporary file next to `url`, part by part, then renames it to
+    /// `url`.
+    ///
+    /// - Throws: `ReportsError` naming `url`, or what `body` throws; the temporary file is removed.
+    package static func writeAtomically(
+        to url: URL, _ body: (_ write: (Data) throws -> Void) throws -> Void
+    ) throws {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(
             "." + url.lastPathComponent + "." + UUID().uuidString + ".tmp")
-        do {
-            try data.write(to: temporary, options: .withoutOverwriting)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw ReportsError(
+        func failed(_ error: any Error) -> ReportsError {
+            ReportsError(
                 operation: "writing the report", path: url.path,
                 reason: "cannot write a temporary file in its directory (\(ReportsError.systemReason(error)))")
+        }
+        do {
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+            let handle = try FileHandle(forWritingTo: temporary)
+            defer { try? handle.close() }
+            try body { data in
+                do { try handle.write(contentsOf: data) } catch { throw failed(error) }
+            }
+        } catch let error as ReportsError {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw failed(error)
         }
         // rename(2) replaces an existing file atomically when both names are in one directory.
         guard rename(temporary.path, url.path) == 0 else {

@@ -31,6 +31,25 @@ import Testing
             ])
     }
 
+    /// Written file by file, `open_episodes.csv` in parts of one row or of two, the report has the bytes of its
+    /// files held whole.
+    @Test(arguments: [1, 2, Report.rowsPerPart])
+    func writtenInPartsGivesTheSameBytes(rowsPerPart: Int) throws {
+        // The sample's open episodes make parts of one row each.
+        #expect(Sample.report().figures.openEpisodes.count >= 2)
+        for report in [Sample.report(), Lifecycle.report()] {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            try report.write(to: directory.url, rowsPerPart: rowsPerPart)
+            for file in try report.files() {
+                let written = try Data(contentsOf: directory.url.appendingPathComponent(file.name))
+                #expect(written == Data(file.contents.utf8), "\(file.name)")
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+            #expect(Set(names) == Set(Report.fileNames))
+        }
+    }
+
     @Test func sameDataGivesIdenticalBytes() throws {
         let first = try Sample.report().files()
         // Events in another order, built again: still the same bytes.
