@@ -61,7 +61,9 @@ extension SummaryDocument {
         writer.heading(Self.graceWhatIfHeading)
         let byProduct = Dictionary(grouping: report.graceWhatIf, by: \.productId)
         guard byProduct.values.contains(where: { ($0.first?.figures.matureEpisodes ?? 0) > 0 }) else {
-            writer.paragraph("No episode is mature yet, so there is nothing to weigh (`grace_whatif.csv`).")
+            writer.paragraph(
+                (report.all.outcomes.episodes == 0 ? "No episode" : "No episode is mature yet")
+                    + ", so there is nothing to weigh (`grace_whatif.csv`).")
             return
         }
         writer.paragraph(

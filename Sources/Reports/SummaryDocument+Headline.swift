@@ -10,6 +10,12 @@ extension SummaryDocument {
         let cutoffText = overflow ? "" : " (on or before \(UTCTime.minute(cutoff)))"
         writer.heading("Headline")
         let younger = all.episodes - mature.episodes
+        guard all.episodes > 0 else {
+            writer.paragraph(
+                "No episode: no renewal of the \(environment) environment failed by the as-of time in the "
+                    + "notifications loaded, so there is no recovery rate or involuntary churn to give.")
+            return
+        }
         guard mature.episodes > 0 else {
             writer.paragraph(
                 "No episode is mature yet: none started 61 days or more before the as-of time\(cutoffText), so the "

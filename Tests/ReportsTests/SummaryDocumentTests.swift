@@ -23,6 +23,13 @@ import Testing
         #expect(summary.contains("Younger episodes are left out of the headline's two rates"))
     }
 
+    @Test func anEnvironmentWithoutEpisodesSaysSo() {
+        let report = Report(dataset: EpisodeDataset(asOf: Sample.asOf), options: .init(environment: "Sandbox"))
+        let summary = SummaryDocument(report: report).markdown
+        #expect(summary.contains("No episode: no renewal of the Sandbox environment failed by the as-of time"))
+        #expect(!summary.contains("No episode is mature yet"))
+    }
+
     @Test func noMatureEpisodeNoHeadlineRates() {
         // As of 2024-04-11 the earliest episode (t0 2024-03-03) is 39 days old.
         let report = Report(dataset: Sample.dataset(asOf: T.april1 + 10 * T.day))
