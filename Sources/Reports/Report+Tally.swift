@@ -10,6 +10,7 @@ extension Report {
         var all = EpisodeGroup()
         var byCohort: [CalendarPeriod: EpisodeGroup] = [:]
         var byProduct: [String: EpisodeGroup] = [:]
+        var byStorefront: [String: EpisodeGroup] = [:]
         var withGrace = EpisodeGroup()
         var withoutGrace = EpisodeGroup()
         var grace = GracePeriod.Counts()
@@ -35,6 +36,7 @@ extension Report {
             all.add(episode, asOf: asOf)
             byCohort[episode.cohort(options.granularity), default: EpisodeGroup()].add(episode, asOf: asOf)
             byProduct[episode.productId ?? "", default: EpisodeGroup()].add(episode, asOf: asOf)
+            byStorefront[episode.storefront ?? "", default: EpisodeGroup()].add(episode, asOf: asOf)
             if episode.hasGrace {
                 grace.add(episode, asOf: asOf)
                 withGrace.add(episode, asOf: asOf)

@@ -73,6 +73,13 @@ package struct Report: Sendable {
         package var figures: EpisodeGroup
     }
 
+    /// One storefront's episodes over all cohorts.
+    package struct Storefront: Hashable, Sendable {
+        /// The App Store country code (ISO 3166-1 alpha-3); empty for episodes without one.
+        package var storefront: String
+        package var figures: EpisodeGroup
+    }
+
     /// A grace length found in the data and the retry day holding its end, marked in the summary and on both charts.
     package struct GraceLength: Hashable, Sendable {
         /// The configured grace period in whole days (`Episode.graceDays`).
@@ -134,6 +141,8 @@ package struct Report: Sendable {
     package let cohorts: [Cohort]
     /// Products in UTF-8 byte order (a missing product, empty, first).
     package let products: [Product]
+    /// Storefronts, the most episodes first (ties in UTF-8 byte order; a missing storefront is empty).
+    package let storefronts: [Storefront]
     /// All grace episodes.
     package let grace: GracePeriod.Counts
     /// Grace episodes whose grace end is unknown: in no save rate.
@@ -222,6 +231,11 @@ package struct Report: Sendable {
         }
         products = tally.byProduct.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { product in
             Product(productId: product, figures: tally.byProduct[product] ?? EpisodeGroup())
+        }
+        storefronts = tally.byStorefront.map { Storefront(storefront: $0.key, figures: $0.value) }.sorted {
+            $0.figures.outcomes.episodes != $1.figures.outcomes.episodes
+                ? $0.figures.outcomes.episodes > $1.figures.outcomes.episodes
+                : $0.storefront.utf8.lexicographicallyPrecedes($1.storefront.utf8)
         }
         let savedInGrace = Dictionary(uniqueKeysWithValues: figures.graceRevenue.map { ($0.currency, $0.saved) })
         money = figures.revenue.map { row in

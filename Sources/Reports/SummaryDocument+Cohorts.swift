@@ -37,6 +37,34 @@ extension SummaryDocument {
         writer.table(header: ["Product"] + Self.groupHeader, alignments: [.left] + Self.groupAlignments, rows: rows)
     }
 
+    /// The summary shows this many storefronts, those with the most episodes.
+    static let shownStorefronts = 10
+
+    /// The storefronts with the most episodes, with their mature rates, and all of them together.
+    func writeStorefronts(to writer: inout MarkdownWriter) {
+        writer.heading("Storefronts")
+        let shown = report.storefronts.prefix(Self.shownStorefronts)
+        guard !shown.isEmpty else {
+            writer.paragraph("No episode, so no storefront to show.")
+            return
+        }
+        let rest = report.storefronts.count - shown.count
+        writer.paragraph(
+            (rest > 0
+                ? "The \(shown.count) storefronts with the most episodes, of \(report.storefronts.count); "
+                    + "`churn query recovery-rate --group-by storefront` gives every one. "
+                : "Every storefront, the most episodes first. ")
+                + "Storefronts are App Store country codes; a wide interval means few mature episodes, so compare "
+                + "intervals before rates.")
+        var rows = shown.map { storefront in
+            [storefront.storefront.isEmpty ? "(no storefront)" : storefront.storefront]
+                + Self.groupCells(storefront.figures)
+        }
+        rows.append(["All storefronts"] + Self.groupCells(report.all))
+        writer.table(
+            header: ["Storefront"] + Self.groupHeader, alignments: [.left] + Self.groupAlignments, rows: rows)
+    }
+
     /// `final`, `still changing (final on 2024-08-27)` or `awaiting late notifications (final on 2024-07-08)`: the
     /// UTC day from which the figures can be final; empty for an empty group.
     static func status(_ finality: Report.Finality?) -> String {
@@ -56,7 +84,7 @@ extension SummaryDocument {
 
     static let groupAlignments: [MarkdownWriter.Alignment] = Array(repeating: .right, count: groupHeader.count)
 
-    static func groupCells(_ group: EpisodeGroup) -> [String] {
+    package static func groupCells(_ group: EpisodeGroup) -> [String] {
         let mature = group.mature
         return [
             HumanFormat.count(group.outcomes.episodes), HumanFormat.count(group.outcomes.open),

@@ -41,6 +41,7 @@ extension SummaryDocument {
                     + " ended otherwise: the subscriber turned off renewal during retry, or a refund or revocation "
                     + "ended it.")
         }
+        if let failures = failureShareLine() { items.append(failures) }
         writer.bulletList(items)
         let leftOut =
             younger == 0
@@ -50,6 +51,21 @@ extension SummaryDocument {
         writer.paragraph(
             "*Mature* episodes started at least 61 days before the as-of time\(cutoffText), so their outcome is "
                 + "decided; " + leftOut + " " + Self.finalitySentence(report.finalityOfMatureEpisodes))
+    }
+
+    /// The share of renewal charges that failed in the latest whole month before the as-of time
+    /// (`billing_failures.csv`); nil without such a month holding renewals or failures.
+    package func failureShareLine() -> String? {
+        guard
+            let row = report.figures.billingFailures.last(where: { row in
+                guard let month = row.month else { return false }
+                return month.end <= report.asOf && row.episodesStarted + row.renewals > 0
+            }), let month = row.month
+        else { return nil }
+        let charges = row.episodesStarted + row.renewals
+        return "**Renewals that failed: " + HumanFormat.percent(Double(row.episodesStarted) / Double(charges))
+            + "** in \(month) (\(HumanFormat.count(row.episodesStarted)) of \(HumanFormat.count(charges)) renewal "
+            + "charges started an episode; `billing_failures.csv` has every month)."
     }
 
     /// How to read a 95% interval, in one sentence.

@@ -5,7 +5,7 @@ import Analysis
 /// Sections: scope (and a one-line note when the latest 7 days may still be incomplete), what to decide, the
 /// headline over mature episodes, money per currency, changes since the previous report (when there is one), how
 /// well the chances of recovery given 61 days ago did, week by week, grace period, another grace length, when
-/// recoveries come (both charts), cohorts, products and data quality; then the method detail: how to read the
+/// recoveries come (both charts), cohorts, products, storefronts and data quality; then the method detail: how to read the
 /// report (its terms), billing-issue messages, and the list of files. Figures come from the same analyzers as the
 /// CSV files; numbers are formatted by `HumanFormat`.
 package struct SummaryDocument: Sendable {
@@ -32,6 +32,7 @@ package struct SummaryDocument: Sendable {
         writeTiming(to: &writer)
         writeCohorts(to: &writer)
         writeProducts(to: &writer)
+        writeStorefronts(to: &writer)
         writeDataQuality(to: &writer)
         // Method detail, after everything a reader decides from.
         writeReading(to: &writer)

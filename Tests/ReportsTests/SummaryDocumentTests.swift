@@ -23,6 +23,27 @@ import Testing
         #expect(summary.contains("Younger episodes are left out of the headline's two rates"))
     }
 
+    /// Storefronts come the most episodes first, each with its mature rates; the failure share is that of the
+    /// latest whole month before the as-of time.
+    @Test func storefrontsAndTheFailureShare() throws {
+        let report = Sample.report()
+        let episodes = report.storefronts.map(\.figures.outcomes.episodes)
+        #expect(episodes == episodes.sorted(by: >))
+        #expect(episodes.reduce(0, +) == report.all.outcomes.episodes)
+        let summary = SummaryDocument(report: report).markdown
+        let first = try #require(report.storefronts.first)
+        #expect(
+            summary.contains(
+                "| \(first.storefront) | " + SummaryDocument.groupCells(first.figures).joined(separator: " | ") + " |"))
+        let month = try #require(
+            report.figures.billingFailures.last { $0.month.map { $0.end <= report.asOf } ?? false })
+        let charges = month.episodesStarted + month.renewals
+        let line = try #require(SummaryDocument(report: report).failureShareLine() as String?)
+        #expect(line.contains("of \(charges) renewal charges started an episode"))
+        #expect(line.contains("in \(try #require(month.month))"))
+        #expect(summary.contains(line))
+    }
+
     @Test func anEnvironmentWithoutEpisodesSaysSo() {
         let report = Report(dataset: EpisodeDataset(asOf: Sample.asOf), options: .init(environment: "Sandbox"))
         let summary = SummaryDocument(report: report).markdown
@@ -190,7 +211,8 @@ import Testing
             headings == [
                 "## What to decide", "## Headline", "## Money", "## Changes since the previous report",
                 "## How well the forecast did", "## Week by week", "## Grace period", "## Another grace length",
-                "## When recoveries come", "## Cohorts", "## Products", "## Data quality", "## How to read this report",
+                "## When recoveries come", "## Cohorts", "## Products", "## Storefronts", "## Data quality",
+                "## How to read this report",
                 "## Billing-issue messages", "## Files",
             ])
     }
