@@ -62,6 +62,10 @@ package struct Migrator {
             version: 11, name: "011_app_account_tokens.sql",
             sql: String(decoding: PackageResources._11_app_account_tokens_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 12, name: "012_signed_payload_hashes.sql",
+            sql: String(decoding: PackageResources._12_signed_payload_hashes_sql, as: UTF8.self)
+        ),
     ]
 
     /// The first version whose schema can have a layout other than plain (it records the layout, `schema_layout`).
