@@ -38,19 +38,24 @@ package struct LoadOptions: Sendable {
         return "trust=" + verifier.trustFingerprint + (policy.verifiesNestedTokens ? " nested" : "")
     }
 
-    /// Whether a line byte-identical to the stored notification `match` may be counted as its copy without being
-    /// decoded and verified: the run that stored it checked signatures as this load does (the same trust roots, and
-    /// the nested tokens too when this load checks them; anything when this load checks none), and this load's
-    /// `--bundle-id` and `--environment` accept it. A line refused otherwise goes through decoding and is refused as
-    /// it always was.
-    func acceptsUnchecked(_ match: StoredPayloads.Match) -> Bool {
-        guard policy.refusal(bundleID: match.bundleID, environment: match.environment) == nil else { return false }
-        guard policy.verifier != nil else { return true }
-        guard let stored = match.acceptance else { return false }
-        // The fingerprint ends in a serial number, so a space ends it: no other roots' text starts the same way.
-        if stored.hasPrefix(verification + " ") { return true }
-        // A run that checked the nested tokens too checked more than this one does.
-        return !policy.verifiesNestedTokens && stored.hasPrefix(verification + " nested ")
+    /// The stored notifications of `matches` that a line byte-identical to one may be counted as a copy of without
+    /// being decoded and verified: the run that stored it checked signatures as this load does (the same trust
+    /// roots, and the nested tokens too when this load checks them; anything when this load checks none), and this
+    /// load's `--bundle-id` and `--environment` accept it. A line refused otherwise goes through decoding and is
+    /// refused as it always was.
+    func acceptedUnchecked<Key>(_ matches: [Key: StoredPayloads.Match]) -> [Key: StoredPayloads.Match] {
+        let filtered = matches.filter {
+            policy.refusal(bundleID: $0.value.bundleID, environment: $0.value.environment) == nil
+        }
+        guard policy.verifier != nil else { return filtered }
+        // The fingerprint ends in a serial number, so a space ends it: no other roots' text starts the same way. A
+        // run that checked the nested tokens too checked more than this one does.
+        let same = verification + " "
+        let more = policy.verifiesNestedTokens ? nil : verification + " nested "
+        return filtered.filter { entry in
+            guard let stored = entry.value.acceptance else { return false }
+            return stored.hasPrefix(same) || more.map { stored.hasPrefix($0) } == true
+        }
     }
 
     package init(policy: AcceptancePolicy, workers: Int, command: String) {

@@ -253,7 +253,7 @@ package final class Loader {
                 "batch written",
                 metadata: [
                     "file.path": "\(displayName)", "batch.number": .stringConvertible(number),
-                    "batch.records": .stringConvertible(batch.records.count),
+                    "batch.records": .stringConvertible(batch.records.count + batch.identical.count),
                     "batch.stored": .stringConvertible(counts.inserted - storedBefore),
                     "batch.not_verified_again": .stringConvertible(batch.identical.count),
                     "batch.decode_start": .string(Self.timestamp(batch.decodeStarted)),
@@ -298,7 +298,7 @@ package final class Loader {
             var requests = requests.makeAsyncIterator()
             var answers = answers.makeAsyncIterator()
             let looksUp = !options.checksStoredPayloadsAgain
-            var records = try readRecords(from: &reader, count: options.batchSize, hashing: looksUp)
+            var records = try await readRecords(from: &reader, count: options.batchSize, hashing: looksUp)
             var stored = try await handOver(nil, lookingUp: records, to: messages, answers: &answers)
             var recordsRead = 0
             while !records.isEmpty {
@@ -309,7 +309,7 @@ package final class Loader {
                 let decodeStarted = Date()
                 // The next batch is read (and the file and its lines hashed) while the workers decode this one.
                 async let decoded = encode(current, stored: found, decoder: decoder, workers: options.workers)
-                let next = try readRecords(from: &reader, count: options.batchSize, hashing: looksUp)
+                let next = try await readRecords(from: &reader, count: options.batchSize, hashing: looksUp)
                 var batch = await decoded
                 batch.decodeStarted = decodeStarted
                 batch.decodeFinished = Date()
@@ -351,24 +351,61 @@ package final class Loader {
     }
 
     /// The stored notifications among `digests` that this load may count a line as a copy of without checking it
-    /// (``LoadOptions/acceptsUnchecked(_:)``).
+    /// (``LoadOptions/acceptedUnchecked(_:)``).
     private func storedPayloads(_ digests: [SHA256Digest]) throws -> [SHA256Digest: StoredPayloads.Match] {
-        try StoredPayloads.lookUp(digests, connection: connection).filter { options.acceptsUnchecked($0.value) }
+        let started = Date()
+        let stored = try StoredPayloads.lookUp(digests, connection: connection)
+        let accepted = options.acceptedUnchecked(stored)
+        logger.trace(
+            "signed payloads looked up",
+            metadata: [
+                "lookup.payloads": .stringConvertible(digests.count), "lookup.stored": .stringConvertible(stored.count),
+                "lookup.accepted": .stringConvertible(accepted.count),
+                "lookup.start": .string(Self.timestamp(started)), "lookup.end": .string(Self.timestamp(Date())),
+            ]
+        )
+        return accepted
     }
 
     /// The next `count` records, fewer at the end of the input.
     /// - Parameter hashing: whether to compute the SHA-256 of each line's signed payload, when the line holds one
-    ///   in a shape read on its bytes (``RecordDecoder/signedPayloadToken(_:)``), to look it up.
-    private static func readRecords(from reader: inout RecordReader, count: Int, hashing: Bool) throws -> [RawRecord] {
+    ///   in a shape read on its bytes (``RecordDecoder/signedPayloadToken(_:)``), to look it up. Child tasks hash the
+    ///   lines read, a share at a time, while the reading goes on.
+    private static func readRecords(
+        from reader: inout RecordReader, count: Int, hashing: Bool
+    ) async throws -> [RawRecord] {
         var records: [RawRecord] = []
         records.reserveCapacity(count)
-        while records.count < count, var record = try reader.next() {
-            if hashing, record.problem == nil, let token = RecordDecoder.signedPayloadToken(record.bytes) {
-                record.signedPayloadSHA256 = StoredPayloads.digest(of: record.bytes[token])
-            }
-            records.append(record)
+        guard hashing else {
+            while records.count < count, let record = try reader.next() { records.append(record) }
+            return records
         }
-        return records
+        return try await withThrowingTaskGroup(of: (Int, [SHA256Digest?]).self) { group in
+            var hashed = 0
+            func hashRest() {
+                let share = records[hashed...]
+                group.addTask { (share.startIndex, share.map(Self.signedPayloadDigest)) }
+                hashed = records.count
+            }
+            while records.count < count, let record = try reader.next() {
+                records.append(record)
+                if records.count - hashed == Self.hashingShare { hashRest() }
+            }
+            if hashed < records.count { hashRest() }
+            for try await (start, digests) in group {
+                for (offset, digest) in digests.enumerated() { records[start + offset].signedPayloadSHA256 = digest }
+            }
+            return records
+        }
+    }
+
+    /// Lines a child task of ``readRecords(from:count:hashing:)`` hashes.
+    private static let hashingShare = 64
+
+    /// The SHA-256 of the signed payload a record holds, when it is whole and holds one in a shape read on its bytes.
+    private static func signedPayloadDigest(_ record: RawRecord) -> SHA256Digest? {
+        guard record.problem == nil, let token = RecordDecoder.signedPayloadToken(record.bytes) else { return nil }
+        return StoredPayloads.digest(of: record.bytes[token])
     }
 
     private struct FileCounts {
@@ -394,6 +431,7 @@ package final class Loader {
 
     /// A batch decoded and encoded, ready for COPY.
     struct EncodedBatch: Sendable {
+        /// The records decoded (the batch's lines but for ``identical``).
         var records: [RawRecord]
         var rows: CopyBinary
         var rowCount: Int
@@ -428,7 +466,8 @@ package final class Loader {
         }
         let decoded = await decodeInParallel(undecoded, decoder: decoder, workers: workers)
         var encoded = EncodedBatch(
-            records: batch, rows: CopyBinary(reservingCapacity: decoded.reduce(0) { $0 + $1.rows.count }), rowCount: 0,
+            records: undecoded, rows: CopyBinary(reservingCapacity: decoded.reduce(0) { $0 + $1.rows.count }),
+            rowCount: 0,
             rejections: [], identical: identical
         )
         for record in decoded {
@@ -589,6 +628,11 @@ package final class Loader {
                 throw IngestError.storedNotificationMissing(path: path, line: Int(planned[index].line ?? 0))
             }
             do {
+                // Lines stored before only: nothing to store or move, so no savepoint (two round trips) either.
+                if plan.stored.isEmpty, plan.replaced.isEmpty {
+                    try stageCopies(plan.copies.map { planned[$0] }, fileID: fileID)
+                    return (plan, refused)
+                }
                 try connection.withSavepoint("churn_batch") {
                     try moveToCopies(plan.replaced, path: path, fileID: fileID)
                     guard !plan.stored.isEmpty else { return }

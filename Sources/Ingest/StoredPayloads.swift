@@ -8,7 +8,7 @@ import PGClient
 /// gives the same key, signed date, environment and bundle id, and checking its signature under the same trust roots
 /// gives the same verdict (the certificates are checked at the notification's own signed date). So the loader counts
 /// such a line as a copy of the stored notification without decoding or verifying it, when the load that stored it
-/// checked signatures as this one does and this load's filters accept it (``LoadOptions/acceptsUnchecked(_:)``).
+/// checked signatures as this one does and this load's filters accept it (``LoadOptions/acceptedUnchecked(_:)``).
 enum StoredPayloads {
     /// The stored notification a signed payload was stored as.
     struct Match: Equatable, Sendable {
@@ -39,7 +39,19 @@ enum StoredPayloads {
     static func lookUp(_ digests: [SHA256Digest], connection: PGConnection) throws -> [SHA256Digest: Match] {
         guard !digests.isEmpty else { return [:] }
         var byHex: [String: SHA256Digest] = [:]
-        for digest in digests { byHex[hex(digest)] = digest }
+        // `{"\\x<hex>",…}`: bytea's hex input in a quoted array element, whose backslash is doubled. Written as
+        // bytes: PGArray.literal's escaping, character by character, cost a twentieth of a load of lines stored before.
+        var literal: [UInt8] = [UInt8(ascii: "{")]
+        literal.reserveCapacity(digests.count * 69 + 2)
+        for digest in digests {
+            let text = hex(digest)
+            byHex[text] = digest
+            if literal.count > 1 { literal.append(UInt8(ascii: ",")) }
+            literal += #""\\x"#.utf8
+            literal += text.utf8
+            literal.append(UInt8(ascii: "\""))
+        }
+        literal.append(UInt8(ascii: "}"))
         let rows = try connection.execute(
             """
             SELECT encode(n.signed_payload_sha256, 'hex'), n.original_transaction_id, n.notification_uuid::text,
@@ -47,7 +59,7 @@ enum StoredPayloads {
             FROM notifications n JOIN load_runs r ON r.id = n.load_run_id
             WHERE n.signed_payload_sha256 = ANY($1::bytea[])
             """,
-            [PGArray.literal(byHex.keys.map { "\\x" + $0 })]
+            [String(decoding: literal, as: UTF8.self)]
         ).rows
         var matches: [SHA256Digest: Match] = [:]
         for row in rows {
