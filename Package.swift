@@ -57,10 +57,18 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
+        // The notification types and subtypes of Apple's version 2 notifications, as enums: what the decoder reads
+        // and what the analysis matches, with nothing else, so the analysis stays free of JWS and crypto.
+        .target(
+            name: "NotificationTypes",
+            swiftSettings: upcomingFeatures
+        ),
+
         // Apple's notification formats: JWS, Codable models, signature verification.
         .target(
             name: "AppStoreNotifications",
             dependencies: [
+                "NotificationTypes",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -122,7 +130,7 @@ let package = Package(
         // Episodes and metrics: pure functions from values to values, no I/O and no formatting.
         .target(
             name: "Analysis",
-            dependencies: ["CivilTime"],
+            dependencies: ["CivilTime", "NotificationTypes"],
             swiftSettings: upcomingFeatures
         ),
 
@@ -148,7 +156,7 @@ let package = Package(
         .target(
             name: "Simulator",
             dependencies: [
-                "AppStoreNotifications", "TestPKI", "Analysis", "Reports", "CivilTime", "Gzip",
+                "AppStoreNotifications", "NotificationTypes", "TestPKI", "Analysis", "Reports", "CivilTime", "Gzip",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -195,7 +203,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreNotificationsTests",
-            dependencies: ["AppStoreNotifications"],
+            dependencies: ["AppStoreNotifications", "NotificationTypes"],
             resources: [.copy("Fixtures")],
             swiftSettings: upcomingFeatures
         ),
@@ -259,7 +267,7 @@ let package = Package(
         .testTarget(
             name: "SimulatorTests",
             dependencies: [
-                "Simulator", "AppStoreNotifications", "TestPKI", "Analysis", "CZlib", "Gzip",
+                "Simulator", "AppStoreNotifications", "NotificationTypes", "TestPKI", "Analysis", "CZlib", "Gzip",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],

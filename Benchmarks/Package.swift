@@ -32,9 +32,11 @@ let package = Package(
             name: "PGClient", dependencies: ["CLibPQ", "CivilTime"], path: "Sources/PGClient",
             swiftSettings: upcomingFeatures
         ),
+        .target(name: "NotificationTypes", path: "Sources/NotificationTypes", swiftSettings: upcomingFeatures),
         .target(
             name: "AppStoreNotifications",
             dependencies: [
+                "NotificationTypes",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -44,7 +46,8 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(
-            name: "Analysis", dependencies: ["CivilTime"], path: "Sources/Analysis", swiftSettings: upcomingFeatures),
+            name: "Analysis", dependencies: ["CivilTime", "NotificationTypes"], path: "Sources/Analysis",
+            swiftSettings: upcomingFeatures),
         .target(
             name: "Reports", dependencies: ["Analysis", "CivilTime"], path: "Sources/Reports",
             swiftSettings: upcomingFeatures

@@ -1,8 +1,14 @@
 /// The data-quality checks of the episodes (METRICS.md, "Context figures").
 ///
-/// The first eight are counted by the episode builder, per subscription; `inferred_expiry`, `grace_end_inferred`
-/// and `grace_end_unknown` describe episodes as of the report's as-of time and are counted when a dataset is
-/// finished (``EpisodeDataset/finish()``).
+/// Three kinds of count, from three places:
+/// - from the episode builder, per subscription: `family_shared_skipped`, the three orphans, `stale_failure_notice`
+///   and `late_failure_notice`, and the builder's own `duplicates_skipped` and `outside_environment` of the
+///   notifications it reads;
+/// - from loading, for stored data (`StoredDataset.loadQuality`): `duplicates_skipped` (copies of stored
+///   notifications signed by the as-of time), `outside_environment` and `outside_bundle` (notifications a load's
+///   filters left out), added to the builder's;
+/// - as of the report's as-of time, when an episode is finished (``countInferences(of:)``): `inferred_expiry`,
+///   `grace_end_inferred` and `grace_end_unknown`.
 package struct DataQualityCounts: Hashable, Sendable {
     /// Further copies of a `notificationUUID` already seen.
     package var duplicatesSkipped = 0

@@ -1,14 +1,10 @@
 extension Episode {
-    /// The configured grace period in whole days: round((grace_end − start) / 24 h), halves away from zero, so
-    /// the App Store's settings read 3, 16 or 28. Nil without a grace period or with an unknown `graceEnd`.
+    /// The grace period in whole days, by the one rounding rule of grace lengths (``GraceLengths/days(from:to:)``:
+    /// ⌊(grace_end − t0) / 24 h + ½⌋), so the App Store's settings read 3, 16 or 28. Nil without a grace period or
+    /// with an unknown `graceEnd`. The analysis stores it (`billing_episodes.grace_days`), which the `episodes` view
+    /// and the usual grace lengths read.
     package var graceDays: Int? {
         guard hasGrace, let graceEnd else { return nil }
-        let (difference, overflow) = graceEnd.subtractingReportingOverflow(start)
-        guard !overflow else { return nil }
-        let (days, rest) = difference.quotientAndRemainder(dividingBy: Milliseconds.day)
-        let half = Milliseconds.day / 2
-        if rest >= half { return Int(days + 1) }
-        if rest <= -half { return Int(days - 1) }
-        return Int(days)
+        return GraceLengths.days(from: start, to: graceEnd)
     }
 }

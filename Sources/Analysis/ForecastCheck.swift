@@ -37,14 +37,24 @@ package enum ForecastCheck {
         return band
     }
 
-    /// An episode as the check knows it at B and T: its subscription and opening notification (which fix t0).
+    /// An episode as the check knows it at B and T: its subscription and opening notification (which fix t0), held
+    /// as two independent 64-bit hashes of them, 16 bytes instead of two strings, so the open episodes of a large
+    /// scope stay small in memory. The hashes are of this process (Swift's `Hasher`), which runs both passes; two
+    /// keys of different episodes are equal with a chance of about n² / 2¹²⁹ for n open episodes, none in practice.
     package struct Key: Hashable, Sendable {
-        package var subscription: String
-        package var openingNotificationUUID: String
+        private var first: UInt64
+        private var second: UInt64
 
         package init(subscription: String, openingNotificationUUID: String) {
-            self.subscription = subscription
-            self.openingNotificationUUID = openingNotificationUUID
+            func hash(_ seed: UInt8) -> UInt64 {
+                var hasher = Hasher()
+                hasher.combine(seed)
+                hasher.combine(subscription)
+                hasher.combine(openingNotificationUUID)
+                return UInt64(bitPattern: Int64(hasher.finalize()))
+            }
+            first = hash(1)
+            second = hash(2)
         }
 
         package init(_ episode: Episode) {
@@ -54,17 +64,42 @@ package enum ForecastCheck {
 
     /// What the episodes as of B foretold: each open episode's chance, and how many episodes there were at all.
     package struct Forecast: Hashable, Sendable {
+        /// An episode open at B and the chance the method gave it.
+        package struct Entry: Hashable, Sendable {
+            package var key: Key
+            package var chance: Double
+
+            package init(key: Key, chance: Double) {
+                self.key = key
+                self.chance = chance
+            }
+        }
+
         /// B (Unix ms).
         package var checkTime: Int64
         /// Episodes of the scope as of B, open or not: 0 when the data start after B (too little history).
         package var episodesThen: Int
-        /// The chance of recovery by day 60 of each episode open at B.
-        package var chances: [Key: Double]
+        /// The episodes open at B with their chances of recovery by day 60, in the order they were built: the order
+        /// the check adds them up in, so its sums are the same at every run.
+        package private(set) var open: [Entry]
+        /// Each open episode's place in ``open``.
+        private var places: [Key: Int]
 
-        package init(checkTime: Int64, episodesThen: Int = 0, chances: [Key: Double] = [:]) {
+        package init(checkTime: Int64, episodesThen: Int = 0, open: [Entry] = []) {
             self.checkTime = checkTime
             self.episodesThen = episodesThen
-            self.chances = chances
+            self.open = open
+            places = Dictionary(open.enumerated().map { ($0.element.key, $0.offset) }) { first, _ in first }
+        }
+
+        /// The place in ``open`` of the episode with `key`; nil for one not open at B.
+        package func place(of key: Key) -> Int? {
+            places[key]
+        }
+
+        /// The chance given to the episode with `key`; nil for one not open at B.
+        package func chance(of key: Key) -> Double? {
+            place(of: key).map { open[$0].chance }
         }
     }
 
@@ -92,38 +127,39 @@ package enum ForecastCheck {
         /// Each open episode's chance from the curve of every episode added.
         package var forecast: Forecast {
             let estimate = curve.estimate
-            var chances: [Key: Double] = [:]
-            for entry in open { chances[entry.key] = estimate.recoveryChance(duration: entry.duration) }
-            return Forecast(checkTime: checkTime, episodesThen: episodes, chances: chances)
+            return Forecast(
+                checkTime: checkTime, episodesThen: episodes,
+                open: open.map { Forecast.Entry(key: $0.key, chance: estimate.recoveryChance(duration: $0.duration)) })
         }
     }
 
     /// The episodes as of T, added one at a time: whether each episode open at B recovered by day 60.
     package struct Tally: Sendable {
         package let forecast: Forecast
-        private var recovered: [Key: Bool] = [:]
+        /// Per open episode of the forecast, by place: 0 not found at T, 1 found and not recovered, 2 recovered.
+        private var outcomes: [UInt8]
 
         package init(forecast: Forecast) {
             self.forecast = forecast
+            outcomes = [UInt8](repeating: 0, count: forecast.open.count)
         }
 
-        /// Adds one finished episode built as of T; only those open at B are kept, as one flag each.
+        /// Adds one finished episode built as of T; only those open at B are kept, as one byte each.
         package mutating func add(_ episode: Episode) {
-            let key = Key(episode)
-            guard forecast.chances[key] != nil else { return }
-            recovered[key] = ForecastCheck.isRecoveredInWindow(episode)
+            guard let place = forecast.place(of: Key(episode)) else { return }
+            outcomes[place] = ForecastCheck.isRecoveredInWindow(episode) ? 2 : 1
         }
 
         /// The check: every episode open at B that was found at T, by band of its chance.
         package var check: Check {
             var bands = [Row](repeating: Row(), count: bandCount)
             var unmatched = 0
-            for (key, chance) in forecast.chances {
-                guard let outcome = recovered[key] else {
+            for (entry, outcome) in zip(forecast.open, outcomes) {
+                guard outcome > 0 else {
                     unmatched += 1
                     continue
                 }
-                bands[band(of: chance)].add(chance: chance, recovered: outcome)
+                bands[band(of: entry.chance)].add(chance: entry.chance, recovered: outcome == 2)
             }
             return Check(
                 checkTime: forecast.checkTime, episodesThen: forecast.episodesThen, bands: bands,

@@ -1,13 +1,15 @@
+import NotificationTypes
+
 /// One stored notification, reduced to the fields episodes and metrics use. Raw wire strings, Unix milliseconds.
 ///
 /// The fields are constants: with variables, the compiler's initializer built the event twice and copied one into
 /// the other, retaining and releasing each string once more for every notification an analysis reads.
 package struct NotificationEvent: Hashable, Sendable {
     package let notificationUUID: String
-    /// `DID_FAIL_TO_RENEW` …; unknown values are possible and are ignored by the episode builder.
-    package let notificationType: String
-    /// Nil when the notification has no subtype.
-    package let subtype: String?
+    /// `DID_FAIL_TO_RENEW` …; nil for a type this code does not know, which the episode builder ignores.
+    package let notificationType: NotificationTypeV2?
+    /// Nil when the notification has no subtype, or one this code does not know.
+    package let subtype: Subtype?
     /// When the App Store signed the notification (ms).
     package let signedDate: Int64
     /// `data.environment` (`Production`, `Sandbox`, …).
@@ -41,6 +43,9 @@ package struct NotificationEvent: Hashable, Sendable {
     /// The app's own user id: the transaction's `appAccountToken`, else the renewal info's; nil when empty.
     package let appAccountToken: String?
 
+    /// - Parameters:
+    ///   - notificationType: the type as it is on the wire (`DID_RENEW`).
+    ///   - subtype: the subtype as it is on the wire (`BILLING_RECOVERY`).
     package init(
         notificationUUID: String,
         notificationType: String,
@@ -66,8 +71,8 @@ package struct NotificationEvent: Hashable, Sendable {
         appAccountToken: String? = nil
     ) {
         self.notificationUUID = notificationUUID
-        self.notificationType = notificationType
-        self.subtype = subtype
+        self.notificationType = NotificationTypeV2(rawValue: notificationType)
+        self.subtype = subtype.flatMap(Subtype.init(rawValue:))
         self.signedDate = signedDate
         self.environment = environment
         self.bundleId = bundleId

@@ -1,3 +1,5 @@
+import NotificationTypes
+
 /// The episode state machine of one subscription (METRICS.md, "Billing-issue episodes", v2).
 ///
 /// Fed the subscription's notifications in processing order, after the filters. For each notification, in the
@@ -40,16 +42,16 @@ struct SubscriptionState {
     }
 
     /// The notification types whose transaction is a paid period: they move `paid_through`.
-    private static func isPaidPeriod(_ type: String) -> Bool {
+    private static func isPaidPeriod(_ type: NotificationTypeV2?) -> Bool {
         switch type {
-        case "DID_RENEW", "SUBSCRIBED", "OFFER_REDEEMED", "DID_CHANGE_RENEWAL_PREF": return true
+        case .didRenew, .subscribed, .offerRedeemed, .didChangeRenewalPref: return true
         default: return false
         }
     }
 
     mutating func apply(_ event: NotificationEvent, subscription: String) {
         if let token = event.appAccountToken, !token.isEmpty { appAccountToken = token }
-        if event.notificationType == "DID_RENEW", event.subtype != "BILLING_RECOVERY" {
+        if event.notificationType == .didRenew, event.subtype != .billingRecovery {
             result.renewals.add(CalendarPeriod(monthContaining: event.signedDate))
         }
         // 1. The retry window.
@@ -107,7 +109,7 @@ struct SubscriptionState {
 
     private mutating func applyWithoutEpisode(_ event: NotificationEvent, subscription: String) {
         switch (event.notificationType, event.subtype) {
-        case ("DID_FAIL_TO_RENEW", _):
+        case (.didFailToRenew?, _):
             if let expires = event.expiresDate, let paidThrough, expires < paidThrough {
                 if let recovery = pairableRecovery(forPeriodEndingAt: expires) {
                     pair(event, subscription: subscription, with: recovery)
@@ -119,19 +121,19 @@ struct SubscriptionState {
             current = Self.openEpisode(event, subscription: subscription, environment: environment)
             currentStartIsSigned = event.expiresDate == nil
             awaitsLateExpiry = false
-        case ("DID_RENEW", "BILLING_RECOVERY"):
+        case (.didRenew?, .billingRecovery?):
             result.dataQuality.orphanDidRenewBillingRecovery += 1
             orphanRecoveries.append(
                 OrphanRecovery(
                     time: event.purchaseDate ?? event.signedDate, price: event.price, currency: event.currency,
                     notificationUUID: event.notificationUUID))
-        case ("EXPIRED", "BILLING_RETRY"):
+        case (.expired?, .billingRetry?):
             if awaitsLateExpiry {
                 awaitsLateExpiry = false
             } else {
                 result.dataQuality.orphanExpiredBillingRetry += 1
             }
-        case ("GRACE_PERIOD_EXPIRED", _):
+        case (.gracePeriodExpired?, _):
             result.dataQuality.orphanGracePeriodExpired += 1
         default:
             break
@@ -167,19 +169,19 @@ struct SubscriptionState {
         guard let open = current else { return }
         let closing: (outcome: Episode.Outcome, end: Int64, recoveredBy: Episode.RecoveredBy?)
         switch (event.notificationType, event.subtype) {
-        case ("DID_RENEW", _):
+        case (.didRenew?, _):
             closing = (.recovered, event.purchaseDate ?? event.signedDate, .retry)
-        case ("SUBSCRIBED", _), ("OFFER_REDEEMED", _), ("DID_CHANGE_RENEWAL_PREF", "UPGRADE"):
+        case (.subscribed?, _), (.offerRedeemed?, _), (.didChangeRenewalPref?, .upgrade?):
             // A new paid purchase after t0 made the subscription active again; anything else leaves retry open.
             guard let purchase = event.purchaseDate, purchase > open.start, let price = event.price, price > 0 else {
                 return
             }
             closing = (.recovered, purchase, .newPurchase)
-        case ("EXPIRED", "BILLING_RETRY"):
+        case (.expired?, .billingRetry?):
             closing = (.expired, event.signedDate, nil)
-        case ("EXPIRED", "VOLUNTARY"), ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"):
+        case (.expired?, .voluntary?), (.didChangeRenewalStatus?, .autoRenewDisabled?):
             closing = (.cancelled, event.signedDate, nil)
-        case ("EXPIRED", _), ("REFUND", _), ("REVOKE", _):
+        case (.expired?, _), (.refund?, _), (.revoke?, _):
             closing = (.other, event.signedDate, nil)
         default:
             // DID_FAIL_TO_RENEW, GRACE_PERIOD_EXPIRED and everything else leave the episode open.
@@ -199,7 +201,7 @@ struct SubscriptionState {
 
     /// An open episode from its opening (failure) notification; `sequence` is set when the subscription ends.
     private static func openEpisode(_ event: NotificationEvent, subscription: String, environment: String) -> Episode {
-        let hasGrace = event.subtype == "GRACE_PERIOD" || event.gracePeriodExpiresDate != nil
+        let hasGrace = event.subtype == .gracePeriod || event.gracePeriodExpiresDate != nil
         // The price at stake: what the failed renewal would have charged.
         let stake: (price: Int64?, currency: String?) =
             event.renewalPrice != nil

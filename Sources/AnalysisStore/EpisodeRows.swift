@@ -7,7 +7,7 @@ struct EpisodeRows {
         environment, original_transaction_id, sequence, product_id, storefront, start_at, has_grace, grace_end, end_at, \
         outcome, duration, saved_in_grace, recovery_price, recovery_currency, cohort_month, cohort_week, offer_type, \
         offer_discount_type, trial_conversion, opening_notification_uuid, closing_notification_uuid, recovered_by, \
-        end_inferred, grace_end_inferred, stake_price, stake_currency, bundle_id, app_account_token
+        end_inferred, grace_end_inferred, stake_price, stake_currency, bundle_id, app_account_token, grace_days
         """
     static let analysisColumns = """
         environment, original_transaction_id, outside_environment, family_shared_skipped, \
@@ -68,6 +68,7 @@ struct EpisodeRows {
             try row.append(episode.stakeCurrency)
             try row.append(episode.bundleId)
             try row.append(episode.appAccountToken)
+            row.append(episode.graceDays)
             row.endRow()
             episodeCount += 1
         }

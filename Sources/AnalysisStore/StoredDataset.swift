@@ -31,8 +31,9 @@ package struct StoredDataset {
     /// one at a time (by subscription and sequence), holding none of them: what ``stored(environment:asOf:)``
     /// holds, for a report that keeps only its figures.
     ///
-    /// Every read is one snapshot (a read-only repeatable-read transaction), so the grace lengths that date the
-    /// grace periods come from the same episodes that stream.
+    /// The stored episodes hold the grace ends the analysis inferred over every episode of the environment
+    /// (``EpisodeAnalyzer``), so only the retry window depends on the as-of time, as for ``EpisodeQuery``. Every read
+    /// is one snapshot (a read-only repeatable-read transaction).
     /// - Returns: the dataset's counts, as ``stored(environment:asOf:)`` has them, with no episodes.
     package func streamStored(
         environment: String, asOf: Int64, _ body: (Episode) throws -> Void
@@ -40,7 +41,6 @@ package struct StoredDataset {
         try connection.withTransaction {
             try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             var dataset = EpisodeDataset(asOf: asOf)
-            let graceLengths = try GraceLengths.stored(environment: environment, connection: connection)
             try connection.copyOut(
                 """
                 COPY (SELECT \(StoredEpisodeColumns.selectList)
@@ -49,7 +49,7 @@ package struct StoredDataset {
                 """
             ) { row in
                 var episode = try StoredEpisodeColumns.episode(CopyTextParser.fields(row), environment: environment)
-                EpisodeDataset.finish(&episode, asOf: asOf, graceLengths: graceLengths)
+                episode.closeRetryWindow(asOf: asOf)
                 dataset.dataQuality.countInferences(of: episode)
                 try body(episode)
             }

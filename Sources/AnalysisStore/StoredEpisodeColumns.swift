@@ -15,13 +15,16 @@ enum StoredEpisodeColumns {
         stake_price, stake_currency, bundle_id, app_account_token
         """
 
+    /// How many columns ``selectList`` names.
+    static let count = 23
+
     /// The order episodes are read in.
     static let orderBy = "original_transaction_id, sequence"
 
     /// One row (text values, nil for NULL) as an episode.
     /// - Throws: ``PGError`` of kind `unexpectedResult` when a required value is missing or malformed.
     static func episode(_ field: [String?], environment: String) throws -> Episode {
-        guard field.count == 23, let subscription = field[0], let sequence = field[1].flatMap({ Int($0) }),
+        guard field.count == count, let subscription = field[0], let sequence = field[1].flatMap({ Int($0) }),
             let start = field[4].flatMap({ Int64($0) }), let outcomeText = field[8],
             let outcome = Episode.Outcome(rawValue: outcomeText), let opening = field[14]
         else {

@@ -2,7 +2,7 @@ import Crypto
 import PGClient
 
 /// Stored notifications found by the SHA-256 of their signed payloads (`notifications.signed_payload_sha256`,
-/// `sql/012_signed_payload_hashes.sql`): which of a batch's lines were stored before, byte for byte.
+/// `sql/013_signed_payload_hashes.sql`): which of a batch's lines were stored before, byte for byte.
 ///
 /// A line whose compact JWS has a stored notification's hash is that notification's signed text again: decoding it
 /// gives the same key, signed date, environment and bundle id, and checking its signature under the same trust roots

@@ -27,9 +27,7 @@ extension SummaryDocument {
         let bands = check.bands.filter { $0.episodes > 0 }
         let within = bands.filter(Self.expectedIsWithinInterval).count
         var text =
-            "This checks the method on past data of the same app: each episode open then got its chance from the "
-            + "recovery curve of the episodes known then, and every one of them has since had its full 60 days of "
-            + "retry. By tenths of the chance (`\(ForecastCheck.fileName)`), the expected count lies within the 95% "
+            "By tenths of the chance (`\(ForecastCheck.fileName)`), the expected count lies within the 95% "
             + "confidence interval of the observed one in \(HumanFormat.count(within)) of "
             + "\(HumanFormat.count(bands.count)) \(bands.count == 1 ? "tenth" : "tenths") holding episodes."
         if check.unmatched > 0 {
@@ -37,9 +35,6 @@ extension SummaryDocument {
                 " \(Self.episodes(check.unmatched)) open then \(check.unmatched == 1 ? "is" : "are") no longer "
                 + "among the episodes built now and \(check.unmatched == 1 ? "is" : "are") left out."
         }
-        text +=
-            " A calibration that held then need not hold now: the mix of customers, prices and payment methods "
-            + "changes, and the chances of the episodes open now come from the history as it stands today."
         writer.paragraph(text)
     }
 

@@ -38,17 +38,12 @@ extension SummaryDocument {
         writer.bulletList(items)
         let leftOut =
             younger == 0
-            ? "Every episode of this report is mature."
-            : (younger == 1
-                ? "The 1 younger episode is left out of these two rates because its expiry is not known yet: "
-                : "The \(HumanFormat.count(younger)) younger episodes are left out of these two rates because "
-                    + "their expiries are not known yet: ")
-                + "recoveries come early in retry, expiries only at day 60, so counting young episodes would "
-                + "overstate recovery. " + (younger == 1 ? "It counts" : "They count") + " in every other section."
+            ? "every episode of this report is mature."
+            : "the \(HumanFormat.count(younger)) younger " + (younger == 1 ? "one counts" : "ones count")
+                + " in every other section."
         writer.paragraph(
-            "*Mature* episodes started at least 61 days before the as-of time\(cutoffText): billing retry lasts at "
-                + "most 60 days, so their outcome is decided. " + leftOut + " "
-                + Self.finalitySentence(report.finalityOfMatureEpisodes) + " " + Self.intervalReading)
+            "*Mature* episodes started at least 61 days before the as-of time\(cutoffText), so their outcome is "
+                + "decided; " + leftOut + " " + Self.finalitySentence(report.finalityOfMatureEpisodes))
     }
 
     /// How to read a 95% interval, in one sentence.
@@ -60,17 +55,15 @@ extension SummaryDocument {
     static func finalitySentence(_ finality: Report.Finality) -> String {
         switch finality {
         case .final:
-            "These rates are final: the data hold 7 days of notifications signed after the as-of time, so none "
-                + "signed by then can still arrive."
+            "These rates are final."
         case .maturing(let from), .awaitingLateNotifications(let from):
-            "These rates are not final yet: notifications signed in the 7 days before the as-of time may still "
-                + "arrive, and one can still turn an expiry inferred at day 60 into a recovery. They are final on "
-                + UTCTime.date(from) + ", when 7 days of notifications signed after the as-of time can be loaded."
+            "These rates are not final until " + UTCTime.date(from)
+                + ", once 7 days of later notifications can be loaded."
         }
     }
 
     /// Money per currency, led by what retry is expected to bring back beside what is at risk: then recovered,
-    /// saved in grace and lost.
+    /// saved in grace and lost (the terms are in ``moneyTerms``).
     func writeMoney(to writer: inout MarkdownWriter) {
         writer.heading("Money")
         guard !report.money.isEmpty else {
@@ -80,16 +73,14 @@ extension SummaryDocument {
         if let expected = expectedOfAtRisk() {
             let open = report.money.reduce(0) { $0 + $1.openEpisodes }
             writer.paragraph(
-                "**Expected back from retry: " + expected + " at risk now.** Each of the "
-                    + HumanFormat.count(open) + " episodes still in retry is "
-                    + "weighed by its chance of recovering by day 60, the share of the episodes this long in retry "
-                    + "that this report's own history saw recover (`open_episodes.csv` lists them, with each "
-                    + "customer's `appAccountToken`): an estimate from past episodes, not a promise.")
+                "**Expected back from retry: " + expected + " at risk now**, each of the " + HumanFormat.count(open)
+                    + " episodes still in retry weighed by its chance of recovering by day 60: an estimate from this "
+                    + "app's past episodes, not a promise.")
         }
         writer.paragraph(
-            "Customer prices before the App Store's commission, per currency (currencies are never added together), "
-                + "over every episode of the report, young ones included. Each cell gives the amount and, in "
-                + "brackets, the number of episodes (expected ones with a decimal).")
+            "Customer prices before the App Store's commission, per currency (never added together), over every "
+                + "episode; in brackets, episodes (expected ones with a decimal). "
+                + "[How to read this report](#how-to-read-this-report) defines each column.")
         writer.table(
             header: [
                 "Currency", "Expected back", "At risk now", "Recovered", "Of which saved in grace", "Lost to expiry",
@@ -108,16 +99,6 @@ extension SummaryDocument {
                     Self.amount(money.lostMilliunits, currency, episodes: money.expiredEpisodes),
                 ]
             })
-        writer.bulletList([
-            "*Expected back*: the price at stake of each episode still in retry times its chance of recovering by "
-                + "day 60 (`recovery_chance`), summed; in brackets, the chances summed: the recoveries expected.",
-            "*Recovered*: the price of the transaction that ended each recovered episode, one billing period "
-                + "each (not the subscriber's lifetime value).",
-            "*Saved in grace*: the part of it collected inside a grace period, while the subscriber kept access.",
-            "*Lost to expiry*: the price of the failed renewal of each expired episode.",
-            "*At risk now*: the price of the failed renewal of each episode still in retry: what retry may still "
-                + "collect.",
-        ])
     }
 
     /// `USD 63.43 of 443.41; EUR …`: per currency with open episodes, what retry is expected to bring back of the

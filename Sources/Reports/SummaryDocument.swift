@@ -2,11 +2,12 @@ import Analysis
 
 /// `summary.md`: the report for people, in the order of the decisions it serves.
 ///
-/// Sections: scope (and a note when the latest 7 days may still be incomplete), the headline over mature
-/// episodes, money per currency, how well the chances of recovery given 61 days ago did, changes since the
-/// previous report (when there is one), week by week, grace period, when recoveries come (both charts),
-/// billing-issue messages, cohorts, products, data quality, and the list of files. Figures come from the same
-/// analyzers as the CSV files; numbers are formatted by `HumanFormat`.
+/// Sections: scope (and a one-line note when the latest 7 days may still be incomplete), what to decide, the
+/// headline over mature episodes, money per currency, changes since the previous report (when there is one), how
+/// well the chances of recovery given 61 days ago did, week by week, grace period, another grace length, when
+/// recoveries come (both charts), cohorts, products and data quality; then the method detail: how to read the
+/// report (its terms), billing-issue messages, and the list of files. Figures come from the same analyzers as the
+/// CSV files; numbers are formatted by `HumanFormat`.
 package struct SummaryDocument: Sendable {
     package let report: Report
 
@@ -21,18 +22,20 @@ package struct SummaryDocument: Sendable {
         writeDecisions(to: &writer)
         writeHeadline(to: &writer)
         writeMoney(to: &writer)
-        writeForecastCheck(to: &writer)
         if let previous = report.options.previous {
             writeChanges(since: previous, to: &writer)
         }
+        writeForecastCheck(to: &writer)
         writeWeeks(to: &writer)
         writeGrace(to: &writer)
         writeGraceWhatIf(to: &writer)
         writeTiming(to: &writer)
-        writeMessages(to: &writer)
         writeCohorts(to: &writer)
         writeProducts(to: &writer)
         writeDataQuality(to: &writer)
+        // Method detail, after everything a reader decides from.
+        writeReading(to: &writer)
+        writeMessages(to: &writer)
         writeFiles(to: &writer)
         return writer.text
     }
@@ -67,38 +70,26 @@ package struct SummaryDocument: Sendable {
         let cohorts =
             report.options.granularity == .month ? "UTC calendar months" : "ISO 8601 weeks (Monday to Sunday, UTC)"
         writer.paragraph(
-            """
-            This report covers every billing-retry episode in the \(environment) environment that started by the \
-            as-of time, from the App Store Server Notifications signed by then. An episode begins when a renewal \
-            charge fails and the App Store starts retrying it. It ends as *recovered* when the App Store collects \
-            the payment or the subscriber buys again, as *expired* when retry stops after 60 days without a payment \
-            (involuntary churn), as *cancelled* when the subscriber turns off renewal during retry, or as *other* \
-            with a refund or revocation; until then it is *open*. Cohorts are the \(cohorts) in which episodes \
-            started. The CSV files next to this summary hold every table in full.
-            """)
+            "Every billing-retry episode of the \(environment) environment that started by the as-of time, from the "
+                + "App Store Server Notifications signed by then; cohorts are the \(cohorts) in which episodes "
+                + "started. [How to read this report](#how-to-read-this-report) defines the terms; the CSV files next "
+                + "to this summary hold every table in full.")
         if report.mayMissLateNotifications {
             writeLateNotificationsNote(to: &writer)
         }
     }
 
-    /// The note on notifications that may still arrive (METRICS-NOTES.md, "The latest 7 days").
+    /// The note on notifications that may still arrive, in one line (METRICS-NOTES.md, "The latest 7 days"; the
+    /// reason is in ``writeReading(to:)``).
     private func writeLateNotificationsNote(to writer: inout MarkdownWriter) {
-        let window = Report.lateDeliveryWindow
-        let (since, overflow) = report.asOf.subtractingReportingOverflow(window)
-        var text =
-            "> **The latest 7 days may still be incomplete.** The App Store retries a notification it could not "
-            + "deliver for up to 157 hours (1, 12, 24, 48 and 72 hours after the previous attempt), so notifications "
-            + "signed in the 7 days before the as-of time"
-            + (overflow ? "" : " (since \(UTCTime.minute(since)))")
-            + " may still arrive. Until they do, recent failed renewals, recoveries and cancellations can be "
-            + "missing: the latest weeks' flows, the open episodes and the outcomes of recently matured ones can "
-            + "still change, so no figure here is called final."
+        let (since, overflow) = report.asOf.subtractingReportingOverflow(Report.lateDeliveryWindow)
+        var text = "> **The latest 7 days may still change:** notifications signed"
+        text += overflow ? " in the 7 days before the as-of time" : " since \(UTCTime.minute(since))"
+        text += " can still arrive, so no figure here is final"
         if let latest = report.options.latestSignedDate {
-            text += " The latest notification loaded was signed at \(UTCTime.minute(latest))."
+            text += " (the latest loaded was signed at \(UTCTime.minute(latest)))"
         }
-        text +=
-            " This note is shown while the data hold less than 7 days of notifications signed after the as-of time."
-        writer.paragraph(text)
+        writer.paragraph(text + ".")
     }
 
     /// What each file holds, in `Report.fileNames` order (without `summary.md` itself).

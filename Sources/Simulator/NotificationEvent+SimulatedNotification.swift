@@ -1,5 +1,6 @@
 import Analysis
 import AppStoreNotifications
+import NotificationTypes
 
 extension NotificationEvent {
     /// The fields the episode builder reads, from a notification before it is signed: the same event as decoding

@@ -1,5 +1,6 @@
 import Analysis
 import AppStoreNotifications
+import NotificationTypes
 
 /// One notification the simulator means to send, before signing: the outer fields and the decoded transaction and
 /// renewal info, plus what it does to the subscription's billing-retry episode.

@@ -1,5 +1,6 @@
 import Analysis
 import AppStoreNotifications
+import NotificationTypes
 
 /// What a simulation wrote, for the command's report and for tests.
 package struct SimulationSummary: Hashable, Sendable {

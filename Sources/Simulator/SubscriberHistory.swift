@@ -1,4 +1,5 @@
 import AppStoreNotifications
+import NotificationTypes
 
 /// One subscriber's notifications and ground truth, before signing: what ``SimulatedSubscriber`` signs, and what a
 /// test can simulate for many subscribers without the cost of signing.

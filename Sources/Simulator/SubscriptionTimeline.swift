@@ -1,6 +1,7 @@
 import Analysis
 import AppStoreNotifications
 import Foundation
+import NotificationTypes
 
 /// One subscriber's history from the first purchase to the export's end, as the notifications the App Store would
 /// send: to the purchaser, and a `FAMILY_SHARED` copy of each to every family member.

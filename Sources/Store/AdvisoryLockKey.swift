@@ -19,8 +19,8 @@ package enum AdvisoryLockKey {
     /// Serializes episode rebuilds.
     package static let analyze: Int64 = 0x4348_5552_4E00_0003
     /// Serializes what loads write: held (transaction-scoped) by each batch's check of which notifications are
-    /// stored and its COPY of the others, and by each file's final transaction. Earlier versions held it for a whole
-    /// file's transaction under the same number, so they and this one still never write at once.
+    /// stored and its COPY of the others, and by each file's final transaction. A loader that holds it for a whole
+    /// file's transaction excludes the others all the same: the number itself must never change.
     package static let loadWrite: Int64 = 0x4348_5552_4E00_0004
     /// Held by a history fetch (`churn fetch`, `churn nightly --fetch`) for its whole run.
     package static let fetch: Int64 = 0x4348_5552_4E00_0005

@@ -63,10 +63,19 @@ package struct Migrator {
             sql: String(decoding: PackageResources._11_app_account_tokens_sql, as: UTF8.self)
         ),
         Migration(
-            version: 12, name: "012_signed_payload_hashes.sql",
-            sql: String(decoding: PackageResources._12_signed_payload_hashes_sql, as: UTF8.self)
+            version: 12, name: "012_stored_grace_days.sql",
+            sql: String(decoding: PackageResources._12_stored_grace_days_sql, as: UTF8.self)
+        ),
+        Migration(
+            version: 13, name: "013_signed_payload_hashes.sql",
+            sql: String(decoding: PackageResources._13_signed_payload_hashes_sql, as: UTF8.self)
         ),
     ]
+
+    /// The versions from `first` to the latest, in order: what migrating a schema made up to `first − 1` applies.
+    package static func versions(from first: Int) -> [Int] {
+        all.map(\.version).filter { $0 >= first }
+    }
 
     /// The first version whose schema can have a layout other than plain (it records the layout, `schema_layout`).
     package static let layoutVersion = 8

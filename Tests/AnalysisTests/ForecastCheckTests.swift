@@ -70,11 +70,12 @@ import Testing
         for episode in Self.then { before.add(episode) }
         let forecast = before.forecast
         #expect(forecast.episodesThen == 6)
-        #expect(forecast.chances.count == 2)
+        #expect(forecast.open.count == 2)
         let o1 = ForecastCheck.Key(subscription: "O1", openingNotificationUUID: "O1-open")
         let o2 = ForecastCheck.Key(subscription: "O2", openingNotificationUUID: "O2-open")
-        #expect(sixPlaces(forecast.chances[o1]) == "0.400000")
-        #expect(sixPlaces(forecast.chances[o2]) == "0.000000")
+        #expect(sixPlaces(forecast.chance(of: o1)) == "0.400000")
+        #expect(sixPlaces(forecast.chance(of: o2)) == "0.000000")
+        #expect(forecast.chance(of: ForecastCheck.Key(subscription: "O1", openingNotificationUUID: "O2-open")) == nil)
     }
 
     @Test func expectedAgainstRecoveredByDaySixty() {
@@ -145,15 +146,21 @@ import Testing
     }
 
     @Test func chancesOnTheBoundsFallInTheUpperTenth() {
-        let keys = (0..<3).map { ForecastCheck.Key(subscription: "S\($0)", openingNotificationUUID: "u\($0)") }
+        let ids = (0..<3).map { (subscription: "S\($0)", opening: "u\($0)") }
+        let chances = [0.1, 0.2, 1.0]
         let forecast = ForecastCheck.Forecast(
-            checkTime: Self.checkTime, episodesThen: 3, chances: [keys[0]: 0.1, keys[1]: 0.2, keys[2]: 1.0])
+            checkTime: Self.checkTime, episodesThen: 3,
+            open: zip(ids, chances).map { id, chance in
+                ForecastCheck.Forecast.Entry(
+                    key: ForecastCheck.Key(subscription: id.subscription, openingNotificationUUID: id.opening),
+                    chance: chance)
+            })
         var tally = ForecastCheck.Tally(forecast: forecast)
-        for (index, key) in keys.enumerated() {
+        for (index, id) in ids.enumerated() {
             tally.add(
                 Episode(
-                    subscription: key.subscription, start: 0, end: T.day, outcome: index == 0 ? .recovered : .expired,
-                    openingNotificationUUID: key.openingNotificationUUID))
+                    subscription: id.subscription, start: 0, end: T.day, outcome: index == 0 ? .recovered : .expired,
+                    openingNotificationUUID: id.opening))
         }
         let bands = tally.check.bands
         #expect(bands.map(\.episodes) == [0, 1, 1, 0, 0, 0, 0, 0, 0, 1])

@@ -1,5 +1,6 @@
 import AppStoreNotifications
 import Foundation
+import NotificationTypes
 import Testing
 
 /// Apple's unsigned model payloads: every documented field decodes to its value.

@@ -1,5 +1,6 @@
 import AppStoreNotifications
 import Foundation
+import NotificationTypes
 import Testing
 
 /// Signed tokens: Apple's mocks, StoreKit Testing in Xcode, and one subscription's billing-issue life.

@@ -259,7 +259,7 @@ import Testing
         let path = try directory.write("export.jsonl", lines: export.lines)
         let policy = AcceptancePolicy(verifier: export.signer.verifier)
         let first = try await harness.load([path], policy: policy)
-        // What rows stored before migration 012 hold.
+        // What rows stored before migration 013 hold.
         _ = try harness.rows("UPDATE notifications SET signed_payload_sha256 = NULL")
         let second = try await harness.load([path], policy: policy)
         #expect((second.loaded, second.duplicates, second.rejected) == (0, 34, 1))

@@ -31,7 +31,7 @@ import Testing
 
     @Test(arguments: [
         (16 * day, 16), (16 * day - 3_600_000, 16), (15 * day + day / 2, 16), (15 * day + day / 2 - 1, 15),
-        (3 * day, 3), (28 * day + 1, 28), (0, 0), (-(day / 2), -1), (-(day / 2) + 1, 0),
+        (3 * day, 3), (28 * day + 1, 28), (0, 0), (-(day / 2), 0), (-(day / 2) - 1, -1),
     ])
     func graceLengthIsRoundedToWholeDays(_ length: Int64, _ days: Int) {
         let episode = Episode(

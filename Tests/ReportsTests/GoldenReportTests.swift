@@ -55,12 +55,82 @@ import Testing
         }
     }
 
-    @Test func csvFilesAreTheAnalysisTablesRendered() throws {
-        let report = Sample.report()
-        let files = try report.files()
-        for table in report.tables {
-            #expect(files.first { $0.name == table.name }?.contents == CSVWriter.render(table))
+    /// Every CSV file of a report has the columns docs/METRICS.md ("Report files") lists for it, grouping columns
+    /// first, and every record as many fields as its header (read by an RFC 4180 reader of the test's own); every
+    /// file the table lists is written.
+    @Test func csvFilesHaveTheColumnsTheMetricsDocumentNames() throws {
+        let documented = try Self.documentedColumns()
+        for report in [Sample.report(), Lifecycle.report()] {
+            let files = try report.files().filter { $0.name.hasSuffix(".csv") }
+            #expect(Set(files.map(\.name)) == Set(documented.keys))
+            for file in files {
+                let records = Self.records(file.contents)
+                #expect(records.first == documented[file.name], "\(file.name)'s header")
+                for (index, record) in records.enumerated() {
+                    #expect(record.count == records.first?.count, "\(file.name), record \(index + 1)")
+                }
+            }
         }
+    }
+
+    /// File name → the columns the table of docs/METRICS.md's "Report files" lists, grouping columns first.
+    static func documentedColumns(file: String = #filePath) throws -> [String: [String]] {
+        let root = URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let metrics = String(
+            decoding: try Data(contentsOf: root.appendingPathComponent("docs/METRICS.md")), as: UTF8.self)
+        let section = try #require(metrics.range(of: "## 8. Report files"))
+        var columns: [String: [String]] = [:]
+        for line in metrics[section.upperBound...].split(separator: "\n") {
+            guard line.hasPrefix("| `"), line.contains(".csv`") else { continue }
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 3 else { continue }
+            let name = cells[0].split(separator: "`")[0]
+            let grouping =
+                cells[1].hasPrefix("—")
+                ? []
+                : cells[1].split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+            columns[String(name)] =
+                grouping + cells[2].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        return columns
+    }
+
+    /// The records of RFC 4180 text: fields split at commas outside quotes, `""` inside quotes for one quote.
+    static func records(_ text: String) -> [[String]] {
+        var records: [[String]] = []
+        var record: [String] = []
+        var field = ""
+        var quoted = false
+        var justClosed = false
+        for character in text {
+            let afterClosingQuote = justClosed
+            justClosed = false
+            switch (quoted, character) {
+            case (true, "\""):
+                quoted = false
+                justClosed = true
+            case (true, _):
+                field.append(character)
+            case (false, "\""):
+                // A quote right after a closing quote is an escaped quote.
+                if afterClosingQuote { field.append("\"") }
+                quoted = true
+            case (false, ","):
+                record.append(field)
+                field = ""
+            case (false, "\n"), (false, "\r\n"):
+                record.append(field)
+                records.append(record)
+                (record, field) = ([], "")
+            default:
+                field.append(character)
+            }
+        }
+        if !field.isEmpty || !record.isEmpty { records.append(record + [field]) }
+        return records
     }
 
     @Test func billingLifecycleEndToEnd() throws {
@@ -88,7 +158,7 @@ import Testing
         #expect(summary.contains("`rejected_bad_signature` 1"))
         #expect(summary.contains("![Recovery curve](recovery_curve.svg)"))
         #expect(summary.contains("![Daily recovery hazard](recovery_hazard.svg)"))
-        #expect(summary.contains("**The latest 7 days may still be incomplete.**"))
+        #expect(summary.contains("> **The latest 7 days may still change:**"))
         #expect(!summary.contains("Changes since the previous report"))
 
         let curve = try TemporaryDirectory.read(target.appendingPathComponent("recovery_curve.csv"))

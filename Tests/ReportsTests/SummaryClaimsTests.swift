@@ -44,9 +44,8 @@ import Testing
         #expect(summary.contains("These rates are final") == isFinal)
         #expect(
             summary.contains(
-                "These rates are not final yet: notifications signed in the 7 days before the as-of time may still "
-                    + "arrive, and one can still turn an expiry inferred at day 60 into a recovery. They are final on "
-                    + "2024-07-08") == !isFinal)
+                "These rates are not final until 2024-07-08, once 7 days of later notifications can be loaded.")
+                == !isFinal)
     }
 
     @Test func unknownLatestDataIsNeverFinal() {

@@ -6,7 +6,7 @@ import Testing
 
 /// The decisions of `summary.md`: what it says, and when.
 @Suite struct SummaryDocumentTests {
-    static let lateNote = "**The latest 7 days may still be incomplete.**"
+    static let lateNote = "**The latest 7 days may still change:**"
 
     @Test func headlineIsOverMatureEpisodes() {
         let summary = SummaryDocument(report: Sample.report()).markdown
@@ -18,9 +18,9 @@ import Testing
             summary.contains("- **Involuntary churn: 25.0%** of mature episodes (2 of 8; 95% interval 7.1%–59.1%)."))
         #expect(summary.contains("- The other 2 mature episodes ended otherwise"))
         #expect(summary.contains("(on or before 2024-05-01 00:00 UTC)"))
-        #expect(
-            summary.contains(
-                "The 4 younger episodes are left out of these two rates because their expiries are not known yet"))
+        #expect(summary.contains("so their outcome is decided; the 4 younger ones count in every other section."))
+        // Why they are left out is told once, in the terms at the end.
+        #expect(summary.contains("Younger episodes are left out of the headline's two rates"))
     }
 
     @Test func noMatureEpisodeNoHeadlineRates() {
@@ -42,7 +42,8 @@ import Testing
         #expect(summary.contains("| USD | 0.00 (0.0) | 0.00 (0) | 29.97 (3) | 9.99 (1) | 0.00 (0) |"))
         // The two open episodes have no price at stake: a third of a recovery expected, worth nothing known.
         #expect(summary.contains("| (no currency) | 0.00 (0.3) | 0.00 (2) | 0.00 (0) | 0.00 (0) | 0.00 (2) |"))
-        #expect(summary.contains("**Expected back from retry: (no currency) 0.00 of 0.00 at risk now.**"))
+        #expect(summary.contains("**Expected back from retry: (no currency) 0.00 of 0.00 at risk now**"))
+        #expect(summary.contains("- *Lost to expiry*: the price of the failed renewal of each expired episode."))
         #expect(summary.contains("before the App Store's commission"))
         // EUR 99.98 + USD 29.97 would be 129.95.
         #expect(!summary.contains("129.95"))
@@ -57,14 +58,17 @@ import Testing
         (Int64?.some(7 * T.day), false),
         (Int64?.some(30 * T.day), false),
     ])
-    func latestSevenDaysNote(ahead: Int64?, shows: Bool) {
+    func latestSevenDaysNote(ahead: Int64?, shows: Bool) throws {
         let report = Sample.report(latestSignedDate: ahead.map { Sample.asOf + $0 })
         #expect(report.mayMissLateNotifications == shows)
         let summary = SummaryDocument(report: report).markdown
         #expect(summary.contains(Self.lateNote) == shows)
         if shows {
-            #expect(summary.contains("signed in the 7 days before the as-of time (since 2024-06-24 00:00 UTC)"))
-            #expect(summary.contains("The latest notification loaded was signed at") == (ahead != nil))
+            #expect(summary.contains("notifications signed since 2024-06-24 00:00 UTC can still arrive"))
+            #expect(summary.contains("(the latest loaded was signed at") == (ahead != nil))
+            // One line.
+            let note = try #require(summary.split(separator: "\n").first { $0.contains(Self.lateNote) })
+            #expect(note.hasPrefix("> ") && note.hasSuffix("."))
         }
     }
 
@@ -177,10 +181,10 @@ import Testing
         let headings = summary.split(separator: "\n").filter { $0.hasPrefix("## ") }.map(String.init)
         #expect(
             headings == [
-                "## What to decide", "## Headline", "## Money", "## How well the forecast did",
-                "## Changes since the previous report", "## Week by week", "## Grace period", "## Another grace length",
-                "## When recoveries come", "## Billing-issue messages", "## Cohorts", "## Products", "## Data quality",
-                "## Files",
+                "## What to decide", "## Headline", "## Money", "## Changes since the previous report",
+                "## How well the forecast did", "## Week by week", "## Grace period", "## Another grace length",
+                "## When recoveries come", "## Cohorts", "## Products", "## Data quality", "## How to read this report",
+                "## Billing-issue messages", "## Files",
             ])
     }
 

@@ -1,6 +1,7 @@
 import Analysis
 import AppStoreNotifications
 import Foundation
+import NotificationTypes
 import Simulator
 import Testing
 

@@ -1,6 +1,7 @@
 import Analysis
 import AppStoreNotifications
 import Foundation
+import NotificationTypes
 import Simulator
 import Testing
 
@@ -163,7 +164,8 @@ extension NotificationEvent {
     /// The same event with another `inAppOwnershipType`.
     fileprivate func withOwnership(_ ownership: String) -> NotificationEvent {
         NotificationEvent(
-            notificationUUID: notificationUUID, notificationType: notificationType, subtype: subtype,
+            notificationUUID: notificationUUID, notificationType: notificationType?.rawValue ?? "",
+            subtype: subtype?.rawValue,
             signedDate: signedDate, environment: environment, bundleId: bundleId,
             originalTransactionId: originalTransactionId, transactionId: transactionId, productId: productId,
             storefront: storefront, purchaseDate: purchaseDate, expiresDate: expiresDate, price: price,

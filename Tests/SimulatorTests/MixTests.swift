@@ -1,5 +1,6 @@
 import AppStoreNotifications
 import Foundation
+import NotificationTypes
 import Simulator
 import Testing
 

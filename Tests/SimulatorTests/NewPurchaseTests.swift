@@ -1,5 +1,6 @@
 import Analysis
 import AppStoreNotifications
+import NotificationTypes
 import Simulator
 import Testing
 

@@ -1,4 +1,5 @@
 import Analysis
+import NotificationTypes
 import Simulator
 import Testing
 
@@ -27,7 +28,7 @@ import Testing
         var failures: [String: Int] = [:]
         for episode in simulation.productionTruth { failures[key(episode), default: 0] += 1 }
         var renewals: [String: Int] = [:]
-        for event in simulation.events where event.notificationType == "DID_RENEW" && event.subtype == nil {
+        for event in simulation.events where event.notificationType == .didRenew && event.subtype == nil {
             renewals[renewalKey(event), default: 0] += 1
         }
         return Set(failures.keys).union(renewals.keys).reduce(into: [:]) { shares, key in

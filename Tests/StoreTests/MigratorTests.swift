@@ -222,7 +222,7 @@ import Testing
             """
         #expect(try connection.execute(primaryKey).scalar == "PRIMARY KEY (notification_uuid)")
 
-        #expect(try migrator.migrate(connection) == Migrator.all.map(\.version).filter { $0 >= 8 })
+        #expect(try migrator.migrate(connection) == Migrator.versions(from: 8))
         let stored = try connection.execute(
             "SELECT notification_uuid::text, notification_type, original_transaction_id FROM notifications ORDER BY 1"
         ).rows
@@ -295,7 +295,7 @@ import Testing
 
     @Test func oneReferenceChecksTheFileAndItsRun() throws {
         let connection = try Self.schemaAt8("filerefs")
-        #expect(try Migrator(logger: Logger.test).migrate(connection) == Migrator.all.map(\.version).filter { $0 >= 9 })
+        #expect(try Migrator(logger: Logger.test).migrate(connection) == Migrator.versions(from: 9))
         let references = try connection.execute(
             """
             SELECT pg_get_constraintdef(oid) FROM pg_constraint
@@ -338,7 +338,7 @@ import Testing
         #expect(try migrator.currentVersion(connection) == 8)
 
         try connection.execute("UPDATE notifications SET source_file_id = 2 WHERE load_run_id = 2")
-        #expect(try migrator.migrate(connection) == Migrator.all.map(\.version).filter { $0 >= 9 })
+        #expect(try migrator.migrate(connection) == Migrator.versions(from: 9))
     }
 }
 
@@ -389,8 +389,7 @@ import Testing
                     '00000000-0000-4000-8000-000000000002')
             """
         )
-        #expect(
-            try Migrator(logger: Logger.test).migrate(connection) == Migrator.all.map(\.version).filter { $0 >= 11 })
+        #expect(try Migrator(logger: Logger.test).migrate(connection) == Migrator.versions(from: 11))
         let rows = try connection.execute(
             "SELECT app_account_token, app_transaction_id FROM notifications ORDER BY signed_date"
         ).rows
@@ -401,12 +400,46 @@ import Testing
     }
 }
 
-/// Migration 012 gives `notifications` the SHA-256 of each row's signed payload: NULL for the rows stored before
+/// Migration 012 stores each episode's grace length in whole days, ⌊(grace_end − t0) / 24 h + ½⌋, which the `episodes`
+/// view then reads instead of computing.
+@Suite struct StoredGraceDaysMigrationTests {
+    @Test func theStoredEpisodesGetTheirGraceDaysByTheOneRule() throws {
+        let connection = try TestDatabase.makeSchema("gracedays").connect()
+        #expect(try Migrator(logger: Logger.test).migrate(connection, through: 11) == Array(1...11))
+        // Sequence → grace: a 16-day grace; 15.5 days (a half rounds up); 15.5 days less 1 ms; no grace; a grace
+        // whose end is unknown.
+        let episodes: [(Int, Bool, String?)] = [
+            (1, true, "2024-03-18 00:00Z"), (2, true, "2024-03-17 12:00Z"), (3, true, "2024-03-17 11:59:59.999Z"),
+            (4, false, nil), (5, true, nil),
+        ]
+        for (sequence, hasGrace, graceEnd) in episodes {
+            try connection.execute(
+                """
+                INSERT INTO billing_episodes (environment, original_transaction_id, sequence, start_at, has_grace,
+                    grace_end, outcome, saved_in_grace, cohort_month, cohort_week, trial_conversion,
+                    opening_notification_uuid)
+                VALUES ('Production', 'A', $1::int, '2024-03-02Z', $2::boolean, $3::timestamptz, 'open', false,
+                        '2024-03', '2024-W09', false, '00000000-0000-4000-8000-000000000001')
+                """,
+                [String(sequence), hasGrace ? "t" : "f", graceEnd]
+            )
+        }
+        #expect(try Migrator(logger: Logger.test).migrate(connection) == Migrator.versions(from: 12))
+        let stored = try connection.execute("SELECT grace_days FROM billing_episodes ORDER BY sequence").rows
+        #expect(stored == [["16"], ["16"], ["15"], [nil], [nil]])
+        let viewed = try connection.execute("SELECT grace_days FROM episodes ORDER BY sequence").rows
+        #expect(viewed == stored)
+        // Again: nothing changes.
+        #expect(try Migrator(logger: Logger.test).migrate(connection) == [])
+    }
+}
+
+/// Migration 013 gives `notifications` the SHA-256 of each row's signed payload: NULL for the rows stored before
 /// (their signed text is not stored), 32 bytes or nothing, and an index the loader looks a batch's hashes up by.
 @Suite struct SignedPayloadHashesMigrationTests {
     @Test func storedRowsKeepNoHashAndNewOnesTakeThirtyTwoBytes() throws {
         let connection = try TestDatabase.makeSchema("payloadhashes").connect()
-        #expect(try Migrator(logger: Logger.test).migrate(connection, through: 11) == Array(1...11))
+        #expect(try Migrator(logger: Logger.test).migrate(connection, through: 12) == Array(1...12))
         try connection.execute("INSERT INTO load_runs (id, command, verified) VALUES (1, 'load', true)")
         try connection.execute(
             """
@@ -425,8 +458,7 @@ import Testing
             )
         }
         try insert("00000000-0000-4000-8000-000000000001", hash: nil)
-        #expect(
-            try Migrator(logger: Logger.test).migrate(connection) == Migrator.all.map(\.version).filter { $0 >= 12 })
+        #expect(try Migrator(logger: Logger.test).migrate(connection) == Migrator.versions(from: 13))
         #expect(
             try connection.execute("SELECT count(*) FROM notifications WHERE signed_payload_sha256 IS NULL").scalar
                 == "1")

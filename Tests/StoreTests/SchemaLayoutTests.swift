@@ -130,9 +130,7 @@ import Testing
         #expect(try partitioned.layout(connection) == nil)
         #expect(throws: SchemaLayoutError.self) { try partitioned.migrate(connection) }
         let environment = ["CHURN_SCHEMA_LAYOUT": "partitioned"]
-        #expect(
-            try Migrator(logger: .test, environment: environment).migrate(connection)
-                == Migrator.all.map(\.version).filter { $0 >= 8 })
+        #expect(try Migrator(logger: .test, environment: environment).migrate(connection) == Migrator.versions(from: 8))
         #expect(try partitioned.layout(connection) == .plain)
         #expect(try connection.partitionedTables() == [])
     }

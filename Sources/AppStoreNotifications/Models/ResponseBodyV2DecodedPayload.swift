@@ -1,3 +1,5 @@
+import NotificationTypes
+
 /// The decoded payload of a version 2 notification (the payload of `signedPayload`).
 ///
 /// `data`, `summary`, `externalPurchaseToken` and `appData` are mutually exclusive.

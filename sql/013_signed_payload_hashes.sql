@@ -28,4 +28,4 @@ CREATE INDEX IF NOT EXISTS notifications_signed_payload_sha256_idx ON notificati
 
 COMMENT ON COLUMN notifications.signed_payload_sha256 IS
     'SHA-256 of the compact JWS (signedPayload) the row was stored from, as the export carried it; NULL for rows '
-    'stored before migration 012.';
+    'stored before migration 013.';
