@@ -8,6 +8,9 @@ What it measures, each figure the median of BENCH_RUNS runs (default 3):
     `/usr/bin/time -f %M` prints);
   - the ceiling: the rows that load stored, written out with COPY TO and loaded back with a plain `\\copy … FROM`
     through psql into an empty table LIKE notifications INCLUDING ALL, timed in the same run as the load;
+  - the same file loaded a second time: the export closest to 20 k notifications measured (the 10k one), verified,
+    into an empty database, then, after a VACUUM ANALYZE, again into the same database (nothing new: every line a
+    copy of a stored notification), against the first load;
   - loaders at once: two `churn load --workers 1` processes started together on the two halves of an export (the
     100k one when measured, else the smallest) against one `churn load --workers 2` of both halves, into an
     empty database each time, checking that each notification is stored once;
@@ -67,6 +70,8 @@ TARGET_PEAK_MB = 100  # peak resident memory of load at every size, and of analy
 TARGET_ANALYZE_RATIO = 2.0  # analyze --full ≤ 2 × one ordered scan, at every row count
 TARGET_NIGHTLY_RATIO = 0.10  # analyze after 1 % more ≤ 10 % of the full run
 TARGET_CONCURRENT_RATIO = 0.9  # 2 loaders × 1 worker at once ≥ 0.9 × the throughput of 1 loader × 2 workers
+TARGET_RELOAD_RATIO = 0.2  # the same file loaded a second time ≤ 0.2 × its first load
+RELOAD_NOTIFICATIONS = 20_000  # the reload is measured on the export closest to this size
 DEFAULT_ANALYZE_ROWS = "1000000,10000000"
 
 # The query `churn analyze` streams (Sources/AnalysisStore/NotificationEventReader.swift, scope .all without
@@ -383,6 +388,37 @@ def measure_loads(sizes, exports, runs):
     return results
 
 
+RELOAD_LINE = re.compile(r"(\d+) byte-identical to stored notifications verified before")
+
+
+def measure_reload(export, runs):
+    """The export loaded verified into an empty database, then the same file again into that database: the second
+    load finds every line stored (nothing new) and verifies only the lines that are no stored row's own."""
+    database = "bench_reload"
+    verify = ["--trust-root", ROOT / export["root"]]
+    results = {"export": export["name"], "first": [], "second": []}
+    for index in range(runs):
+        create_database(database)
+        results["first"].append(load_once(database, export, verify=True))
+        # As a nightly finds the database a day later: autovacuum has been through the new rows (it would otherwise
+        # start on them during the second load and take its cores).
+        psql(database, "VACUUM ANALYZE;")
+        checkpoint()
+        completed = churn(["load", *verify, ROOT / export["path"]], database)
+        match = LOAD_LINE.search(completed.stdout)
+        if not match or int(match.group(1)) != export["lines"] or int(match.group(2)) != 0:
+            raise BenchError(f"loading the {export['name']} export again stored something new:\n{completed.stdout}")
+        recognised = RELOAD_LINE.search(completed.stdout)
+        results["second"].append({**measured(completed), "not_verified_again": int(recognised.group(1)) if recognised else 0})
+        drop_database(database)
+        log(
+            f"run {index + 1}/{runs} {export['name']} loaded again: {results['second'][-1]['seconds']:.2f} s "
+            f"after {results['first'][-1]['seconds']:.2f} s, "
+            f"{results['second'][-1]['not_verified_again']} lines not verified again"
+        )
+    return results
+
+
 def split_halves(export):
     """The export's lines in two files (the first half and the rest, in order); returns their paths."""
     WORK.mkdir(parents=True, exist_ok=True)
@@ -694,6 +730,19 @@ def render(context):
             f"| peak memory of loading an export over 1 GB | {size}: {number(exports[size]['bytes'] / 1e9, 2)} GB "
             f"| | | | {number(peaks[size])} MB | | |"
         )
+    reload = context.get("reload")
+    if reload:
+        export = exports[reload["export"]]
+        first, second = reload["first"], reload["second"]
+        reload_ratio = paired(second, first)
+        recognised = min(m["not_verified_again"] for m in second)
+        add(
+            f"| `load` of the same file a second time, verified (nothing new; {number(recognised)} lines byte-identical "
+            f"to stored notifications, not verified again) | {reload['export']}: {number(export['lines'])} lines, "
+            f"{number(export['bytes'] / 1e6)} MB, loaded before | {seconds_text(median_of(second))} "
+            f"| {number(export['lines'] / median_of(second))}/s | {seconds_text(median_of(second, 'cpu_seconds'))} "
+            f"| {number(peak_mb(second))} MB | its first load, {seconds_text(median_of(first))} | {reload_ratio:.2f} |"
+        )
     verified_ratios = [
         (paired([{"seconds": x["ceiling_seconds"]} for x in r["empty-verify"]], r[key]), size)
         for size, r in loads.items() for key in ("empty-verify", "populated-verify") if r[key]
@@ -820,6 +869,11 @@ def render(context):
             f"| {concurrent_ratio:.2f} ×, each notification stored once | "
             f"{verdict(concurrent_ratio >= TARGET_CONCURRENT_RATIO)} |"
         )
+    if reload:
+        add(
+            f"| the same file loaded a second time ≤ {TARGET_RELOAD_RATIO} × its first load | {reload_ratio:.2f} × "
+            f"({reload['export']}) | {verdict(reload_ratio <= TARGET_RELOAD_RATIO)} |"
+        )
     for stage in stages:
         ratio = paired(stage["full"], stage["scan"])
         add(
@@ -886,6 +940,7 @@ def main():
     except ValueError:
         raise BenchError("BENCH_ANALYZE_ROWS takes row counts separated by commas (0 skips the analysis)")
     concurrent_wanted = os.environ.get("BENCH_CONCURRENT", "1") != "0"
+    reload_wanted = os.environ.get("BENCH_RELOAD", "1") != "0"
     if not CHURN.exists():
         raise BenchError(f"{CHURN} is missing: run scripts/bench.sh (make bench), which builds it")
     notes = []
@@ -916,6 +971,9 @@ def main():
         context["postgres"] = f"PostgreSQL {context['postgres']}"
         drop_bench_databases()
         context["loads"] = measure_loads(sizes, exports, runs)
+        if reload_wanted:
+            reload_size = min(sizes, key=lambda s: abs(exports[s]["notifications"] - RELOAD_NOTIFICATIONS))
+            context["reload"] = measure_reload(exports[reload_size], runs)
         if concurrent_wanted:
             concurrent_size = "100k" if "100k" in sizes else sizes[0]
             context["concurrent"] = measure_concurrent(exports[concurrent_size], runs)

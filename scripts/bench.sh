@@ -3,7 +3,8 @@
 # simulates the exports once (bench/data/exports/), measures load, its COPY ceiling, peak memory and analysis on a
 # dedicated embedded cluster (bench/data/cluster/), and writes bench/results.md.
 # BENCH_RUNS (default 3), BENCH_SIZES (default 10k,100k,300k), BENCH_ANALYZE_ROWS (default 1000000,10000000; 0 skips
-# the analysis part) and BENCH_CONCURRENT (default 1; 0 skips the loaders at once) choose what runs.
+# the analysis part), BENCH_CONCURRENT (default 1; 0 skips the loaders at once) and BENCH_RELOAD (default 1; 0 skips
+# the same file loaded a second time) choose what runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

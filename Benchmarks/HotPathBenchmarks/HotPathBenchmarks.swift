@@ -99,7 +99,8 @@ let benchmarks: @Sendable () -> Void = {
         for line in benchmark.scaledIterations {
             var rows = CopyBinary()
             try NotificationRow.encode(
-                inputs.decoded, verified: true, fileID: 1, line: line, loadRunID: 1, into: &rows
+                inputs.decoded, verified: true, fileID: 1, line: line, loadRunID: 1,
+                signedPayloadSHA256: nil, into: &rows
             )
             blackHole(rows.count)
         }

@@ -19,4 +19,16 @@ package struct AcceptancePolicy: Sendable {
         self.bundleID = bundleID
         self.environment = environment
     }
+
+    /// Why `--bundle-id` or `--environment` refuse a notification of this bundle id and environment (the bundle id
+    /// first), with the detail the quarantine records; nil when they accept it.
+    func refusal(bundleID: String?, environment: String?) -> (reason: Rejection.Reason, detail: String)? {
+        if let wanted = self.bundleID, bundleID != wanted {
+            return (.wrongBundleID, "bundle id \(bundleID ?? "(none)") is not \(wanted)")
+        }
+        if let wanted = self.environment, environment != wanted {
+            return (.wrongEnvironment, "environment \(environment ?? "(none)") is not \(wanted)")
+        }
+        return nil
+    }
 }

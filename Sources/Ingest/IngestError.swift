@@ -5,6 +5,9 @@ package enum IngestError: Error, CustomStringConvertible, Sendable {
     case readFailed(path: String, reason: String)
     case corruptCompression(path: String, reason: String)
     case writeFailed(path: String, reason: String)
+    /// A line byte-identical to a stored notification found that notification gone when its batch was written: rows
+    /// deleted from `notifications` during the load.
+    case storedNotificationMissing(path: String, line: Int)
 
     package var description: String {
         switch self {
@@ -16,6 +19,9 @@ package enum IngestError: Error, CustomStringConvertible, Sendable {
             return "\(path): gzip data is corrupt (\(reason))"
         case .writeFailed(let path, let reason):
             return "cannot write \(path): \(reason)"
+        case .storedNotificationMissing(let path, let line):
+            return
+                "\(path):\(line): the stored notification this line repeats was deleted during the load; load the file again"
         }
     }
 }

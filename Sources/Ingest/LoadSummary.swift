@@ -18,6 +18,9 @@ package struct LoadSummary: Sendable {
         package var rejected: Int
         /// Of those, inputs an earlier load of identical content refused too, still unresolved: reported before.
         package var refusedBefore = 0
+        /// Lines byte-identical to stored notifications that were checked as this load checks: counted as copies
+        /// (among ``duplicates``, or ``resumed``) without being decoded or verified again.
+        package var notVerifiedAgain = 0
         /// Rejections by reason code.
         package var rejectedByReason: [String: Int]
         /// The run that loaded identical content before, if any.
@@ -36,6 +39,7 @@ package struct LoadSummary: Sendable {
     package var resumed: Int { files.reduce(0) { $0 + $1.resumed } }
     package var duplicates: Int { files.reduce(0) { $0 + $1.duplicates } }
     package var rejected: Int { files.reduce(0) { $0 + $1.rejected } }
+    package var notVerifiedAgain: Int { files.reduce(0) { $0 + $1.notVerifiedAgain } }
     /// Refused inputs that no earlier load of identical content refused: what this load newly found wrong.
     package var newlyRejected: Int { files.reduce(0) { $0 + $1.rejected - $1.refusedBefore } }
     package var bytes: Int64 { files.reduce(0) { $0 + $1.sizeBytes } }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 import PGClient
@@ -27,7 +28,9 @@ import Synchronization
 /// Within a file, a child task reads the records and decodes and verifies each batch on `workers` child tasks of its
 /// own, on Swift's cooperative pool, while the loading task, the only one that ever uses the connection, writes the
 /// batch before on a thread of its own (``ConnectionExecutor``; see
-/// ``writeBatches(from:displayName:decoder:fileID:runID:progress:)``). Each batch written is logged at `debug`
+/// ``writeBatches(from:displayName:decoder:fileID:runID:progress:)``). A line whose signed payload is byte-identical to
+/// a stored notification's (by SHA-256, ``StoredPayloads``) is neither decoded nor verified again: the batch counts
+/// it as that notification's copy, with the same bookkeeping as a verified copy. Each batch written is logged at `debug`
 /// (`batch written`, with when its decoding and its write started and ended, and when it got the write lock).
 package final class Loader {
     private let connection: PGConnection
@@ -94,6 +97,7 @@ package final class Loader {
                         "file.loaded": .stringConvertible(file.loaded),
                         "file.resumed": .stringConvertible(file.resumed),
                         "file.duplicates": .stringConvertible(file.duplicates),
+                        "file.not_verified_again": .stringConvertible(file.notVerifiedAgain),
                         "file.rejected": .stringConvertible(file.rejected),
                     ]
                 )
@@ -165,6 +169,7 @@ package final class Loader {
                 sampleRejections: counts.samples
             )
             file.refusedBefore = counts.rejected - quarantined
+            file.notVerifiedAgain = counts.notVerifiedAgain
             try connection.execute(
                 """
                 UPDATE source_files SET size_bytes = $2::bigint, sha256 = $3, records = $4::bigint, loaded = $5::bigint,
@@ -187,6 +192,11 @@ package final class Loader {
     /// input has come). The reader hands a batch over only when this task asks for the next, so at most three batches
     /// are in memory (one being written, one being decoded, one being read), whatever the file's size. The connection
     /// never leaves this task, and the write lock is held only while a batch is checked and written.
+    ///
+    /// Before a batch is decoded, this task looks up the SHA-256 of its lines' signed payloads among the stored
+    /// notifications (``StoredPayloads``), outside the write lock: the reader hands over the batch it decoded together
+    /// with the next batch's hashes, this task answers the look-up first and then writes, and the workers decode the
+    /// next batch, without the lines found, while it does.
     /// - Parameter progress: called after each batch is written with the bytes and records read up to that batch
     ///   and the rejections written so far.
     /// - Returns: the file's counts, and its SHA-256 and size once read to the end.
@@ -198,18 +208,34 @@ package final class Loader {
         runID: Int64,
         progress: (_ bytesRead: Int64, _ records: Int, _ rejected: Int) -> Void
     ) async throws -> (FileCounts, SourceDigest) {
-        let (batches, batchInput) = AsyncStream.makeStream(of: EncodedBatch.self)
+        let (messages, messageInput) = AsyncStream.makeStream(of: ReaderMessage.self)
         let (requests, requestInput) = AsyncStream.makeStream(of: Void.self)
+        let (answers, answerInput) = AsyncStream.makeStream(
+            of: Result<[SHA256Digest: StoredPayloads.Match], any Error>.self)
         let options = options
         async let digest = Self.readBatches(
-            from: source, options: options, decoder: decoder, requests: requests, into: batchInput
+            from: source, options: options, decoder: decoder, requests: requests, answers: answers,
+            into: messageInput
         )
-        // Stops the reader if this task leaves early (a failed write): it finds no more requests.
-        defer { requestInput.finish() }
+        // Stops the reader if this task leaves early (a failed write): it finds no more requests or answers.
+        defer {
+            requestInput.finish()
+            answerInput.finish()
+        }
         var counts = FileCounts()
         var number = 0
         requestInput.yield()
-        for await batch in batches {
+        for await message in messages {
+            let batch: EncodedBatch
+            switch message {
+            case .lookUp(let digests):
+                let found = Result { try storedPayloads(digests) }
+                answerInput.yield(found)
+                _ = try found.get()
+                continue
+            case .batch(let next):
+                batch = next
+            }
             number += 1
             let storedBefore = counts.inserted
             let writeStarted = Date()
@@ -227,8 +253,9 @@ package final class Loader {
                 "batch written",
                 metadata: [
                     "file.path": "\(displayName)", "batch.number": .stringConvertible(number),
-                    "batch.records": .stringConvertible(batch.records.count),
+                    "batch.records": .stringConvertible(batch.records.count + batch.identical.count),
                     "batch.stored": .stringConvertible(counts.inserted - storedBefore),
+                    "batch.not_verified_again": .stringConvertible(batch.identical.count),
                     "batch.decode_start": .string(Self.timestamp(batch.decodeStarted)),
                     "batch.decode_end": .string(Self.timestamp(batch.decodeFinished)),
                     "batch.write_start": .string(Self.timestamp(writeStarted)),
@@ -250,32 +277,39 @@ package final class Loader {
     }
 
     /// The reading side of ``writeBatches(from:displayName:decoder:fileID:runID:progress:)``: reads `source` in
-    /// batches, decodes each on the worker tasks, and yields it into `batches` when `requests` asks for one.
+    /// batches, has the writer look up each batch's signed payloads among the stored notifications (`answers`),
+    /// decodes the rest on the worker tasks, and yields the batch into `messages` when `requests` asks for one,
+    /// right after the next batch's look-up.
     /// - Returns: the SHA-256 and size of the file as stored, once read to the end.
     private static func readBatches(
         from source: sending ByteSource,
         options: LoadOptions,
         decoder: RecordDecoder,
         requests: AsyncStream<Void>,
-        into batches: AsyncStream<EncodedBatch>.Continuation
+        answers: AsyncStream<Result<[SHA256Digest: StoredPayloads.Match], any Error>>,
+        into messages: AsyncStream<ReaderMessage>.Continuation
     ) async throws -> SourceDigest {
-        defer { batches.finish() }
+        defer { messages.finish() }
         // Off the loading task's connection thread, onto the pool, and so are the decoding tasks.
         return try await withTaskExecutorPreference(globalConcurrentExecutor) {
             var reader = RecordReader(
                 source: source, maxRecordBytes: options.maxRecordBytes, keepBytes: options.quarantineRawBytes
             )
             var requests = requests.makeAsyncIterator()
-            var records = try readRecords(from: &reader, count: options.batchSize)
+            var answers = answers.makeAsyncIterator()
+            let looksUp = !options.checksStoredPayloadsAgain
+            var records = try await readRecords(from: &reader, count: options.batchSize, hashing: looksUp)
+            var stored = try await handOver(nil, lookingUp: records, to: messages, answers: &answers)
             var recordsRead = 0
             while !records.isEmpty {
                 recordsRead += records.count
                 let bytesRead = source.rawBytesRead
                 let current = records
+                let found = stored
                 let decodeStarted = Date()
-                // The next batch is read (and the file hashed) while the workers decode this one.
-                async let decoded = encode(current, decoder: decoder, workers: options.workers)
-                let next = try readRecords(from: &reader, count: options.batchSize)
+                // The next batch is read (and the file and its lines hashed) while the workers decode this one.
+                async let decoded = encode(current, stored: found, decoder: decoder, workers: options.workers)
+                let next = try await readRecords(from: &reader, count: options.batchSize, hashing: looksUp)
                 var batch = await decoded
                 batch.decodeStarted = decodeStarted
                 batch.decodeFinished = Date()
@@ -283,21 +317,95 @@ package final class Loader {
                 batch.recordsRead = recordsRead
                 // The writer asks once it is done with the batch before: it stopped asking only if it failed.
                 guard await requests.next() != nil else { throw CancellationError() }
-                batches.yield(batch)
+                stored = try await handOver(batch, lookingUp: next, to: messages, answers: &answers)
                 records = next
             }
             return SourceDigest(sha256: source.sha256Hex(), bytesRead: source.rawBytesRead)
         }
     }
 
+    /// Hands the writer `batch` to write, after asking it which of `records`' signed payloads are stored; waits for
+    /// the answer, which comes before the batch's write.
+    /// - Returns: the stored notifications of `records`' digests (none when no record has one).
+    private static func handOver(
+        _ batch: EncodedBatch?,
+        lookingUp records: [RawRecord],
+        to messages: AsyncStream<ReaderMessage>.Continuation,
+        answers: inout AsyncStream<Result<[SHA256Digest: StoredPayloads.Match], any Error>>.Iterator
+    ) async throws -> [SHA256Digest: StoredPayloads.Match] {
+        let digests = records.compactMap(\.signedPayloadSHA256)
+        if !digests.isEmpty { messages.yield(.lookUp(digests)) }
+        if let batch { messages.yield(.batch(batch)) }
+        guard !digests.isEmpty else { return [:] }
+        // The writer answers every look-up it takes; it stops answering only if it failed.
+        guard let answer = await answers.next() else { throw CancellationError() }
+        return try answer.get()
+    }
+
+    /// What the reader hands the writer.
+    enum ReaderMessage: Sendable {
+        /// The SHA-256 of a batch's signed payloads, to look up before the batch is decoded.
+        case lookUp([SHA256Digest])
+        /// A batch decoded, to write.
+        case batch(EncodedBatch)
+    }
+
+    /// The stored notifications among `digests` that this load may count a line as a copy of without checking it
+    /// (``LoadOptions/acceptedUnchecked(_:)``).
+    private func storedPayloads(_ digests: [SHA256Digest]) throws -> [SHA256Digest: StoredPayloads.Match] {
+        let started = Date()
+        let stored = try StoredPayloads.lookUp(digests, connection: connection)
+        let accepted = options.acceptedUnchecked(stored)
+        logger.trace(
+            "signed payloads looked up",
+            metadata: [
+                "lookup.payloads": .stringConvertible(digests.count), "lookup.stored": .stringConvertible(stored.count),
+                "lookup.accepted": .stringConvertible(accepted.count),
+                "lookup.start": .string(Self.timestamp(started)), "lookup.end": .string(Self.timestamp(Date())),
+            ]
+        )
+        return accepted
+    }
+
     /// The next `count` records, fewer at the end of the input.
-    private static func readRecords(from reader: inout RecordReader, count: Int) throws -> [RawRecord] {
+    /// - Parameter hashing: whether to compute the SHA-256 of each line's signed payload, when the line holds one
+    ///   in a shape read on its bytes (``RecordDecoder/signedPayloadToken(_:)``), to look it up. Child tasks hash the
+    ///   lines read, a share at a time, while the reading goes on.
+    private static func readRecords(
+        from reader: inout RecordReader, count: Int, hashing: Bool
+    ) async throws -> [RawRecord] {
         var records: [RawRecord] = []
         records.reserveCapacity(count)
-        while records.count < count, let record = try reader.next() {
-            records.append(record)
+        guard hashing else {
+            while records.count < count, let record = try reader.next() { records.append(record) }
+            return records
         }
-        return records
+        return try await withThrowingTaskGroup(of: (Int, [SHA256Digest?]).self) { group in
+            var hashed = 0
+            func hashRest() {
+                let share = records[hashed...]
+                group.addTask { (share.startIndex, share.map(Self.signedPayloadDigest)) }
+                hashed = records.count
+            }
+            while records.count < count, let record = try reader.next() {
+                records.append(record)
+                if records.count - hashed == Self.hashingShare { hashRest() }
+            }
+            if hashed < records.count { hashRest() }
+            for try await (start, digests) in group {
+                for (offset, digest) in digests.enumerated() { records[start + offset].signedPayloadSHA256 = digest }
+            }
+            return records
+        }
+    }
+
+    /// Lines a child task of ``readRecords(from:count:hashing:)`` hashes.
+    private static let hashingShare = 64
+
+    /// The SHA-256 of the signed payload a record holds, when it is whole and holds one in a shape read on its bytes.
+    private static func signedPayloadDigest(_ record: RawRecord) -> SHA256Digest? {
+        guard record.problem == nil, let token = RecordDecoder.signedPayloadToken(record.bytes) else { return nil }
+        return StoredPayloads.digest(of: record.bytes[token])
     }
 
     private struct FileCounts {
@@ -311,6 +419,8 @@ package final class Loader {
         var rejected = 0
         var rejectedByReason: [String: Int] = [:]
         var samples: [String] = []
+        /// Lines counted as copies of stored notifications without being decoded or verified (``StoredPayloads``).
+        var notVerifiedAgain = 0
     }
 
     /// A whole file's digest, as read.
@@ -321,10 +431,14 @@ package final class Loader {
 
     /// A batch decoded and encoded, ready for COPY.
     struct EncodedBatch: Sendable {
+        /// The records decoded (the batch's lines but for ``identical``).
         var records: [RawRecord]
         var rows: CopyBinary
         var rowCount: Int
         var rejections: [Rejection]
+        /// The lines byte-identical to stored notifications, not decoded: each as the row it would have been
+        /// (key, line and signed date; no bytes), in file order.
+        var identical: [BatchPlan.Row] = []
         /// Bytes of the file read when the batch was cut (for progress).
         var bytesRead: Int64 = 0
         /// Records of the file read up to and including this batch (for progress).
@@ -334,12 +448,27 @@ package final class Loader {
         var decodeFinished = Date.distantPast
     }
 
-    /// Decodes a batch on the worker tasks and joins the results in input order.
-    private static func encode(_ batch: [RawRecord], decoder: RecordDecoder, workers: Int) async -> EncodedBatch {
-        let decoded = await decodeInParallel(batch, decoder: decoder, workers: workers)
+    /// Decodes a batch on the worker tasks, but for the lines byte-identical to the `stored` notifications, and
+    /// joins the results in input order.
+    private static func encode(
+        _ batch: [RawRecord], stored: [SHA256Digest: StoredPayloads.Match], decoder: RecordDecoder, workers: Int
+    ) async -> EncodedBatch {
+        var undecoded: [RawRecord] = []
+        var identical: [BatchPlan.Row] = []
+        for record in batch {
+            if let digest = record.signedPayloadSHA256, let match = stored[digest] {
+                identical.append(
+                    BatchPlan.Row(range: 0..<0, key: match.key, line: Int64(record.line), signedDate: match.signedDate)
+                )
+            } else {
+                undecoded.append(record)
+            }
+        }
+        let decoded = await decodeInParallel(undecoded, decoder: decoder, workers: workers)
         var encoded = EncodedBatch(
-            records: batch, rows: CopyBinary(reservingCapacity: decoded.reduce(0) { $0 + $1.rows.count }), rowCount: 0,
-            rejections: []
+            records: undecoded, rows: CopyBinary(reservingCapacity: decoded.reduce(0) { $0 + $1.rows.count }),
+            rowCount: 0,
+            rejections: [], identical: identical
         )
         for record in decoded {
             encoded.rows.append(rows: record.rows)
@@ -355,15 +484,17 @@ package final class Loader {
         _ batch: EncodedBatch, path: String, fileID: Int64, runID: Int64, counts: inout FileCounts
     ) throws {
         var rejections = batch.rejections
-        if batch.rowCount > 0 {
+        if batch.rowCount > 0 || !batch.identical.isEmpty {
             let (plan, refused) = try storeRows(batch, path: path, fileID: fileID)
             rejections.append(contentsOf: refused)
             counts.inserted += plan.added
             counts.resumed += plan.resumed
         }
         let refused = rejections.filter { $0.reason == .rejectedByDatabase }.count
-        counts.staged += batch.rowCount - refused
-        counts.records += batch.rowCount + rejections.count - refused
+        let accepted = batch.rowCount + batch.identical.count
+        counts.staged += accepted - refused
+        counts.records += accepted + rejections.count - refused
+        counts.notVerifiedAgain += batch.identical.count
         guard !rejections.isEmpty else { return }
         try copyRejections(rejections, path: path, fileID: fileID, runID: runID)
         counts.rejected += rejections.count
@@ -474,6 +605,11 @@ package final class Loader {
     /// Stores a batch's rows as its ``BatchPlan`` decides: moves the stored copies it replaces into
     /// `notification_copies`, COPYs its rows straight into `notifications`, and stages its further copies.
     ///
+    /// The batch's lines byte-identical to stored notifications (``EncodedBatch/identical``) are planned with its
+    /// rows, as the rows they would have been: each is a copy of its stored notification (signed no earlier than
+    /// the row stored for its key, which only a copy signed earlier ever replaces), or a row an unfinished load of the
+    /// file stored from its line, never a row to store.
+    ///
     /// When PostgreSQL refuses a row (a value it cannot store), nothing of that attempt stays: the rows go through
     /// staging as text, one at a time if need be, to find the refused ones, and the batch is decided and stored again
     /// without them.
@@ -482,12 +618,21 @@ package final class Loader {
         let bytes = batch.rows.bytes
         var rows = Self.planRows(bytes)
         let origins = try NotificationKey.stored(
-            rows.map(\.key), loadingPath: path, as: fileID, connection: connection
+            (rows + batch.identical).map(\.key), loadingPath: path, as: fileID, connection: connection
         )
         var refused: [Rejection] = []
         while true {
-            let plan = BatchPlan(rows: rows, origins: origins)
+            let planned = rows + batch.identical
+            let plan = BatchPlan(rows: planned, origins: origins)
+            if let index = plan.stored.first(where: { $0 >= rows.count }) {
+                throw IngestError.storedNotificationMissing(path: path, line: Int(planned[index].line ?? 0))
+            }
             do {
+                // Lines stored before only: nothing to store or move, so no savepoint (two round trips) either.
+                if plan.stored.isEmpty, plan.replaced.isEmpty {
+                    try stageCopies(plan.copies.map { planned[$0] }, fileID: fileID)
+                    return (plan, refused)
+                }
                 try connection.withSavepoint("churn_batch") {
                     try moveToCopies(plan.replaced, path: path, fileID: fileID)
                     guard !plan.stored.isEmpty else { return }
@@ -499,7 +644,7 @@ package final class Loader {
                         }
                     }
                 }
-                try stageCopies(plan.copies.map { rows[$0] }, fileID: fileID)
+                try stageCopies(plan.copies.map { planned[$0] }, fileID: fileID)
                 return (plan, refused)
             } catch let error as PGError where error.isDataError && refused.isEmpty {
                 logger.debug(

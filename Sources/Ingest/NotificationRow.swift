@@ -1,4 +1,5 @@
 import AppStoreNotifications
+import Crypto
 import Foundation
 import PGClient
 
@@ -14,7 +15,7 @@ package struct NotificationRow: Sendable {
         "revocation_reason", "grace_period_expires_date", "is_in_billing_retry_period", "expiration_intent",
         "auto_renew_status", "auto_renew_product_id", "renewal_price", "renewal_currency", "renewal_date",
         "app_account_token", "app_transaction_id", "payload",
-        "verified", "source_file_id", "source_line", "load_run_id",
+        "verified", "source_file_id", "source_line", "load_run_id", "signed_payload_sha256",
     ]
 
     /// The position of `original_transaction_id` in ``columns``.
@@ -36,10 +37,13 @@ package struct NotificationRow: Sendable {
         .integer, .timestamptz, .boolean, .integer,
         .integer, .text, .bigint, .text, .timestamptz,
         .text, .text, .jsonb,
-        .boolean, .bigint, .bigint, .bigint,
+        .boolean, .bigint, .bigint, .bigint, .bytea,
     ]
 
     /// Encodes one decoded notification as a row of binary COPY, in the order of ``columns``.
+    ///
+    /// `signedPayloadSHA256` is the SHA-256 of the compact JWS `decoded` came from, as the export carried it
+    /// (``StoredPayloads/digest(of:)``): the loader recognises the same signed text by it when it comes again.
     ///
     /// A `status` outside `smallint` is written at its own 4 bytes, which PostgreSQL refuses: the batch then goes
     /// through the loader's text path, where PostgreSQL names the value it cannot store, as for any other refusal.
@@ -51,6 +55,7 @@ package struct NotificationRow: Sendable {
         fileID: Int64,
         line: Int,
         loadRunID: Int64,
+        signedPayloadSHA256: SHA256Digest?,
         into row: inout CopyBinary
     ) throws(RowRejection) {
         let payload = decoded.payload
@@ -113,6 +118,11 @@ package struct NotificationRow: Sendable {
             row.append(fileID)
             row.append(Int64(line))
             row.append(loadRunID)
+            if let signedPayloadSHA256 {
+                signedPayloadSHA256.withUnsafeBytes { row.append(bytea: $0) }
+            } else {
+                row.appendNull()
+            }
             row.endRow()
         } catch let rejection as RowRejection {
             throw rejection

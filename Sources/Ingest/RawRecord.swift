@@ -1,3 +1,5 @@
+import Crypto
+
 /// One unit of input: a line of a JSON Lines or JWS-per-line export, or a whole JSON document.
 struct RawRecord: Sendable {
     /// 1-based line number where the record starts.
@@ -8,4 +10,7 @@ struct RawRecord: Sendable {
     var problem: Rejection.Reason?
     /// The full length of the record in the input, even when ``bytes`` holds only a prefix.
     var length: Int
+    /// The SHA-256 of the signed payload the line holds (``RecordDecoder/signedPayloadToken(_:)``), when the reader
+    /// computed it to look the line up among the stored notifications (``StoredPayloads``).
+    var signedPayloadSHA256: SHA256Digest?
 }

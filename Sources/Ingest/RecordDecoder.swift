@@ -1,4 +1,5 @@
 import AppStoreNotifications
+import Crypto
 import Foundation
 import PGClient
 
@@ -26,7 +27,7 @@ struct RecordDecoder: Sendable {
         // The common shapes are recognised on the bytes, without building a String of the whole line.
         let trimmed = Self.trimmedRange(bytes)
         if let token = Self.fastSignedPayload(bytes, trimmed) ?? Self.bareToken(bytes, trimmed) {
-            decodeSignedPayload(bytes[token], record, item: nil, into: &result)
+            decodeSignedPayload(bytes[token], record, item: nil, digest: record.signedPayloadSHA256, into: &result)
             return result
         }
         if bytes.contains(0) {
@@ -53,6 +54,14 @@ struct RecordDecoder: Sendable {
             reject(.notJSON, "the line is neither JSON nor a JWS", record, item: nil, raw: bytes, into: &result)
         }
         return result
+    }
+
+    /// The token of a line that holds one signed payload in a shape recognised on its bytes
+    /// (``fastSignedPayload(_:_:)`` or ``bareToken(_:_:)``), the one ``decode(_:)`` reads first; nil for any other
+    /// line.
+    static func signedPayloadToken(_ bytes: [UInt8]) -> Range<Int>? {
+        let trimmed = trimmedRange(bytes)
+        return fastSignedPayload(bytes, trimmed) ?? bareToken(bytes, trimmed)
     }
 
     /// The line without surrounding spaces, tabs and carriage returns.
@@ -200,8 +209,12 @@ struct RecordDecoder: Sendable {
 
     // MARK: - Notifications
 
+    /// Decodes, verifies and filters one signed payload, and encodes it as a row or refuses it.
+    /// - Parameter digest: the token's SHA-256 when the reader computed it already; else it is computed here, for a
+    ///   token that is stored.
     private func decodeSignedPayload(
-        _ token: ArraySlice<UInt8>, _ record: RawRecord, item: Int?, into result: inout DecodedRecord
+        _ token: ArraySlice<UInt8>, _ record: RawRecord, item: Int?, digest: SHA256Digest? = nil,
+        into result: inout DecodedRecord
     ) {
         let raw = item == nil ? record.bytes : Array(token.prefix(keepBytes))
         let decoded: DecodedNotification
@@ -228,25 +241,13 @@ struct RecordDecoder: Sendable {
                 return
             }
         }
-        if let wanted = policy.bundleID {
-            let bundleID = NotificationRow.bundleID(of: decoded.payload)
-            if bundleID != wanted {
-                reject(
-                    .wrongBundleID, "bundle id \(bundleID ?? "(none)") is not \(wanted)", record, item: item, raw: raw,
-                    notification: Self.identity(of: decoded), into: &result
-                )
-                return
-            }
-        }
-        if let wanted = policy.environment {
-            let environment = NotificationRow.environment(of: decoded.payload)
-            if environment != wanted {
-                reject(
-                    .wrongEnvironment, "environment \(environment ?? "(none)") is not \(wanted)", record, item: item,
-                    raw: raw, notification: Self.identity(of: decoded), into: &result
-                )
-                return
-            }
+        if let (reason, detail) = policy.refusal(
+            bundleID: NotificationRow.bundleID(of: decoded.payload),
+            environment: NotificationRow.environment(of: decoded.payload)
+        ) {
+            reject(
+                reason, detail, record, item: item, raw: raw, notification: Self.identity(of: decoded), into: &result)
+            return
         }
         // The document needs no check for `\u0000` (which jsonb refuses): every part of it passed the strict
         // JSON scanner, which refuses that escape.
@@ -254,7 +255,7 @@ struct RecordDecoder: Sendable {
         do {
             try NotificationRow.encode(
                 decoded, verified: policy.verifier != nil, fileID: fileID, line: record.line, loadRunID: loadRunID,
-                into: &result.rows
+                signedPayloadSHA256: digest ?? StoredPayloads.digest(of: token), into: &result.rows
             )
             result.rowCount += 1
         } catch {

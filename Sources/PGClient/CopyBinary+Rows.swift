@@ -1,7 +1,7 @@
 extension CopyBinary {
     /// A column type, as the binary format writes its values.
     package enum FieldType: Sendable, CaseIterable {
-        case text, jsonb, uuid, smallint, integer, bigint, boolean, timestamptz
+        case text, jsonb, uuid, smallint, integer, bigint, boolean, timestamptz, bytea
 
         /// The type's name as PostgreSQL's `format_type` prints it.
         package var name: String {
@@ -14,6 +14,7 @@ extension CopyBinary {
             case .bigint: "bigint"
             case .boolean: "boolean"
             case .timestamptz: "timestamp with time zone"
+            case .bytea: "bytea"
             }
         }
     }

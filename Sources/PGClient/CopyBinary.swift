@@ -159,6 +159,13 @@ package struct CopyBinary: Sendable {
         appendBigEndian(value)
     }
 
+    /// Appends a `bytea` field: the bytes as they are. `nil` appends NULL.
+    package mutating func append<Bytes: Collection<UInt8>>(bytea value: Bytes?) {
+        guard let value else { return appendNull() }
+        beginField(length: Int32(value.count))
+        bytes.append(contentsOf: value)
+    }
+
     /// Appends a `boolean`, or NULL.
     package mutating func append(_ value: Bool?) {
         guard let value else { return appendNull() }

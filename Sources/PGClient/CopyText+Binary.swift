@@ -56,8 +56,15 @@ extension CopyText {
                 throw Self.malformed("a timestamp is not a whole millisecond of the years 1–9999")
             }
             appendVerbatim(text)
+        case .bytea:
+            // bytea's hex input, `\x` and two digits a byte, with its backslash doubled as the text format wants.
+            appendVerbatim(
+                Self.byteaHexPrefix + field.flatMap { [Self.hexDigits[Int($0 >> 4)], Self.hexDigits[Int($0 & 0x0F)]] })
         }
     }
+
+    private static let byteaHexPrefix: [UInt8] = Array(#"\\x"#.utf8)
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     private mutating func append(utf8Bytes bytes: ArraySlice<UInt8>) throws(PGError) {
         var failure: PGError?

@@ -66,6 +66,10 @@ package struct Migrator {
             version: 12, name: "012_stored_grace_days.sql",
             sql: String(decoding: PackageResources._12_stored_grace_days_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 13, name: "013_signed_payload_hashes.sql",
+            sql: String(decoding: PackageResources._13_signed_payload_hashes_sql, as: UTF8.self)
+        ),
     ]
 
     /// The versions from `first` to the latest, in order: what migrating a schema made up to `first − 1` applies.

@@ -36,11 +36,15 @@ enum LoadReport {
         resumed > 0 ? "\(resumed) from an unfinished load of this file, " : ""
     }
 
-    /// What verification did: every stored or already-stored notification passed it; rejected inputs did not.
+    /// What verification did: every stored or already-stored notification passed it, in this load or, for a line
+    /// byte-identical to a stored notification, in the load that stored it; rejected inputs did not.
     static func signatureLine(_ summary: LoadSummary) -> String {
         guard summary.verified else { return "signatures: NOT VERIFIED (--no-verify)" }
         let passed = summary.loaded + summary.resumed + summary.duplicates
         if passed == 0 { return "signatures: no notification passed verification" }
-        return "signatures: verified for the \(passed) notification(s) accepted"
+        let line = "signatures: verified for the \(passed) notification(s) accepted"
+        guard summary.notVerifiedAgain > 0 else { return line }
+        return line
+            + " (\(summary.notVerifiedAgain) byte-identical to stored notifications verified before: not checked again)"
     }
 }

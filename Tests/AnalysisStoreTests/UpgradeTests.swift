@@ -206,8 +206,23 @@ import Testing
         #expect(incremental.filesAnalyzed == 1 && incremental.subscriptionsRebuilt == 2)
         try EpisodeAnalyzer(writer: current.writer, reader: current.reader, logger: .test)
             .analyze(environment: "Production")
-        let rows = "SELECT n::text FROM notifications n ORDER BY 1"
+        // Every column the same but the signed payload's hash, which rows stored before 013 cannot have (their signed
+        // text is not stored); the later file's rows have theirs, as in the current schema.
+        let rows = "SELECT (to_jsonb(n) - 'signed_payload_sha256')::text FROM notifications n ORDER BY 1"
         #expect(try connection.execute(rows).rows == current.writer.execute(rows).rows)
+        let hashes = """
+            SELECT notification_uuid::text, encode(signed_payload_sha256, 'hex') FROM notifications
+            WHERE signed_payload_sha256 IS NOT NULL ORDER BY 1
+            """
+        let hashed = try connection.execute(hashes).rows
+        #expect(hashed.count == third.count)
+        for row in hashed {
+            let stored = try current.writer.execute(
+                "SELECT encode(signed_payload_sha256, 'hex') FROM notifications WHERE notification_uuid = $1::uuid",
+                [row[0]]
+            ).scalar
+            #expect(stored == row[1])
+        }
         #expect(try old.storedRows() == current.storedRows())
         #expect(try Self.report(old) == (try Self.report(current)))
     }

@@ -175,6 +175,7 @@ import Testing
             ("source_file_id", "source_file_id", "7"),
             ("source_line", "source_line", "expected.line"),
             ("load_run_id", "load_run_id", "3"),
+            ("signed_payload_sha256", "signed_payload_sha256", "sha256(convert_to(expected.token, 'UTF8'))"),
         ]
     }()
 
@@ -188,9 +189,13 @@ import Testing
         var lines: [String] = []
         for (index, token) in samples.enumerated() {
             let decoded = try NotificationDecoder.decodeSignedPayload(token)
-            try NotificationRow.encode(decoded, verified: true, fileID: 7, line: index + 1, loadRunID: 3, into: &rows)
+            try NotificationRow.encode(
+                decoded, verified: true, fileID: 7, line: index + 1, loadRunID: 3,
+                signedPayloadSHA256: StoredPayloads.digest(of: Array(token.utf8)[...]), into: &rows
+            )
             let document = try connection.quoteLiteral(String(decoding: decoded.document, as: UTF8.self))
-            lines.append("('\(try #require(decoded.payload.notificationUUID))'::uuid, \(index + 1), \(document))")
+            let uuid = try #require(decoded.payload.notificationUUID)
+            lines.append("('\(uuid)'::uuid, \(index + 1), \(document), \(try connection.quoteLiteral(token)))")
         }
         var text = CopyText()
         try text.append(binaryRows: rows.bytes[...], types: NotificationRow.types)
@@ -231,7 +236,7 @@ import Testing
             try connection.execute(
                 """
                 SELECT \(checks.joined(separator: ", ")), count(*)::text
-                FROM from_binary JOIN (VALUES \(lines.joined(separator: ", "))) AS expected (uuid, line, document)
+                FROM from_binary JOIN (VALUES \(lines.joined(separator: ", "))) AS expected (uuid, line, document, token)
                     ON expected.uuid = notification_uuid
                 """
             ).rows.first

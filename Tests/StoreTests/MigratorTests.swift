@@ -433,3 +433,47 @@ import Testing
         #expect(try Migrator(logger: Logger.test).migrate(connection) == [])
     }
 }
+
+/// Migration 013 gives `notifications` the SHA-256 of each row's signed payload: NULL for the rows stored before
+/// (their signed text is not stored), 32 bytes or nothing, and an index the loader looks a batch's hashes up by.
+@Suite struct SignedPayloadHashesMigrationTests {
+    @Test func storedRowsKeepNoHashAndNewOnesTakeThirtyTwoBytes() throws {
+        let connection = try TestDatabase.makeSchema("payloadhashes").connect()
+        #expect(try Migrator(logger: Logger.test).migrate(connection, through: 12) == Array(1...12))
+        try connection.execute("INSERT INTO load_runs (id, command, verified) VALUES (1, 'load', true)")
+        try connection.execute(
+            """
+            INSERT INTO source_files (id, load_run_id, path, size_bytes, sha256, records, loaded, duplicates, rejected)
+            VALUES (1, 1, 'export.jsonl', 10, 'x', 1, 1, 0, 0)
+            """
+        )
+        func insert(_ uuid: String, hash: String?) throws {
+            try connection.execute(
+                """
+                INSERT INTO notifications (notification_uuid, notification_type, signed_date, original_transaction_id,
+                                           payload, verified, source_file_id, load_run_id\(hash == nil ? "" : ", signed_payload_sha256"))
+                VALUES ($1::uuid, 'DID_RENEW', '2024-03-01Z', 'A', '{}', true, 1, 1\(hash == nil ? "" : ", decode($2, 'hex')"))
+                """,
+                hash == nil ? [uuid] : [uuid, hash]
+            )
+        }
+        try insert("00000000-0000-4000-8000-000000000001", hash: nil)
+        #expect(try Migrator(logger: Logger.test).migrate(connection) == Migrator.versions(from: 13))
+        #expect(
+            try connection.execute("SELECT count(*) FROM notifications WHERE signed_payload_sha256 IS NULL").scalar
+                == "1")
+        try insert("00000000-0000-4000-8000-000000000002", hash: String(repeating: "ab", count: 32))
+        #expect(throws: PGError.self) {
+            try insert("00000000-0000-4000-8000-000000000003", hash: String(repeating: "ab", count: 31))
+        }
+        let index = try connection.execute(
+            """
+            SELECT count(*) FROM pg_indexes
+            WHERE schemaname = current_schema() AND indexname = 'notifications_signed_payload_sha256_idx'
+            """
+        ).scalar
+        #expect(index == "1")
+        // Again: nothing changes.
+        #expect(try Migrator(logger: Logger.test).migrate(connection) == [])
+    }
+}

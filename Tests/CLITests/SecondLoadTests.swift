@@ -1,0 +1,53 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `churn load` of an export loaded before: nothing new, every line recognised as stored and not verified again, and
+/// the summary says so; a filter that refuses the stored lines still refuses them.
+@Suite struct SecondLoadTests {
+    @Test func theSecondLoadSaysItsLinesWereNotCheckedAgain() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("second-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let export = directory.appendingPathComponent("export.jsonl")
+        let simulate = try ChurnCommand.run(
+            ["simulate", "--subscribers", "20", "--seed", "31", "--months", "4", "--out", export.path]
+        )
+        #expect(simulate.status == 0, "\(simulate.stderr)")
+        let root = directory.appendingPathComponent("export.root.der").path
+        let lines = try String(contentsOf: export, encoding: .utf8).split(separator: "\n").count
+        let schema = try TestDatabase.makeSchema("secondload")
+        let load = ["load", "--database-url", schema.url, "--trust-root", root, export.path]
+
+        let first = try ChurnCommand.run(load)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(
+            first.stdout.contains("signatures: verified for the \(lines) notification(s) accepted"), "\(first.stdout)"
+        )
+
+        let second = try ChurnCommand.run(load)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(
+            second.stdout.contains("\(lines) notifications, 0 new, \(lines) already stored, 0 rejected"),
+            "\(second.stdout)")
+        #expect(
+            second.stdout.contains(
+                "signatures: verified for the \(lines) notification(s) accepted (\(lines) byte-identical to stored "
+                    + "notifications verified before: not checked again)"),
+            "\(second.stdout)")
+
+        // Sandbox only: the stored Production lines are decoded and refused as they would be in a new database.
+        let sandbox = try ChurnCommand.run(load + ["--environment", "Sandbox", "--max-rejects", "100000"])
+        let fresh = try TestDatabase.makeSchema("secondloadfresh")
+        let reference = try ChurnCommand.run(
+            [
+                "load", "--database-url", fresh.url, "--trust-root", root, "--environment", "Sandbox", "--max-rejects",
+                "100000", export.path,
+            ]
+        )
+        #expect(sandbox.status == 0 && reference.status == 0, "\(sandbox.stderr)\(reference.stderr)")
+        let reasons = { (text: String) in text.split(separator: "\n").first { $0.hasPrefix("rejected by reason:") } }
+        #expect(reasons(sandbox.stdout) != nil)
+        #expect(reasons(sandbox.stdout) == reasons(reference.stdout), "\(sandbox.stdout)\n\(reference.stdout)")
+    }
+}
