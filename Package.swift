@@ -50,7 +50,8 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
-        // libpq, wrapped: connections, parameterized statements, COPY, transactions, advisory locks.
+        // libpq, wrapped: connections, parameterized statements, COPY, transactions, advisory locks, and the executor
+        // that keeps libpq's blocking calls off Swift's cooperative pool.
         .target(
             name: "PGClient",
             dependencies: ["CLibPQ", "CivilTime"],
@@ -107,13 +108,24 @@ let package = Package(
             swiftSettings: upcomingFeatures + [.define("CHURN_FAULTS", .when(configuration: .debug))]
         ),
 
-        // Export files to PostgreSQL: readers, decoding, verification, COPY, merge, quarantine; and the history fetched
-        // from the App Store Server API into export files, resumable (fetch_checkpoints), and its gaps.
+        // Export files to PostgreSQL: readers, decoding, verification, COPY, merge, quarantine, load runs; and which
+        // notifications are stored, for comparing Apple's history with the database.
         .target(
             name: "Ingest",
             dependencies: [
-                "AppStoreNotifications", "AppStoreServerAPI", "PGClient", "Store", "CivilTime", "CZlib", "Gzip",
+                "AppStoreNotifications", "PGClient", "Store", "CivilTime", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+
+        // The notification history fetched from the App Store Server API into export files (gzip history pages),
+        // resumable through fetch_checkpoints and under the fetch lock; and the history's gaps against the database.
+        .target(
+            name: "HistoryFetch",
+            dependencies: [
+                "AppStoreNotifications", "AppStoreServerAPI", "PGClient", "Store", "CivilTime", "Gzip",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -160,7 +172,7 @@ let package = Package(
         .executableTarget(
             name: "churn",
             dependencies: [
-                "Ingest", "Store", "PGClient", "AppStoreNotifications", "AppStoreServerAPI", "Analysis",
+                "Ingest", "HistoryFetch", "Store", "PGClient", "AppStoreNotifications", "AppStoreServerAPI", "Analysis",
                 "AnalysisStore",
                 "Reports", "Simulator", "CivilTime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -226,7 +238,8 @@ let package = Package(
         .testTarget(
             name: "IngestTests",
             dependencies: [
-                "Ingest", "AppStoreNotifications", "AppStoreServerAPI", "Gzip", "TestPKI", "PGClient", "TestSupport",
+                "Ingest", "HistoryFetch", "AppStoreNotifications", "AppStoreServerAPI", "Gzip", "TestPKI", "PGClient",
+                "TestSupport",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
             ],

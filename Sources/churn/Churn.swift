@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import ArgumentParser
 import Foundation
+import HistoryFetch
 import Ingest
 import Logging
 import PGClient
@@ -77,6 +78,12 @@ struct Churn: AsyncParsableCommand {
                     status: .unavailable, message: "\(error); the next fetch resumes where this one stopped"
                 )
             default: failure = CommandFailure(status: .failure, message: "\(error)")
+            }
+        case let error as FetchError:
+            if case .lockBusy = error {
+                failure = CommandFailure(status: .lockBusy, message: "\(error)")
+            } else {
+                failure = CommandFailure(status: .failure, message: "\(error)")
             }
         case let error as EmbeddedClusterError:
             failure = CommandFailure(

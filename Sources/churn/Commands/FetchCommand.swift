@@ -1,7 +1,7 @@
 import AppStoreServerAPI
 import ArgumentParser
 import Foundation
-import Ingest
+import HistoryFetch
 
 extension Churn {
     /// `churn fetch`: the notification history from the App Store Server API, into export files.
@@ -116,7 +116,7 @@ extension Churn {
                 notificationSubtype: subtype, onlyFailures: onlyFailures
             )
             let now = Int64(Date().timeIntervalSince1970 * 1000)
-            let fetching = HistoryFetching(
+            let fetching = FetchJob(
                 credentials: credentials, baseURL: try api.resolvedBaseURL(environment: environment),
                 retry: try api.retryPolicy(),
                 scope: scope,
@@ -125,7 +125,7 @@ extension Churn {
             )
             let connection = try global.connectMigrated(logger: logger)
             let ranges = try await fetching.run(connection: connection, logger: logger, now: now)
-            print(HistoryFetching.render(ranges))
+            print(FetchReport.render(ranges))
         }
     }
 }

@@ -2,6 +2,7 @@ import AppStoreServerAPI
 import ArgumentParser
 import CivilTime
 import Foundation
+import HistoryFetch
 import Ingest
 
 extension Churn {
@@ -58,7 +59,9 @@ extension Churn {
                 let pager = NotificationHistoryPager(
                     client: client, request: NotificationHistoryRequest(startDate: bounds.start, endDate: bounds.end)
                 )
-                return try await HistoryGaps.find(pager: pager, connection: connection, logger: logger)
+                return try await HistoryGaps.find(pager: pager, logger: logger) { notifications in
+                    try StoredNotifications.areStored(notifications, connection: connection)
+                }
             }
             print(Self.render(gaps, environment: environment))
         }

@@ -4,6 +4,7 @@ import AppStoreNotifications
 import AppStoreServerAPI
 import ArgumentParser
 import Foundation
+import HistoryFetch
 import Ingest
 import Logging
 import PGClient
@@ -174,10 +175,9 @@ extension Churn {
                     let ranges = try await fetching.run(
                         connection: writer, logger: logger, now: Int64(Date().timeIntervalSince1970 * 1000)
                     )
-                    say(HistoryFetching.render(ranges))
+                    say(FetchReport.render(ranges))
                 } catch {
-                    let reason = error is ExitCode ? "another fetch holds the lock" : "\(error)"
-                    Console.warn("the fetch failed: \(reason). Loading and reporting what is on disk.")
+                    Console.warn("the fetch failed: \(error). Loading and reporting what is on disk.")
                     fetchError = error
                 }
                 loadPaths.append(fetching.directory)
@@ -287,12 +287,12 @@ extension Churn {
 
         /// The fetch `--fetch` asks for: since the last successful one, into ``fetchDirectory``.
         /// - Throws: `ValidationError` for missing or unreadable credentials.
-        private func fetchPlan() throws -> HistoryFetching {
+        private func fetchPlan() throws -> FetchJob {
             let credentials = try api.credentials(bundleID: ingest.bundleID)
             guard let directory = fetchDirectory else {
                 throw ValidationError("--fetch needs a directory for the history: --out DIR, or a directory path.")
             }
-            return HistoryFetching(
+            return FetchJob(
                 credentials: credentials, baseURL: try api.resolvedBaseURL(environment: environment.rawValue),
                 retry: try api.retryPolicy(),
                 scope: HistoryScope(environment: environment.rawValue, bundleID: credentials.bundleID),
