@@ -55,7 +55,7 @@ extension Churn {
         @OptionGroup var schedule: ScheduleOption
 
         func validate() throws {
-            if let asOf { _ = try AsOfTime.parse(asOf) }
+            if let asOf { _ = try DateArgument.asOf(asOf) }
             for (option, path) in [("--reports-root", reportsRoot), ("--out", out)] {
                 if let path, let problem = FileAccess.problem(creatingIn: path) {
                     throw ValidationError("\(option) \(path): \(problem).")
@@ -74,7 +74,7 @@ extension Churn {
             guard let latest = try store.latestSignedDate() else {
                 throw CommandFailure(status: .failure, message: "nothing is loaded yet: run `churn load FILE…` first.")
             }
-            let asOfTime = try asOf.map { try AsOfTime.parse($0) } ?? latest
+            let asOfTime = try asOf.map { try DateArgument.asOf($0) } ?? latest
             let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
             let directory =
                 out.map { URL(fileURLWithPath: $0, isDirectory: true) }
