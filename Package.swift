@@ -168,13 +168,26 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
-        // The command-line tool: thin glue over the modules above.
+        // What the commands run: one workflow per command (nightly, load, fetch, gaps, analyze, report, query), each
+        // with its inputs as a plain value and its result as a value, failing with the domain's errors
+        // (WorkflowError), never exit codes; and the report directory written with its `latest` link.
+        .target(
+            name: "Workflows",
+            dependencies: [
+                "Ingest", "HistoryFetch", "Analysis", "AnalysisStore", "Reports", "Store", "PGClient",
+                "AppStoreServerAPI",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+
+        // The command-line tool: parses each command's options, runs its workflow and prints the result; turns the
+        // domain's errors into exit codes in one table (CommandFailure); reads every date option in one place.
         .executableTarget(
             name: "churn",
             dependencies: [
-                "Ingest", "HistoryFetch", "Store", "PGClient", "AppStoreNotifications", "AppStoreServerAPI", "Analysis",
-                "AnalysisStore",
-                "Reports", "Simulator", "CivilTime",
+                "Workflows", "Ingest", "HistoryFetch", "Store", "PGClient", "AppStoreNotifications",
+                "AppStoreServerAPI", "Analysis", "AnalysisStore", "Reports", "Simulator", "CivilTime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),

@@ -2,6 +2,7 @@ import AppStoreServerAPI
 import ArgumentParser
 import Foundation
 import HistoryFetch
+import Workflows
 
 extension Churn {
     /// `churn fetch`: the notification history from the App Store Server API, into export files.
@@ -116,15 +117,14 @@ extension Churn {
                 notificationSubtype: subtype, onlyFailures: onlyFailures
             )
             let now = Int64(Date().timeIntervalSince1970 * 1000)
-            let fetching = FetchJob(
+            let job = FetchJob(
                 credentials: credentials, baseURL: try api.resolvedBaseURL(environment: environment),
                 retry: try api.retryPolicy(),
                 scope: scope,
                 range: try range.range(now: now, retention: scope.retentionMilliseconds, environment: environment),
                 directory: out, pagesPerFile: pagesPerFile, lockTimeout: lockTimeout
             )
-            let connection = try global.connectMigrated(logger: logger)
-            let ranges = try await fetching.run(connection: connection, logger: logger, now: now)
+            let ranges = try await FetchWorkflow(target: global.target, logger: logger).run(job, now: now)
             print(FetchReport.render(ranges))
         }
     }

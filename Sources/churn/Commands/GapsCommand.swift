@@ -3,7 +3,7 @@ import ArgumentParser
 import CivilTime
 import Foundation
 import HistoryFetch
-import Ingest
+import Workflows
 
 extension Churn {
     /// `churn gaps`: what Apple's history has that the database lacks, per day.
@@ -51,18 +51,11 @@ extension Churn {
             guard
                 let bounds = try range.range(now: now, retention: scope.retentionMilliseconds, environment: environment)
             else { throw ValidationError("--from is required: gaps compares a range you name.") }
-            let connection = try global.connectMigrated(logger: logger)
-            let gaps = try await AppStoreServerAPIClient.withClient(
-                baseURL: try api.resolvedBaseURL(environment: environment),
-                tokens: try TokenIssuer(credentials: credentials), retry: try api.retryPolicy(), logger: logger
-            ) { client in
-                let pager = NotificationHistoryPager(
-                    client: client, request: NotificationHistoryRequest(startDate: bounds.start, endDate: bounds.end)
-                )
-                return try await HistoryGaps.find(pager: pager, logger: logger) { notifications in
-                    try StoredNotifications.areStored(notifications, connection: connection)
-                }
-            }
+            let inputs = GapsWorkflow.Inputs(
+                credentials: credentials, baseURL: try api.resolvedBaseURL(environment: environment),
+                retry: try api.retryPolicy(), range: bounds
+            )
+            let gaps = try await GapsWorkflow(target: global.target, logger: logger).run(inputs)
             print(Self.render(gaps, environment: environment))
         }
 

@@ -2,6 +2,7 @@ import Analysis
 import ArgumentParser
 import Foundation
 import Simulator
+import Workflows
 
 extension Churn {
     /// `churn simulate`: write a signed export of simulated subscribers, with the ground truth of its episodes.

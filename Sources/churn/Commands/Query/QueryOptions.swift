@@ -1,10 +1,9 @@
 import Analysis
-import AnalysisStore
 import AppStoreNotifications
 import ArgumentParser
 import Foundation
 import Reports
-import Store
+import Workflows
 
 /// The options every `churn query` question takes: scope, filters, grouping and output format.
 struct QueryOptions: ParsableArguments {
@@ -137,36 +136,17 @@ struct QueryOptions: ParsableArguments {
         openEpisodes: OpenEpisodes.Selection = .init()
     ) throws {
         let logger = global.makeLogger()
-        let writer = try global.connectMigrated(logger: logger)
-        let reader = try global.target.connect(logger: logger)
-        try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment.rawValue)
-        let query = EpisodeQuery(environment: environment.rawValue, filter: try filter())
-        guard let scope = try query.scope(asOf: asOf.map { try DateArgument.asOf($0) }, connection: writer) else {
-            throw CommandFailure(status: .failure, message: "nothing is loaded yet: run `churn load FILE…` first.")
-        }
         let question = EpisodeQuestion(
             kind, grouping: grouping, schedule: schedule, limit: limit, openEpisodes: openEpisodes)
-        // The episodes stream through the question's tally: none is kept but the rows `episodes` lists.
-        var tally = EpisodeQuestion.Tally(question, asOf: scope.asOf)
-        var inScope = 0
-        func add(_ episode: Episode) {
-            tally.add(episode)
-            inScope += 1
-        }
-        let answer: [EpisodeQuestion.Group]
-        if kind == .graceWhatIf {
-            // Each product's grace length is the one that dated its grace periods, over every episode.
-            let graceLengths = try query.forEachEpisodeWithGraceLengths(
-                in: scope, connection: writer, reader: reader, add)
-            answer = tally.answer(graceLengths: graceLengths)
-        } else {
-            try query.forEachEpisode(in: scope, connection: writer, reader: reader, add)
-            answer = tally.answer
-        }
-        let table = question.table(answer: answer, asOf: scope.asOf, for: format)
+        let inputs = QueryWorkflow.Inputs(
+            environment: environment.rawValue, asOf: try asOf.map { try DateArgument.asOf($0) }, filter: try filter(),
+            question: question
+        )
+        let answer = try QueryWorkflow(target: global.target, logger: logger).run(inputs)
+        let table = question.table(answer: answer.groups, asOf: answer.asOf, for: format)
         if format == .table, Console.isInteractive {
-            let described = "\(environment.rawValue) as of \(UTCTime.minute(scope.asOf))"
-            FileHandle.standardError.write(Data("\(described): \(inScope) episode(s) in scope\n".utf8))
+            let described = "\(environment.rawValue) as of \(UTCTime.minute(answer.asOf))"
+            FileHandle.standardError.write(Data("\(described): \(answer.episodesInScope) episode(s) in scope\n".utf8))
         }
         FileHandle.standardOutput.write(Data(TableRenderer.render(table, as: format).utf8))
     }
