@@ -277,7 +277,8 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "churn", "PGClient", "Store", "AppStoreNotifications", "TestPKI", "TestSupport",
+                "churn", "Workflows", "HistoryFetch", "Ingest", "AppStoreServerAPI", "PGClient", "Store",
+                "AppStoreNotifications", "TestPKI", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: upcomingFeatures
