@@ -50,7 +50,8 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
-        // libpq, wrapped: connections, parameterized statements, COPY, transactions, advisory locks.
+        // libpq, wrapped: connections, parameterized statements, COPY, transactions, advisory locks, and the executor
+        // that keeps libpq's blocking calls off Swift's cooperative pool.
         .target(
             name: "PGClient",
             dependencies: ["CLibPQ", "CivilTime"],
@@ -115,13 +116,24 @@ let package = Package(
             swiftSettings: upcomingFeatures + [.define("CHURN_FAULTS", .when(configuration: .debug))]
         ),
 
-        // Export files to PostgreSQL: readers, decoding, verification, COPY, merge, quarantine; and the history fetched
-        // from the App Store Server API into export files, resumable (fetch_checkpoints), and its gaps.
+        // Export files to PostgreSQL: readers, decoding, verification, COPY, merge, quarantine, load runs; and which
+        // notifications are stored, for comparing Apple's history with the database.
         .target(
             name: "Ingest",
             dependencies: [
-                "AppStoreNotifications", "AppStoreServerAPI", "PGClient", "Store", "CivilTime", "CZlib", "Gzip",
+                "AppStoreNotifications", "PGClient", "Store", "CivilTime", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+
+        // The notification history fetched from the App Store Server API into export files (gzip history pages),
+        // resumable through fetch_checkpoints and under the fetch lock; and the history's gaps against the database.
+        .target(
+            name: "HistoryFetch",
+            dependencies: [
+                "AppStoreNotifications", "AppStoreServerAPI", "PGClient", "Store", "CivilTime", "Gzip",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -164,13 +176,26 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
-        // The command-line tool: thin glue over the modules above.
+        // What the commands run: one workflow per command (nightly, load, fetch, gaps, analyze, report, query), each
+        // with its inputs as a plain value and its result as a value, failing with the domain's errors
+        // (WorkflowError), never exit codes; and the report directory written with its `latest` link.
+        .target(
+            name: "Workflows",
+            dependencies: [
+                "Ingest", "HistoryFetch", "Analysis", "AnalysisStore", "Reports", "Store", "PGClient",
+                "AppStoreServerAPI",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+
+        // The command-line tool: parses each command's options, runs its workflow and prints the result; turns the
+        // domain's errors into exit codes in one table (CommandFailure); reads every date option in one place.
         .executableTarget(
             name: "churn",
             dependencies: [
-                "Ingest", "Store", "PGClient", "AppStoreNotifications", "AppStoreServerAPI", "Analysis",
-                "AnalysisStore",
-                "Reports", "Simulator", "CivilTime",
+                "Workflows", "Ingest", "HistoryFetch", "Store", "PGClient", "AppStoreNotifications",
+                "AppStoreServerAPI", "Analysis", "AnalysisStore", "Reports", "Simulator", "CivilTime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
@@ -234,7 +259,8 @@ let package = Package(
         .testTarget(
             name: "IngestTests",
             dependencies: [
-                "Ingest", "AppStoreNotifications", "AppStoreServerAPI", "Gzip", "TestPKI", "PGClient", "TestSupport",
+                "Ingest", "HistoryFetch", "AppStoreNotifications", "AppStoreServerAPI", "Gzip", "TestPKI", "PGClient",
+                "TestSupport",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -259,7 +285,8 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "churn", "PGClient", "Store", "AppStoreNotifications", "TestPKI", "TestSupport",
+                "churn", "Workflows", "HistoryFetch", "Ingest", "AppStoreServerAPI", "PGClient", "Store",
+                "AppStoreNotifications", "TestPKI", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: upcomingFeatures

@@ -2,6 +2,7 @@ import AppStoreNotifications
 import AppStoreServerAPI
 import ArgumentParser
 import Foundation
+import Workflows
 
 #if canImport(Glibc)
     import Glibc

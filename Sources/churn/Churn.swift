@@ -1,10 +1,6 @@
-import AppStoreServerAPI
 import ArgumentParser
 import Foundation
-import Ingest
 import Logging
-import PGClient
-import Store
 
 /// The `churn` command: loads App Store Server Notifications into PostgreSQL and reports on involuntary churn.
 @main
@@ -58,42 +54,9 @@ struct Churn: AsyncParsableCommand {
     /// Prints `error` as people (or log collectors) read it and exits with its status.
     private static func exit(with error: any Error) -> Never {
         let failure: CommandFailure
-        switch error {
-        case let error as CommandFailure:
-            failure = error
-        case let error as PGError where error.isAuthenticationFailure:
-            failure = CommandFailure(
-                status: .credentialsRefused,
-                message: "PostgreSQL refused the credentials: \(error) (check the user and password of "
-                    + "--database-url, DATABASE_URL or PGUSER/PGPASSWORD; retrying will not help)"
-            )
-        case let error as PGError where error.isUnreachable:
-            failure = CommandFailure(status: .unavailable, message: "\(error)")
-        case let error as AppStoreServerAPIError:
-            switch error {
-            case .authenticationFailed: failure = CommandFailure(status: .credentialsRefused, message: "\(error)")
-            case .unavailable:
-                failure = CommandFailure(
-                    status: .unavailable, message: "\(error); the next fetch resumes where this one stopped"
-                )
-            default: failure = CommandFailure(status: .failure, message: "\(error)")
-            }
-        case let error as EmbeddedClusterError:
-            failure = CommandFailure(
-                status: .unavailable, message: "the embedded database is unavailable: \(error)"
-            )
-        case let error as IngestError:
-            if case .cannotOpen = error {
-                failure = .unreadableInput("\(error)")
-            } else {
-                failure = CommandFailure(status: .failure, message: "\(error)")
-            }
-        case let error as PGError:
-            failure = CommandFailure(status: .failure, message: "\(error)")
-        case let error as ValidationError:
-            // Thrown by a command's run(), after parsing: ArgumentParser would add the root command's usage.
-            failure = .usage(error.message)
-        default:
+        if let classified = CommandFailure(classifying: error) {
+            failure = classified
+        } else {
             // ArgumentParser's own errors: help and --version (status 0), usage errors, and ExitCode.
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
@@ -101,11 +64,14 @@ struct Churn: AsyncParsableCommand {
                 if !message.isEmpty { print(message) }
                 Foundation.exit(code.rawValue)
             }
-            if message.isEmpty { Foundation.exit(code.rawValue) }
-            let status = ExitStatus(rawValue: code.rawValue) ?? .failure
-            failure = CommandFailure(status: status, message: usageMessage(message))
+            failure = CommandFailure(
+                status: ExitStatus(rawValue: code.rawValue) ?? .failure,
+                message: message.isEmpty ? nil : usageMessage(message)
+            )
         }
-        Console.error(failure.message, fields: ["exit_code": .stringConvertible(Int(failure.status.rawValue))])
+        if let message = failure.message {
+            Console.error(message, fields: ["exit_code": .stringConvertible(Int(failure.status.rawValue))])
+        }
         Foundation.exit(failure.status.rawValue)
     }
 
@@ -124,7 +90,7 @@ struct Churn: AsyncParsableCommand {
             let names = subcommands.map { $0._commandName }
             guard let index = names.firstIndex(of: name) else {
                 let known = names.isEmpty ? "has no subcommands" : "has " + names.joined(separator: ", ")
-                throw CommandFailure.usage("no help topic '\(name)': \(path) \(known).")
+                throw ValidationError("no help topic '\(name)': \(path) \(known).")
             }
             path += " " + name
             subcommands = subcommands[index].configuration.subcommands

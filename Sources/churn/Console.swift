@@ -16,6 +16,11 @@ enum Console {
         write(level: .warning, message, fields: fields)
     }
 
+    /// The warning of a report written without comparing with the previous one, which cannot be read.
+    static func warnPreviousReportUnreadable(_ problem: String) {
+        warn("the previous report cannot be read, so no comparison is shown: \(problem)")
+    }
+
     /// A failure that ends the run; `fields` carries `exit_code`.
     static func error(_ message: String, fields: Logger.Metadata = [:]) {
         write(level: .error, message, fields: fields)

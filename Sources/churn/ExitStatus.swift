@@ -1,8 +1,9 @@
-import ArgumentParser
 import Foundation
 
 /// The exit codes `churn` uses, documented in `--help` and the README: sysexits(3) where one fits.
-enum ExitStatus: Int32, CaseIterable {
+///
+/// A command that ends with a status and nothing more to say throws the status itself (`db status`).
+package enum ExitStatus: Int32, CaseIterable, Error {
     case success = 0
     case failure = 1
     case tooManyRejects = 2
@@ -19,8 +20,6 @@ enum ExitStatus: Int32, CaseIterable {
     case lockBusy = 75
     /// The database or the App Store Server API refused the credentials: retrying cannot help (`EX_NOPERM`).
     case credentialsRefused = 77
-
-    var exitCode: ExitCode { ExitCode(rawValue) }
 
     /// What the code means, for the tables of `--help` and the README.
     var meaning: String {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Logging
-import PGClient
 import Store
 
 /// Options every subcommand takes.
@@ -31,12 +30,5 @@ struct GlobalOptions: ParsableArguments {
 
     var target: DatabaseTarget {
         DatabaseTarget.resolve(explicitURL: databaseURL)
-    }
-
-    /// Connects to the configured database and brings its schema up to date.
-    func connectMigrated(logger: Logger) throws -> PGConnection {
-        let connection = try target.connect(logger: logger)
-        try Migrator(logger: logger).migrate(connection)
-        return connection
     }
 }

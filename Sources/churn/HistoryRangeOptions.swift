@@ -20,11 +20,23 @@ struct HistoryRangeOptions: ParsableArguments {
     var to: String?
 
     func validate() throws {
-        if let from, Self.parse(from, endOfDay: false) == nil {
-            throw ValidationError("--from \(from): expected YYYY-MM-DD, an ISO 8601 date-time, or Unix milliseconds.")
+        _ = try start
+        _ = try end
+    }
+
+    /// `--from`: where the range starts (a day's first instant).
+    private var start: Int64? {
+        get throws(ValidationError) {
+            guard let from else { return nil }
+            return try DateArgument.parse(from, option: "--from", forms: .time, day: .start).start
         }
-        if let to, Self.parse(to, endOfDay: true) == nil {
-            throw ValidationError("--to \(to): expected YYYY-MM-DD, an ISO 8601 date-time, or Unix milliseconds.")
+    }
+
+    /// `--to`: where the range ends, excluded (a day's end: the day is included).
+    private var end: Int64? {
+        get throws(ValidationError) {
+            guard let to else { return nil }
+            return try DateArgument.parse(to, option: "--to", forms: .time, day: .end).end
         }
     }
 
@@ -34,8 +46,8 @@ struct HistoryRangeOptions: ParsableArguments {
     func range(now: Int64, retention: Int64, environment: String) throws -> (start: Int64, end: Int64)? {
         guard from != nil || to != nil else { return nil }
         let earliest = now - retention
-        let start = from.flatMap { Self.parse($0, endOfDay: false) } ?? earliest + 600_000
-        let end = min(to.flatMap { Self.parse($0, endOfDay: true) } ?? now, now)
+        let start = try self.start ?? earliest + 600_000
+        let end = min(try self.end ?? now, now)
         if start < earliest {
             throw ValidationError(
                 "--from \(from ?? ""): Apple keeps \(retention / 86_400_000) days of \(environment) history; start at "
@@ -46,22 +58,6 @@ struct HistoryRangeOptions: ParsableArguments {
             throw ValidationError("the range is empty: --from must be before --to, and before now.")
         }
         return (start, end)
-    }
-
-    /// `YYYY-MM-DD` (its start, or with `endOfDay` the start of the next day), an ISO 8601 date-time, or Unix
-    /// milliseconds.
-    static func parse(_ text: String, endOfDay: Bool) -> Int64? {
-        if let milliseconds = Int64(text), text.count >= 10 { return milliseconds }
-        let iso = ISO8601DateFormatter()
-        if let date = iso.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-        iso.formatOptions.insert(.withFractionalSeconds)
-        if let date = iso.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        if let date = day.date(from: text) {
-            return Int64(date.timeIntervalSince1970 * 1000) + (endOfDay ? 86_400_000 : 0)
-        }
-        return nil
     }
 
     /// An instant as `2026-05-03T12:00:00Z`.

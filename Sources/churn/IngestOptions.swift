@@ -2,6 +2,7 @@ import AppStoreNotifications
 import ArgumentParser
 import Foundation
 import Ingest
+import Workflows
 import X509
 
 /// How exports are read and verified; shared by `load` and `nightly`.

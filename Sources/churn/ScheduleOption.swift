@@ -1,6 +1,7 @@
 import Analysis
 import ArgumentParser
 import Foundation
+import Workflows
 
 /// `--schedule FILE`: another billing-message schedule than Apple's; shared by `report` and `query message-bands`.
 struct ScheduleOption: ParsableArguments {
@@ -22,8 +23,8 @@ struct ScheduleOption: ParsableArguments {
     func load() throws -> MessageSchedule {
         guard let schedule else { return .standard }
         guard let data = FileManager.default.contents(atPath: schedule) else {
-            throw CommandFailure.unreadableInput(
-                "cannot read schedule file \(schedule): \(FileAccess.problem(readingFile: schedule) ?? "unreadable")."
+            throw WorkflowError.unreadableInput(
+                name: "schedule file \(schedule)", reason: FileAccess.problem(readingFile: schedule) ?? "unreadable"
             )
         }
         guard let text = String(data: data, encoding: .utf8) else {

@@ -2,6 +2,7 @@ import AppStoreNotifications
 import AppStoreServerAPI
 import Foundation
 import Gzip
+import HistoryFetch
 import Ingest
 import Logging
 import PGClient

@@ -2,8 +2,7 @@ import AnalysisStore
 import AppStoreNotifications
 import ArgumentParser
 import Foundation
-import Logging
-import Store
+import Workflows
 
 extension Churn {
     /// `churn analyze`: rebuild the stored billing-retry episodes for what new loads touched.
@@ -32,10 +31,8 @@ extension Churn {
 
         func run() throws {
             let logger = global.makeLogger()
-            let writer = try global.connectMigrated(logger: logger)
-            let reader = try global.target.connect(logger: logger)
-            let summary = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
-                .analyze(environment: environment.rawValue, full: full)
+            let summary = try AnalyzeWorkflow(target: global.target, logger: logger)
+                .run(environment: environment.rawValue, full: full)
             let counts =
                 "\(summary.subscriptionsRebuilt) subscription(s) from \(summary.notificationsRead) notifications "
                 + "into \(summary.episodesWritten) episode(s) " + String(format: "in %.1f s", summary.seconds)

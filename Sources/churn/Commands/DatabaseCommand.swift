@@ -83,10 +83,10 @@ extension Churn {
                     print("running (\(cluster.home.path))")
                 case .stopped:
                     print("stopped (\(cluster.home.path)); start it with: churn db start")
-                    throw ExitCode(3)
+                    throw ExitStatus.clusterStopped
                 case .notInitialized:
                     print("not created yet (\(cluster.home.path)); churn db start creates it")
-                    throw ExitCode(4)
+                    throw ExitStatus.clusterNotCreated
                 }
             }
         }

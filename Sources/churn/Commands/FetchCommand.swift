@@ -1,7 +1,8 @@
 import AppStoreServerAPI
 import ArgumentParser
 import Foundation
-import Ingest
+import HistoryFetch
+import Workflows
 
 extension Churn {
     /// `churn fetch`: the notification history from the App Store Server API, into export files.
@@ -116,16 +117,15 @@ extension Churn {
                 notificationSubtype: subtype, onlyFailures: onlyFailures
             )
             let now = Int64(Date().timeIntervalSince1970 * 1000)
-            let fetching = HistoryFetching(
+            let job = FetchJob(
                 credentials: credentials, baseURL: try api.resolvedBaseURL(environment: environment),
                 retry: try api.retryPolicy(),
                 scope: scope,
                 range: try range.range(now: now, retention: scope.retentionMilliseconds, environment: environment),
                 directory: out, pagesPerFile: pagesPerFile, lockTimeout: lockTimeout
             )
-            let connection = try global.connectMigrated(logger: logger)
-            let ranges = try await fetching.run(connection: connection, logger: logger, now: now)
-            print(HistoryFetching.render(ranges))
+            let ranges = try await FetchWorkflow(target: global.target, logger: logger).run(job, now: now)
+            print(FetchReport.render(ranges))
         }
     }
 }

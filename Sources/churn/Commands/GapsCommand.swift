@@ -2,7 +2,8 @@ import AppStoreServerAPI
 import ArgumentParser
 import CivilTime
 import Foundation
-import Ingest
+import HistoryFetch
+import Workflows
 
 extension Churn {
     /// `churn gaps`: what Apple's history has that the database lacks, per day.
@@ -50,16 +51,11 @@ extension Churn {
             guard
                 let bounds = try range.range(now: now, retention: scope.retentionMilliseconds, environment: environment)
             else { throw ValidationError("--from is required: gaps compares a range you name.") }
-            let connection = try global.connectMigrated(logger: logger)
-            let gaps = try await AppStoreServerAPIClient.withClient(
-                baseURL: try api.resolvedBaseURL(environment: environment),
-                tokens: try TokenIssuer(credentials: credentials), retry: try api.retryPolicy(), logger: logger
-            ) { client in
-                let pager = NotificationHistoryPager(
-                    client: client, request: NotificationHistoryRequest(startDate: bounds.start, endDate: bounds.end)
-                )
-                return try await HistoryGaps.find(pager: pager, connection: connection, logger: logger)
-            }
+            let inputs = GapsWorkflow.Inputs(
+                credentials: credentials, baseURL: try api.resolvedBaseURL(environment: environment),
+                retry: try api.retryPolicy(), range: bounds
+            )
+            let gaps = try await GapsWorkflow(target: global.target, logger: logger).run(inputs)
             print(Self.render(gaps, environment: environment))
         }
 

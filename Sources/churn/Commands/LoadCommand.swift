@@ -1,8 +1,7 @@
 import AppStoreNotifications
 import ArgumentParser
 import Foundation
-import Ingest
-import Logging
+import Workflows
 
 extension Churn {
     /// `churn load FILE…`: verify and store notifications from export files.
@@ -53,24 +52,20 @@ extension Churn {
 
         func run() async throws {
             let logger = global.makeLogger()
-            for file in files where file != "-" {
-                if let problem = FileAccess.problem(readingFile: file) {
-                    throw CommandFailure.unreadableInput("cannot read \(file): \(problem).")
-                }
-            }
-            let options = try ingest.loadOptions(environment: environment?.rawValue)
-            let connection = try global.connectMigrated(logger: logger)
+            try FileAccess.requireReadable(files.filter { $0 != "-" }, asFiles: true)
+            let inputs = LoadWorkflow.Inputs(
+                files: files, options: try ingest.loadOptions(environment: environment?.rawValue),
+                maxRejects: ingest.maxRejects
+            )
             let progress = ProgressBar(enabled: !quiet)
-            let summary = try await Loader(connection: connection, options: options, logger: logger).load(files) {
+            let result = try await LoadWorkflow(target: global.target, logger: logger).run(inputs) {
                 progress.update($0)
             }
             progress.finish()
-            if !quiet { print(LoadReport.render(summary)) }
-            if summary.rejected > ingest.maxRejects {
-                Console.warn(
-                    "\(summary.rejected) inputs rejected, more than --max-rejects \(ingest.maxRejects) (see table quarantine)."
-                )
-                throw ExitStatus.tooManyRejects.exitCode
+            if !quiet { print(LoadReport.render(result.summary)) }
+            if let failure = result.failure {
+                Console.warn(failure.description)
+                throw failure
             }
         }
     }

@@ -4,11 +4,10 @@ import AppStoreNotifications
 import AppStoreServerAPI
 import ArgumentParser
 import Foundation
+import HistoryFetch
 import Ingest
-import Logging
-import PGClient
 import Reports
-import Store
+import Workflows
 
 extension Churn {
     /// `churn nightly`: the one command for cron.
@@ -148,151 +147,72 @@ extension Churn {
 
         func run() async throws {
             let logger = global.makeLogger()
-            for path in paths {
-                if let problem = FileAccess.problem(reading: path) {
-                    throw CommandFailure.unreadableInput("cannot read \(path): \(problem).")
-                }
-            }
-            let options = try ingest.loadOptions(environment: nil)
-            let fetching = try fetch ? fetchPlan() : nil
-            let writer = try global.connectMigrated(logger: logger)
-            let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.nightly, on: writer)
-            guard try writer.advisoryLock(lock, timeout: lockTimeout) else {
-                throw CommandFailure(
-                    status: .lockBusy,
-                    message: "another nightly run holds the lock (waited \(Int(lockTimeout)) s); try again later"
-                )
-            }
-            defer { _ = try? writer.advisoryUnlock(lock) }
-            try Loader.markAbandonedRuns(connection: writer)
-
-            // The history first; a failed fetch leaves what is on disk to load and report.
-            var fetchError: (any Error)?
-            var loadPaths = paths
-            if let fetching {
-                do {
-                    let ranges = try await fetching.run(
-                        connection: writer, logger: logger, now: Int64(Date().timeIntervalSince1970 * 1000)
-                    )
-                    say(HistoryFetching.render(ranges))
-                } catch {
-                    let reason = error is ExitCode ? "another fetch holds the lock" : "\(error)"
-                    Console.warn("the fetch failed: \(reason). Loading and reporting what is on disk.")
-                    fetchError = error
-                }
-                loadPaths.append(fetching.directory)
-            }
-            // A directory named twice (the fetch's, given as a path too) loads once.
-            var seen: Set<String> = []
-            let found = try ExportFiles.partition(loadPaths, glob: glob)
-            let files = found.matched.filter {
-                seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted
-            }
-            // Files a directory holds that --glob does not pick: said with --verbose, and when nothing else is there.
-            if !found.unmatched.isEmpty {
-                let names = found.unmatched.prefix(5).map { ($0 as NSString).lastPathComponent }
-                say(
-                    "not loaded: \(found.unmatched.count) file(s) matching no --glob pattern ("
-                        + glob.joined(separator: " ") + "): " + names.joined(separator: ", ")
-                        + (found.unmatched.count > names.count ? ", …" : ""),
-                    attention: files.isEmpty
-                )
-            }
-
-            // Skip what was loaded before, by content, unless inputs it refused may pass with today's options.
-            let sourceFiles = SourceFiles(connection: writer)
-            var newFiles: [String] = []
-            var mending: [String] = []
-            // The new files and those loaded again, in the order found.
-            var toLoad: [String] = []
-            var skipped = 0
-            for file in files {
-                let sha256 = try ExportFiles.sha256(ofFile: file)
-                if try !sourceFiles.hasLoaded(sha256: sha256) {
-                    newFiles.append(file)
-                    toLoad.append(file)
-                } else if try sourceFiles.hasMendableRefusals(sha256: sha256, acceptance: options.acceptance) {
-                    mending.append(file)
-                    toLoad.append(file)
-                } else {
-                    skipped += 1
-                }
-            }
-            logger.info(
-                "nightly run",
-                metadata: [
-                    "files.new": .stringConvertible(newFiles.count), "files.skipped": .stringConvertible(skipped),
-                    "files.reloaded": .stringConvertible(mending.count),
-                ]
+            try FileAccess.requireReadable(paths)
+            let inputs = NightlyWorkflow.Inputs(
+                paths: paths, glob: glob, options: try ingest.loadOptions(environment: nil),
+                fetch: try fetch ? fetchJob() : nil, reportsRoot: reportsRoot, environment: environment.rawValue,
+                maxRejects: ingest.maxRejects, expectsNewData: expectNew, lockTimeout: lockTimeout
             )
-            var rejected = 0
-            // Notifications the run stored that were not stored before (a killed load's rows of a file count too).
-            var newNotifications = 0
-            if !mending.isEmpty {
-                say(
-                    "loading again \(mending.count) file(s) whose refused inputs may pass with these options: "
-                        + mending.joined(separator: ", ")
-                )
-            }
-            if !toLoad.isEmpty {
-                let progress = ProgressBar(enabled: true)
-                let summary = try await Loader(connection: writer, options: options, logger: logger).load(toLoad) {
-                    progress.update($0)
+            var progress: ProgressBar?
+            let result = try await NightlyWorkflow(target: global.target, logger: logger).run(inputs) { event in
+                switch event {
+                case .fetched(let ranges):
+                    say(FetchReport.render(ranges))
+                case .fetchFailed(let error):
+                    Console.warn("the fetch failed: \(error). Loading and reporting what is on disk.")
+                case .unmatchedFiles(let unmatched, let matched):
+                    // Files --glob does not pick: said with --verbose, and when nothing else is there.
+                    let names = unmatched.prefix(5).map { ($0 as NSString).lastPathComponent }
+                    say(
+                        "not loaded: \(unmatched.count) file(s) matching no --glob pattern ("
+                            + glob.joined(separator: " ") + "): " + names.joined(separator: ", ")
+                            + (unmatched.count > names.count ? ", …" : ""),
+                        attention: matched == 0
+                    )
+                case .loadingAgain(let files):
+                    say(
+                        "loading again \(files.count) file(s) whose refused inputs may pass with these options: "
+                            + files.joined(separator: ", ")
+                    )
+                case .loading:
+                    progress = ProgressBar(enabled: true)
+                case .loadProgress(let update):
+                    progress?.update(update)
+                case .loaded(let summary):
+                    progress?.finish()
+                    say(LoadReport.render(summary), attention: summary.newlyRejected > 0)
+                case .nothingToLoad(let skipped):
+                    say("no new export files (\(skipped) already loaded)")
                 }
-                progress.finish()
-                // Inputs refused before and again are not news: a file loaded again reports only what is new.
-                rejected = summary.newlyRejected
-                newNotifications = summary.loaded + summary.resumed
-                say(LoadReport.render(summary), attention: rejected > 0)
-            } else {
-                say("no new export files (\(skipped) already loaded)")
             }
-
-            let reader = try global.target.connect(logger: logger)
-            let analysis = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
-                .analyze(environment: environment.rawValue)
-            let store = StoredDataset(connection: writer)
-            guard let asOf = try store.latestSignedDate() else {
-                say("nothing loaded yet: no report written", attention: rejected > 0)
-                if let fetchError { throw fetchError }
-                if rejected > ingest.maxRejects { throw ExitStatus.tooManyRejects.exitCode }
-                try refuseWithoutNewData(
-                    newFiles, skipped: skipped, unmatched: found.unmatched.count, newNotifications: newNotifications)
+            guard let (written, name) = result.report else {
+                say("nothing loaded yet: no report written", attention: result.rejected > 0)
+                if let failure = result.failure { throw failure }
                 return
             }
+            if let problem = written.previousReportProblem { Console.warnPreviousReportUnreadable(problem) }
             let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
-            let name = Reports.Report.directoryName(asOf: asOf)
-            let directory = root.appendingPathComponent(name, isDirectory: true)
-            FaultPoint.reach("nightly.before-report")
-            let report = try ReportWriting.writeStored(
-                environment: environment.rawValue, asOf: asOf, store: store, reader: reader, root: root,
-                directory: directory)
-            try LatestLink.point(in: root, at: name)
-            // A run killed just before this one may still have held its lock at the start; mark it now.
-            try Loader.markAbandonedRuns(connection: writer)
+            let outcomes = written.report.outcomes
             say(
-                "rebuilt \(analysis.subscriptionsRebuilt) subscription(s); wrote \(directory.path)/ "
-                    + "(\(report.outcomes.episodes) episodes, \(report.outcomes.recovered) recovered, "
-                    + "\(report.outcomes.expired) expired); \(root.appendingPathComponent("latest").path) -> \(name)"
+                "rebuilt \(result.analysis.subscriptionsRebuilt) subscription(s); wrote \(written.directory.path)/ "
+                    + "(\(outcomes.episodes) episodes, \(outcomes.recovered) recovered, "
+                    + "\(outcomes.expired) expired); \(root.appendingPathComponent("latest").path) -> \(name)"
             )
-            if rejected > ingest.maxRejects {
+            if result.hasTooManyRejects {
                 Console.warn(
-                    "\(rejected) inputs rejected, more than --max-rejects \(ingest.maxRejects) (see table quarantine).")
+                    WorkflowError.tooManyRejects(rejected: result.rejected, limit: ingest.maxRejects).description)
             }
-            if let fetchError { throw fetchError }
-            if rejected > ingest.maxRejects { throw ExitStatus.tooManyRejects.exitCode }
-            try refuseWithoutNewData(
-                newFiles, skipped: skipped, unmatched: found.unmatched.count, newNotifications: newNotifications)
+            if let failure = result.failure { throw failure }
         }
 
         /// The fetch `--fetch` asks for: since the last successful one, into ``fetchDirectory``.
         /// - Throws: `ValidationError` for missing or unreadable credentials.
-        private func fetchPlan() throws -> HistoryFetching {
+        private func fetchJob() throws -> FetchJob {
             let credentials = try api.credentials(bundleID: ingest.bundleID)
             guard let directory = fetchDirectory else {
                 throw ValidationError("--fetch needs a directory for the history: --out DIR, or a directory path.")
             }
-            return HistoryFetching(
+            return FetchJob(
                 credentials: credentials, baseURL: try api.resolvedBaseURL(environment: environment.rawValue),
                 retry: try api.retryPolicy(),
                 scope: HistoryScope(environment: environment.rawValue, bundleID: credentials.bundleID),
@@ -303,36 +223,6 @@ extension Churn {
         /// Prints a line of what the run did: with --verbose, or when it needs a look.
         private func say(_ text: String, attention: Bool = false) {
             if verbose || attention { print(text) }
-        }
-
-        /// With --expect-new, a run that stored no new notification fails with status 5: no new file, or new files
-        /// holding only notifications stored before (yesterday's export sent again under another name).
-        private func refuseWithoutNewData(
-            _ newFiles: [String], skipped: Int, unmatched: Int, newNotifications: Int
-        ) throws {
-            guard expectNew, newNotifications == 0 else { return }
-            if newFiles.isEmpty, skipped == 0 {
-                throw CommandFailure(
-                    status: .noNewExports,
-                    message: "no new export file arrived (--expect-new): no file under "
-                        + paths.joined(separator: ", ")
-                        + (unmatched > 0
-                            ? " matches --glob \(glob.joined(separator: " ")) (\(unmatched) other file(s) there)"
-                            : " at all")
-                )
-            }
-            if newFiles.isEmpty {
-                throw CommandFailure(
-                    status: .noNewExports,
-                    message: "no new export file arrived (--expect-new): \(skipped) file(s) under "
-                        + paths.joined(separator: ", ") + " were all loaded before"
-                )
-            }
-            throw CommandFailure(
-                status: .noNewExports,
-                message: "no new notification arrived (--expect-new): the \(newFiles.count) new file(s) under "
-                    + paths.joined(separator: ", ") + " hold only notifications stored before"
-            )
         }
     }
 }

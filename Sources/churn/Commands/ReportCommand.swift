@@ -1,11 +1,9 @@
 import Analysis
-import AnalysisStore
 import AppStoreNotifications
 import ArgumentParser
 import Foundation
-import Logging
 import Reports
-import Store
+import Workflows
 
 extension Churn {
     /// `churn report`: write the involuntary-churn report (CSV files, summary.md, charts).
@@ -55,7 +53,7 @@ extension Churn {
         @OptionGroup var schedule: ScheduleOption
 
         func validate() throws {
-            if let asOf { _ = try AsOfTime.parse(asOf) }
+            if let asOf { _ = try DateArgument.asOf(asOf) }
             for (option, path) in [("--reports-root", reportsRoot), ("--out", out)] {
                 if let path, let problem = FileAccess.problem(creatingIn: path) {
                     throw ValidationError("\(option) \(path): \(problem).")
@@ -65,32 +63,16 @@ extension Churn {
 
         func run() throws {
             let logger = global.makeLogger()
-            let messageSchedule = try schedule.load()
-            let writer = try global.connectMigrated(logger: logger)
-            let reader = try global.target.connect(logger: logger)
-            try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(
-                environment: environment.rawValue)
-            let store = StoredDataset(connection: writer)
-            guard let latest = try store.latestSignedDate() else {
-                throw CommandFailure(status: .failure, message: "nothing is loaded yet: run `churn load FILE…` first.")
-            }
-            let asOfTime = try asOf.map { try AsOfTime.parse($0) } ?? latest
-            let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
-            let directory =
-                out.map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? root.appendingPathComponent(Reports.Report.directoryName(asOf: asOfTime), isDirectory: true)
-            let report =
-                asOfTime >= latest
-                ? try ReportWriting.writeStored(
-                    environment: environment.rawValue, asOf: asOfTime, store: store, reader: reader, root: root,
-                    directory: directory, granularity: granularity, schedule: messageSchedule)
-                : try ReportWriting.writeBuilt(
-                    environment: environment.rawValue, asOf: asOfTime, store: store, reader: reader, root: root,
-                    directory: directory, granularity: granularity, schedule: messageSchedule)
-            let outcomes = report.outcomes
-            print("wrote \(directory.path)/ (\(Reports.Report.fileNames.count) files)")
+            let inputs = ReportWorkflow.Inputs(
+                environment: environment.rawValue, asOf: try asOf.map { try DateArgument.asOf($0) }, out: out,
+                reportsRoot: reportsRoot, granularity: granularity, schedule: try schedule.load()
+            )
+            let written = try ReportWorkflow(target: global.target, logger: logger).run(inputs)
+            if let problem = written.previousReportProblem { Console.warnPreviousReportUnreadable(problem) }
+            let outcomes = written.report.outcomes
+            print("wrote \(written.directory.path)/ (\(Reports.Report.fileNames.count) files)")
             print(
-                "\(environment.rawValue) as of \(UTCTime.minute(asOfTime)): \(outcomes.episodes) episodes, "
+                "\(environment.rawValue) as of \(UTCTime.minute(written.asOf)): \(outcomes.episodes) episodes, "
                     + "\(outcomes.recovered) recovered, \(outcomes.expired) expired, \(outcomes.cancelled) cancelled, "
                     + "\(outcomes.other) other, \(outcomes.open) open"
             )

@@ -2,6 +2,7 @@ import Analysis
 import ArgumentParser
 import Foundation
 import Simulator
+import Workflows
 
 extension Churn {
     /// `churn simulate`: write a signed export of simulated subscribers, with the ground truth of its episodes.
@@ -325,10 +326,7 @@ extension Churn {
             var options = SimulationOptions()
             options.subscribers = subscribers
             options.seed = seed
-            guard let start = UTCCalendar.startOfDay(start) else {
-                throw ValidationError("--start must be a date YYYY-MM-DD, not \(start).")
-            }
-            options.start = start
+            options.start = try DateArgument.parse(start, option: "--start", forms: .day).start
             options.months = months
             guard let grace = GraceSetting(argument: grace) else {
                 throw ValidationError("--grace must be none, 3, 16, 28 or mixed, not \(grace).")

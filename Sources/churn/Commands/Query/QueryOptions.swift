@@ -1,10 +1,9 @@
 import Analysis
-import AnalysisStore
 import AppStoreNotifications
 import ArgumentParser
 import Foundation
 import Reports
-import Store
+import Workflows
 
 /// The options every `churn query` question takes: scope, filters, grouping and output format.
 struct QueryOptions: ParsableArguments {
@@ -76,23 +75,16 @@ struct QueryOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let asOf { _ = try AsOfTime.parse(asOf) }
+        if let asOf { _ = try DateArgument.asOf(asOf) }
         if trialConversion && paidRenewal {
             throw ValidationError("--trial-conversion and --paid-renewal exclude each other: give at most one.")
         }
         if firstEpisode && repeatEpisode {
             throw ValidationError("--first-episode and --repeat-episode exclude each other: give at most one.")
         }
-        for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, CalendarPeriod.span(named: value) == nil {
-                throw ValidationError(
-                    "\(name) \(value): expected a day (2026-03-05), a month (2026-03) or an ISO week (2026-W10)."
-                )
-            }
-        }
-        if let from, let to, let start = CalendarPeriod.span(named: from), let end = CalendarPeriod.span(named: to),
-            start.lowerBound >= end.upperBound
-        {
+        let start = try startPeriod
+        let end = try endPeriod
+        if let from, let to, let start, let end, start.start >= end.end {
             throw ValidationError("--from \(from) is after --to \(to): no episode can start in between.")
         }
         let grouping = self.grouping
@@ -104,13 +96,30 @@ struct QueryOptions: ParsableArguments {
         }
     }
 
+    /// `--from`: the day, month or week episodes start from.
+    private var startPeriod: DateArgument.Value? {
+        get throws(ValidationError) {
+            guard let from else { return nil }
+            return try DateArgument.parse(from, option: "--from", forms: .period)
+        }
+    }
+
+    /// `--to`: the day, month or week episodes start by the end of.
+    private var endPeriod: DateArgument.Value? {
+        get throws(ValidationError) {
+            guard let to else { return nil }
+            return try DateArgument.parse(to, option: "--to", forms: .period)
+        }
+    }
+
     /// The filters as given.
-    var filter: EpisodeFilter {
+    /// - Throws: `ValidationError` for a `--from` or `--to` that names no day, month or week.
+    func filter() throws -> EpisodeFilter {
         EpisodeFilter(
             productIds: products,
             storefronts: storefronts,
-            startFrom: from.flatMap(CalendarPeriod.span(named:))?.lowerBound,
-            startBefore: to.flatMap(CalendarPeriod.span(named:))?.upperBound,
+            startFrom: try startPeriod?.start,
+            startBefore: try endPeriod?.end,
             isTrialConversion: trialConversion ? true : paidRenewal ? false : nil,
             isFirstEpisode: firstEpisode ? true : repeatEpisode ? false : nil
         )
@@ -127,36 +136,17 @@ struct QueryOptions: ParsableArguments {
         openEpisodes: OpenEpisodes.Selection = .init()
     ) throws {
         let logger = global.makeLogger()
-        let writer = try global.connectMigrated(logger: logger)
-        let reader = try global.target.connect(logger: logger)
-        try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment.rawValue)
-        let query = EpisodeQuery(environment: environment.rawValue, filter: filter)
-        guard let scope = try query.scope(asOf: asOf.map { try AsOfTime.parse($0) }, connection: writer) else {
-            throw CommandFailure(status: .failure, message: "nothing is loaded yet: run `churn load FILE…` first.")
-        }
         let question = EpisodeQuestion(
             kind, grouping: grouping, schedule: schedule, limit: limit, openEpisodes: openEpisodes)
-        // The episodes stream through the question's tally: none is kept but the rows `episodes` lists.
-        var tally = EpisodeQuestion.Tally(question, asOf: scope.asOf)
-        var inScope = 0
-        func add(_ episode: Episode) {
-            tally.add(episode)
-            inScope += 1
-        }
-        let answer: [EpisodeQuestion.Group]
-        if kind == .graceWhatIf {
-            // Each product's grace length is the one that dated its grace periods, over every episode.
-            let graceLengths = try query.forEachEpisodeWithGraceLengths(
-                in: scope, connection: writer, reader: reader, add)
-            answer = tally.answer(graceLengths: graceLengths)
-        } else {
-            try query.forEachEpisode(in: scope, connection: writer, reader: reader, add)
-            answer = tally.answer
-        }
-        let table = question.table(answer: answer, asOf: scope.asOf, for: format)
+        let inputs = QueryWorkflow.Inputs(
+            environment: environment.rawValue, asOf: try asOf.map { try DateArgument.asOf($0) }, filter: try filter(),
+            question: question
+        )
+        let answer = try QueryWorkflow(target: global.target, logger: logger).run(inputs)
+        let table = question.table(answer: answer.groups, asOf: answer.asOf, for: format)
         if format == .table, Console.isInteractive {
-            let described = "\(environment.rawValue) as of \(UTCTime.minute(scope.asOf))"
-            FileHandle.standardError.write(Data("\(described): \(inScope) episode(s) in scope\n".utf8))
+            let described = "\(environment.rawValue) as of \(UTCTime.minute(answer.asOf))"
+            FileHandle.standardError.write(Data("\(described): \(answer.episodesInScope) episode(s) in scope\n".utf8))
         }
         FileHandle.standardOutput.write(Data(TableRenderer.render(table, as: format).utf8))
     }

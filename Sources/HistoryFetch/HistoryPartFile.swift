@@ -46,7 +46,7 @@ final class HistoryPartFile {
     }
 
     /// Opens the file of a part to go on after `committedLength` bytes, creating it when nothing is kept yet.
-    /// - Throws: ``IngestError/writeFailed(path:reason:)`` with the system's reason.
+    /// - Throws: ``FetchError/writeFailed(path:reason:)`` with the system's reason.
     static func open(directory: String, name: String, partialName: String, committedLength: Int64) throws -> Opening {
         let path = (directory as NSString).appendingPathComponent(name)
         let partialPath = (directory as NSString).appendingPathComponent(partialName)
@@ -90,7 +90,7 @@ final class HistoryPartFile {
     }
 
     /// Appends `bytes` at the end and makes them durable.
-    /// - Throws: ``IngestError/writeFailed(path:reason:)`` with the system's reason (a full disk, for example).
+    /// - Throws: ``FetchError/writeFailed(path:reason:)`` with the system's reason (a full disk, for example).
     func append(_ bytes: [UInt8]) throws {
         var written = 0
         try bytes.withUnsafeBytes { buffer in
@@ -111,7 +111,7 @@ final class HistoryPartFile {
     }
 
     /// Closes the file and gives it its final name, durably.
-    /// - Throws: ``IngestError/writeFailed(path:reason:)`` with the system's reason.
+    /// - Throws: ``FetchError/writeFailed(path:reason:)`` with the system's reason.
     func complete() throws {
         guard fsync(descriptor) == 0 else { throw Self.failure(partialPath) }
         close(descriptor)
@@ -135,7 +135,7 @@ final class HistoryPartFile {
         guard fsync(handle) == 0 else { throw Self.failure(directory) }
     }
 
-    private static func failure(_ path: String) -> IngestError {
+    private static func failure(_ path: String) -> FetchError {
         .writeFailed(path: path, reason: String(cString: strerror(errno)))
     }
 }

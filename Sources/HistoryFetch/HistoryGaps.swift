@@ -33,12 +33,14 @@ package struct HistoryGaps: Sendable {
     package var apple: Int { days.reduce(0) { $0 + $1.apple } }
     package var missing: Int { days.reduce(0) { $0 + $1.missing.count } }
 
-    /// Reads every page `pager` gives and compares it with what `connection` stores.
-    /// - Throws: ``AppStoreServerAPIError``, ``PGError``.
+    /// Reads every page `pager` gives and compares it with what the database stores.
+    /// - Parameter areStored: for each notification of a page, in order, whether the database holds it; called on
+    ///   a ``ConnectionExecutor``, so it may block on libpq.
+    /// - Throws: ``AppStoreServerAPIError``, or what `areStored` throws.
     package static func find(
         pager: NotificationHistoryPager,
-        connection: PGConnection,
-        logger: Logger
+        logger: Logger,
+        areStored: ([DecodedNotification]) throws -> [Bool]
     ) async throws -> HistoryGaps {
         try await withTaskExecutorPreference(ConnectionExecutor()) {
             var pager = pager
@@ -51,7 +53,7 @@ package struct HistoryGaps: Sendable {
                 )
             }) {
                 pages += 1
-                var listed: [(key: NotificationKey, day: Int)] = []
+                var listed: [(notification: DecodedNotification, uuid: String, day: Int)] = []
                 for item in page.response.notificationHistory ?? [] {
                     guard let token = item.signedPayload,
                         let decoded = try? NotificationDecoder.decodeSignedPayload(token),
@@ -60,19 +62,17 @@ package struct HistoryGaps: Sendable {
                         undecodable += 1
                         continue
                     }
-                    let key = NotificationKey(
-                        subscription: NotificationRow.subscription(of: decoded), uuid: uuid.lowercased()
-                    )
-                    listed.append((key, CivilDate.split(unixMilliseconds: signedDate).daysSinceEpoch))
+                    listed.append(
+                        (decoded, uuid.lowercased(), CivilDate.split(unixMilliseconds: signedDate).daysSinceEpoch))
                 }
-                let stored = try storedKeys(listed.map(\.key), connection: connection)
-                for (key, day) in listed {
+                let stored = try areStored(listed.map(\.notification))
+                for (index, (_, uuid, day)) in listed.enumerated() {
                     var entry = counts[day] ?? (0, 0, [])
                     entry.apple += 1
-                    if stored.contains(key) {
+                    if index < stored.count, stored[index] {
                         entry.stored += 1
                     } else {
-                        entry.missing.append(key.uuid)
+                        entry.missing.append(uuid)
                     }
                     counts[day] = entry
                 }
@@ -88,11 +88,5 @@ package struct HistoryGaps: Sendable {
             logger.info("history compared", metadata: ["gaps.pages": "\(pages)", "gaps.days": "\(days.count)"])
             return HistoryGaps(days: days, undecodable: undecodable, pages: pages)
         }
-    }
-
-    /// Which of `keys` `notifications` holds, by its primary key (the subscription a notification's content decides,
-    /// and its UUID). Text that is no UUID is never stored.
-    private static func storedKeys(_ keys: [NotificationKey], connection: PGConnection) throws -> Set<NotificationKey> {
-        try NotificationKey.stored(keys.filter { UUIDText.isValid($0.uuid) }, connection: connection)
     }
 }

@@ -7,14 +7,14 @@ import Foundation
 #endif
 
 /// Why a file named on the command line cannot be used, in the system's words, for the command's messages.
-enum FileAccess {
+package enum FileAccess {
     /// Why `path` cannot be read (`access(2)` and `strerror`); nil when it can.
-    static func problem(reading path: String) -> String? {
+    package static func problem(reading path: String) -> String? {
         access(path, R_OK) == 0 ? nil : String(cString: strerror(errno))
     }
 
     /// Why `path` cannot be read as a file: the reasons of ``problem(reading:)``, or that it is a directory.
-    static func problem(readingFile path: String) -> String? {
+    package static func problem(readingFile path: String) -> String? {
         if let problem = problem(reading: path) { return problem }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -24,13 +24,13 @@ enum FileAccess {
     }
 
     /// Why `directory` cannot be written to; nil when it can.
-    static func problem(writingTo directory: String) -> String? {
+    package static func problem(writingTo directory: String) -> String? {
         access(directory, W_OK) == 0 ? nil : String(cString: strerror(errno))
     }
 
     /// Why `directory` cannot be created and written to: the reason of its nearest existing part (itself or a
     /// parent), which must be a directory the user may write to; nil when `mkdir -p` and a write would work.
-    static func problem(creatingIn directory: String) -> String? {
+    package static func problem(creatingIn directory: String) -> String? {
         var candidate = URL(fileURLWithPath: directory.isEmpty ? "." : directory).standardizedFileURL
         while true {
             var isDirectory: ObjCBool = false
@@ -40,6 +40,18 @@ enum FileAccess {
             }
             if candidate.path == "/" { return nil }
             candidate = candidate.deletingLastPathComponent()
+        }
+    }
+}
+
+extension FileAccess {
+    /// Checks that every one of `paths` can be read (with `asFiles`, read as files, not directories).
+    /// - Throws: ``WorkflowError/unreadableInput(name:reason:)`` for the first that cannot.
+    package static func requireReadable(_ paths: [String], asFiles: Bool = false) throws(WorkflowError) {
+        for path in paths {
+            if let problem = asFiles ? problem(readingFile: path) : problem(reading: path) {
+                throw .unreadableInput(name: path, reason: problem)
+            }
         }
     }
 }

@@ -5,12 +5,12 @@ import PGClient
 import Reports
 
 /// Writes a report directory, comparing with the previous report of the same environment and database in the same
-/// root; shared by `report` and `nightly`.
-enum ReportWriting {
+/// root; shared by the report and nightly workflows.
+package enum ReportWriting {
     /// Writes the report of the stored episodes of `environment` as of `asOf` (at or after the latest `signedDate`
     /// loaded), streaming the episodes through the report's figures without holding them; `reader` builds the
     /// episodes as of 61 days earlier for the forecast check.
-    static func writeStored(
+    package static func writeStored(
         environment: String,
         asOf: Int64,
         store: StoredDataset,
@@ -19,7 +19,7 @@ enum ReportWriting {
         directory: URL,
         granularity: CalendarPeriod.Granularity = .month,
         schedule: MessageSchedule = .standard
-    ) throws -> Report {
+    ) throws -> WrittenReport {
         try writeStreamed(
             environment: environment, asOf: asOf, store: store, reader: reader, root: root, directory: directory,
             granularity: granularity, schedule: schedule
@@ -29,7 +29,7 @@ enum ReportWriting {
     /// Writes the report of `environment` as of an earlier time than the latest `signedDate` loaded: episodes
     /// built afresh from the notifications signed by then, streamed through the report's figures without holding
     /// them (``StoredDataset/streamBuilt(environment:asOf:reader:_:)``).
-    static func writeBuilt(
+    package static func writeBuilt(
         environment: String,
         asOf: Int64,
         store: StoredDataset,
@@ -38,7 +38,7 @@ enum ReportWriting {
         directory: URL,
         granularity: CalendarPeriod.Granularity = .month,
         schedule: MessageSchedule = .standard
-    ) throws -> Report {
+    ) throws -> WrittenReport {
         try writeStreamed(
             environment: environment, asOf: asOf, store: store, reader: reader, root: root, directory: directory,
             granularity: granularity, schedule: schedule
@@ -58,12 +58,11 @@ enum ReportWriting {
         granularity: CalendarPeriod.Granularity,
         schedule: MessageSchedule,
         episodes: (_ body: (Episode) throws -> Void) throws -> EpisodeDataset
-    ) throws -> Report {
-        var tally = Report.Tally(
-            asOf: asOf,
-            options: try options(
-                asOf: asOf, store: store, environment: environment, root: root, granularity: granularity,
-                schedule: schedule))
+    ) throws -> WrittenReport {
+        let (options, previousReportProblem) = try options(
+            asOf: asOf, store: store, environment: environment, root: root, granularity: granularity,
+            schedule: schedule)
+        var tally = Report.Tally(asOf: asOf, options: options)
         var check = ForecastCheck.Tally(
             forecast: try forecast(environment: environment, asOf: asOf, store: store, reader: reader))
         let counts = try episodes { episode in
@@ -73,7 +72,8 @@ enum ReportWriting {
         let report = Report(
             tally, dataQuality: counts.dataQuality, renewals: counts.renewals, forecastCheck: check.check)
         try report.write(to: directory)
-        return report
+        return WrittenReport(
+            report: report, directory: directory, asOf: asOf, previousReportProblem: previousReportProblem)
     }
 
     /// The chances of the episodes open 61 days before `asOf`, from the episodes built afresh as of then
@@ -88,7 +88,7 @@ enum ReportWriting {
     }
 
     /// The report's options: the database's identity, rejections and latest data, and the previous report's
-    /// headline (none, with a warning, when it cannot be read).
+    /// headline (none when it cannot be read: then why, for a warning).
     private static func options(
         asOf: Int64,
         store: StoredDataset,
@@ -96,19 +96,21 @@ enum ReportWriting {
         root: URL,
         granularity: CalendarPeriod.Granularity,
         schedule: MessageSchedule
-    ) throws -> Report.Options {
+    ) throws -> (Report.Options, previousReportProblem: String?) {
         let databaseID = try store.databaseID()
         var previous: PreviousHeadline?
+        var problem: String?
         do {
             previous = try Headline.latest(
                 inReportsRoot: root, before: asOf, environment: environment, databaseID: databaseID)
         } catch {
-            Console.warn("the previous report cannot be read, so no comparison is shown: \(error)")
+            problem = "\(error)"
         }
-        return .init(
+        let options = Report.Options(
             granularity: granularity, schedule: schedule, environment: environment, databaseID: databaseID,
             rejections: try store.loadQuality(environment: environment, asOf: asOf).rejections, previous: previous,
             latestSignedDate: try store.latestSignedDate()
         )
+        return (options, problem)
     }
 }

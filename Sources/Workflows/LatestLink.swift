@@ -8,10 +8,10 @@ import Reports
 #endif
 
 /// The `latest` link of a reports root, which `churn nightly` points at the report it wrote.
-enum LatestLink {
+package enum LatestLink {
     /// Points `root/latest` at `name` (a relative symbolic link), replacing any previous link atomically.
     /// - Throws: ``ReportsError`` naming the link and the system's reason.
-    static func point(in root: URL, at name: String) throws {
+    package static func point(in root: URL, at name: String) throws {
         let link = root.appendingPathComponent("latest").path
         let temporary = root.appendingPathComponent(".latest.\(getpid())").path
         unlink(temporary)

@@ -35,7 +35,7 @@ package final class HistoryFetcher {
     /// - Parameters:
     ///   - directory: the exports directory (created if missing); recorded with each range.
     ///   - pagesPerFile: pages per file, at least 1.
-    /// - Throws: ``IngestError/writeFailed(path:reason:)`` when the directory cannot be created.
+    /// - Throws: ``FetchError/writeFailed(path:reason:)`` when the directory cannot be created.
     package init(connection: PGConnection, directory: String, pagesPerFile: Int = 500, logger: Logger) throws {
         self.connection = connection
         self.checkpoints = FetchCheckpoints(connection: connection)
@@ -43,7 +43,7 @@ package final class HistoryFetcher {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            throw IngestError.writeFailed(path: directory, reason: (error as NSError).localizedDescription)
+            throw FetchError.writeFailed(path: directory, reason: (error as NSError).localizedDescription)
         }
         self.directory = url.resolvingSymlinksInPath().path
         self.pagesPerFile = max(1, pagesPerFile)
@@ -59,7 +59,7 @@ package final class HistoryFetcher {
     /// Unfinished ranges that ended before the history Apple keeps are marked `abandoned` (nothing of them is left
     /// to fetch) and skipped.
     /// - Returns: what each range's fetch did.
-    /// - Throws: ``AppStoreServerAPIError``, ``IngestError``, ``PGError``; the ranges fetched before stay fetched.
+    /// - Throws: ``AppStoreServerAPIError``, ``FetchError``, ``PGError``; the ranges fetched before stay fetched.
     package func fetchSinceLastSuccess(
         scope: HistoryScope,
         client: AppStoreServerAPIClient,
@@ -92,7 +92,7 @@ package final class HistoryFetcher {
 
     /// Fetches `[startDate, endDate)`: resumes the unfinished range of `scope` in this directory with exactly these
     /// bounds, if there is one, else starts a new one.
-    /// - Throws: ``AppStoreServerAPIError``, ``IngestError``, ``PGError``.
+    /// - Throws: ``AppStoreServerAPIError``, ``FetchError``, ``PGError``.
     package func fetch(
         scope: HistoryScope,
         startDate: Int64,
@@ -275,7 +275,7 @@ package final class HistoryFetcher {
             try FileManager.default.createDirectory(atPath: quarantine, withIntermediateDirectories: true)
             try Data(malformed.body).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw IngestError.writeFailed(path: path, reason: (error as NSError).localizedDescription)
+            throw FetchError.writeFailed(path: path, reason: (error as NSError).localizedDescription)
         }
         try checkpoints.countMalformedPage(id: checkpoint.id)
         result.malformedPages.append(path)
@@ -295,7 +295,7 @@ package final class HistoryFetcher {
         do {
             return try GzipMember.compress(line)
         } catch {
-            throw IngestError.writeFailed(path: "a history file", reason: error.description)
+            throw FetchError.writeFailed(path: "a history file", reason: error.description)
         }
     }
 }

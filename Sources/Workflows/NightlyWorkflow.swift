@@ -1,0 +1,217 @@
+import AnalysisStore
+import Foundation
+import HistoryFetch
+import Ingest
+import Logging
+import PGClient
+import Reports
+import Store
+
+/// The nightly run, under the nightly lock: fetch the history (when asked), load the export files not loaded before,
+/// rebuild the episodes they touched, write the dated report and point `latest` at it (`churn nightly`).
+package struct NightlyWorkflow {
+    package struct Inputs {
+        /// Export files and directories.
+        package var paths: [String]
+        /// Which files of a directory to load (shell patterns).
+        package var glob: [String]
+        package var options: LoadOptions
+        /// The fetch to run first; its directory is loaded with the paths. Nil: no fetch.
+        package var fetch: FetchJob?
+        package var reportsRoot: String
+        package var environment: String
+        /// The most rejected inputs a run may have and still succeed.
+        package var maxRejects: Int
+        /// Whether a run that stores no new notification fails (``WorkflowError/noNewData(_:)``).
+        package var expectsNewData: Bool
+        /// Seconds to wait for another nightly run to release the lock.
+        package var lockTimeout: Double
+
+        package init(
+            paths: [String], glob: [String], options: LoadOptions, fetch: FetchJob?, reportsRoot: String,
+            environment: String, maxRejects: Int, expectsNewData: Bool, lockTimeout: Double
+        ) {
+            self.paths = paths
+            self.glob = glob
+            self.options = options
+            self.fetch = fetch
+            self.reportsRoot = reportsRoot
+            self.environment = environment
+            self.maxRejects = maxRejects
+            self.expectsNewData = expectsNewData
+            self.lockTimeout = lockTimeout
+        }
+    }
+
+    /// What the run has done so far, as it happens, in this order.
+    package enum Event {
+        /// The history was fetched.
+        case fetched([FetchedRange])
+        /// The fetch failed; the run goes on with what is on disk and ends with this error.
+        case fetchFailed(any Error)
+        /// Files of the directories that no `glob` pattern picks (`matched`: how many files were picked).
+        case unmatchedFiles([String], matched: Int)
+        /// Files loaded before are loaded again: inputs they refused may pass with this run's options.
+        case loadingAgain([String])
+        /// The files are about to be loaded, in this order.
+        case loading([String])
+        /// A batch of the load was written.
+        case loadProgress(LoadProgress)
+        /// The files were loaded.
+        case loaded(LoadSummary)
+        /// No file needed loading; `skipped` were loaded before.
+        case nothingToLoad(skipped: Int)
+    }
+
+    package struct Result {
+        /// The episodes rebuilt.
+        package var analysis: EpisodeAnalyzer.Summary
+        /// The report written and the name `latest` points at; nil when nothing is loaded yet.
+        package var report: (written: WrittenReport, latestName: String)?
+        /// Inputs rejected this run, not counting those refused before and again.
+        package var rejected: Int
+        /// Whether more inputs were rejected than the run allows.
+        package var hasTooManyRejects: Bool
+        /// Why the run did not fully succeed, the first reason first: the fetch's error, too many rejects, or no new
+        /// data when it was expected. Nil: it did.
+        package var failure: (any Error)?
+    }
+
+    package var target: DatabaseTarget
+    package var logger: Logger
+
+    package init(target: DatabaseTarget, logger: Logger) {
+        self.target = target
+        self.logger = logger
+    }
+
+    /// Runs the night's work.
+    /// - Parameter event: told of each stage as it happens.
+    /// - Throws: ``WorkflowError/nightlyLockBusy(waitedSeconds:)``; `PGError`, `IngestError`, `ReportsError`,
+    ///   `EmbeddedClusterError`. A failed fetch does not throw: the run goes on and ``Result/failure`` holds it.
+    package func run(_ inputs: Inputs, event: (Event) -> Void) async throws -> Result {
+        let writer = try target.connectMigrated(logger: logger)
+        let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.nightly, on: writer)
+        guard try writer.advisoryLock(lock, timeout: inputs.lockTimeout) else {
+            throw WorkflowError.nightlyLockBusy(waitedSeconds: Int(inputs.lockTimeout))
+        }
+        defer { _ = try? writer.advisoryUnlock(lock) }
+        try Loader.markAbandonedRuns(connection: writer)
+
+        // The history first; a failed fetch leaves what is on disk to load and report.
+        var fetchError: (any Error)?
+        var loadPaths = inputs.paths
+        if let fetch = inputs.fetch {
+            do {
+                event(.fetched(try await fetch.run(connection: writer, logger: logger, now: Self.now())))
+            } catch {
+                event(.fetchFailed(error))
+                fetchError = error
+            }
+            loadPaths.append(fetch.directory)
+        }
+        let load = try await loadNewFiles(loadPaths, inputs, writer: writer, event: event)
+
+        let reader = try target.connect(logger: logger)
+        let analysis = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
+            .analyze(environment: inputs.environment)
+        let store = StoredDataset(connection: writer)
+        var report: (written: WrittenReport, latestName: String)?
+        if let asOf = try store.latestSignedDate() {
+            let root = URL(fileURLWithPath: inputs.reportsRoot, isDirectory: true)
+            let name = Report.directoryName(asOf: asOf)
+            FaultPoint.reach("nightly.before-report")
+            let written = try ReportWriting.writeStored(
+                environment: inputs.environment, asOf: asOf, store: store, reader: reader, root: root,
+                directory: root.appendingPathComponent(name, isDirectory: true))
+            try LatestLink.point(in: root, at: name)
+            // A run killed just before this one may still have held its lock at the start; mark it now.
+            try Loader.markAbandonedRuns(connection: writer)
+            report = (written, name)
+        }
+        let tooManyRejects = load.rejected > inputs.maxRejects
+        var failure: (any Error)? = fetchError
+        if failure == nil, tooManyRejects {
+            failure = WorkflowError.tooManyRejects(rejected: load.rejected, limit: inputs.maxRejects)
+        }
+        if failure == nil, inputs.expectsNewData, load.newNotifications == 0 {
+            failure = WorkflowError.noNewData(
+                .init(
+                    paths: inputs.paths, glob: inputs.glob, newFiles: load.newFiles, skipped: load.skipped,
+                    unmatched: load.unmatched))
+        }
+        return Result(
+            analysis: analysis, report: report, rejected: load.rejected, hasTooManyRejects: tooManyRejects,
+            failure: failure)
+    }
+
+    /// What the loading stage did.
+    private struct LoadOutcome {
+        var newFiles = 0
+        var skipped = 0
+        var unmatched = 0
+        var rejected = 0
+        /// Notifications the run stored that were not stored before (a killed load's rows of a file count too).
+        var newNotifications = 0
+    }
+
+    /// Loads the files under `paths` not loaded before, by content, and those loaded before whose refused inputs
+    /// may pass with this run's options.
+    private func loadNewFiles(
+        _ paths: [String], _ inputs: Inputs, writer: PGConnection, event: (Event) -> Void
+    ) async throws -> LoadOutcome {
+        // A directory named twice (the fetch's, given as a path too) loads once.
+        var seen: Set<String> = []
+        let found = try ExportFiles.partition(paths, glob: inputs.glob)
+        let files = found.matched.filter {
+            seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted
+        }
+        if !found.unmatched.isEmpty { event(.unmatchedFiles(found.unmatched, matched: files.count)) }
+
+        // Skip what was loaded before, by content, unless inputs it refused may pass with today's options.
+        let sourceFiles = SourceFiles(connection: writer)
+        var outcome = LoadOutcome(unmatched: found.unmatched.count)
+        var mending: [String] = []
+        // The new files and those loaded again, in the order found.
+        var toLoad: [String] = []
+        for file in files {
+            let sha256 = try ExportFiles.sha256(ofFile: file)
+            if try !sourceFiles.hasLoaded(sha256: sha256) {
+                outcome.newFiles += 1
+                toLoad.append(file)
+            } else if try sourceFiles.hasMendableRefusals(sha256: sha256, acceptance: inputs.options.acceptance) {
+                mending.append(file)
+                toLoad.append(file)
+            } else {
+                outcome.skipped += 1
+            }
+        }
+        logger.info(
+            "nightly run",
+            metadata: [
+                "files.new": .stringConvertible(outcome.newFiles),
+                "files.skipped": .stringConvertible(outcome.skipped),
+                "files.reloaded": .stringConvertible(mending.count),
+            ]
+        )
+        if !mending.isEmpty { event(.loadingAgain(mending)) }
+        guard !toLoad.isEmpty else {
+            event(.nothingToLoad(skipped: outcome.skipped))
+            return outcome
+        }
+        event(.loading(toLoad))
+        let summary = try await Loader(connection: writer, options: inputs.options, logger: logger).load(toLoad) {
+            event(.loadProgress($0))
+        }
+        // Inputs refused before and again are not news: a file loaded again reports only what is new.
+        outcome.rejected = summary.newlyRejected
+        outcome.newNotifications = summary.loaded + summary.resumed
+        event(.loaded(summary))
+        return outcome
+    }
+
+    /// The current time, Unix milliseconds.
+    private static func now() -> Int64 {
+        Int64(Date().timeIntervalSince1970 * 1000)
+    }
+}

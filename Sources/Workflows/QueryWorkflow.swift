@@ -1,0 +1,68 @@
+import Analysis
+import AnalysisStore
+import Logging
+import Store
+
+/// Brings the episodes up to date and answers one question about those in scope (`churn query`).
+package struct QueryWorkflow {
+    package struct Inputs {
+        package var environment: String
+        /// The time to answer as of, Unix milliseconds; nil for the latest `signedDate` loaded.
+        package var asOf: Int64?
+        package var filter: EpisodeFilter
+        package var question: EpisodeQuestion
+
+        package init(environment: String, asOf: Int64?, filter: EpisodeFilter, question: EpisodeQuestion) {
+            self.environment = environment
+            self.asOf = asOf
+            self.filter = filter
+            self.question = question
+        }
+    }
+
+    package struct Answer {
+        /// The answer's groups, as ``EpisodeQuestion`` lays them out.
+        package var groups: [EpisodeQuestion.Group]
+        /// The time the answer is as of, Unix milliseconds.
+        package var asOf: Int64
+        /// The episodes in scope.
+        package var episodesInScope: Int
+    }
+
+    package var target: DatabaseTarget
+    package var logger: Logger
+
+    package init(target: DatabaseTarget, logger: Logger) {
+        self.target = target
+        self.logger = logger
+    }
+
+    /// Streams the episodes in scope through the question's tally: none is kept but the rows `episodes` lists.
+    /// - Throws: ``WorkflowError/nothingLoaded``; `PGError`, `EmbeddedClusterError`.
+    package func run(_ inputs: Inputs) throws -> Answer {
+        let writer = try target.connectMigrated(logger: logger)
+        let reader = try target.connect(logger: logger)
+        try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: inputs.environment)
+        let query = EpisodeQuery(environment: inputs.environment, filter: inputs.filter)
+        guard let scope = try query.scope(asOf: inputs.asOf, connection: writer) else {
+            throw WorkflowError.nothingLoaded
+        }
+        var tally = EpisodeQuestion.Tally(inputs.question, asOf: scope.asOf)
+        var inScope = 0
+        func add(_ episode: Episode) {
+            tally.add(episode)
+            inScope += 1
+        }
+        let groups: [EpisodeQuestion.Group]
+        if inputs.question.kind == .graceWhatIf {
+            // Each product's grace length is the one that dated its grace periods, over every episode.
+            let graceLengths = try query.forEachEpisodeWithGraceLengths(
+                in: scope, connection: writer, reader: reader, add)
+            groups = tally.answer(graceLengths: graceLengths)
+        } else {
+            try query.forEachEpisode(in: scope, connection: writer, reader: reader, add)
+            groups = tally.answer
+        }
+        return Answer(groups: groups, asOf: scope.asOf, episodesInScope: inScope)
+    }
+}

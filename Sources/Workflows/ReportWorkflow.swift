@@ -1,0 +1,64 @@
+import Analysis
+import AnalysisStore
+import Foundation
+import Logging
+import Reports
+import Store
+
+/// Brings the episodes up to date and writes the report directory (`churn report`).
+package struct ReportWorkflow {
+    package struct Inputs {
+        package var environment: String
+        /// The time to report as of, Unix milliseconds; nil for the latest `signedDate` loaded.
+        package var asOf: Int64?
+        /// The directory to write; nil for `<reportsRoot>/<as-of date>`.
+        package var out: String?
+        /// The directory of dated reports, where the previous report to compare with is found.
+        package var reportsRoot: String
+        package var granularity: CalendarPeriod.Granularity
+        package var schedule: MessageSchedule
+
+        package init(
+            environment: String, asOf: Int64?, out: String?, reportsRoot: String,
+            granularity: CalendarPeriod.Granularity, schedule: MessageSchedule
+        ) {
+            self.environment = environment
+            self.asOf = asOf
+            self.out = out
+            self.reportsRoot = reportsRoot
+            self.granularity = granularity
+            self.schedule = schedule
+        }
+    }
+
+    package var target: DatabaseTarget
+    package var logger: Logger
+
+    package init(target: DatabaseTarget, logger: Logger) {
+        self.target = target
+        self.logger = logger
+    }
+
+    /// Writes the report: from the stored episodes when as of the latest data (or later), else from episodes built
+    /// afresh from the notifications signed by then.
+    /// - Throws: ``WorkflowError/nothingLoaded``; `PGError`, `ReportsError`, `EmbeddedClusterError`.
+    package func run(_ inputs: Inputs) throws -> WrittenReport {
+        let writer = try target.connectMigrated(logger: logger)
+        let reader = try target.connect(logger: logger)
+        try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: inputs.environment)
+        let store = StoredDataset(connection: writer)
+        guard let latest = try store.latestSignedDate() else { throw WorkflowError.nothingLoaded }
+        let asOf = inputs.asOf ?? latest
+        let root = URL(fileURLWithPath: inputs.reportsRoot, isDirectory: true)
+        let directory =
+            inputs.out.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? root.appendingPathComponent(Report.directoryName(asOf: asOf), isDirectory: true)
+        return asOf >= latest
+            ? try ReportWriting.writeStored(
+                environment: inputs.environment, asOf: asOf, store: store, reader: reader, root: root,
+                directory: directory, granularity: inputs.granularity, schedule: inputs.schedule)
+            : try ReportWriting.writeBuilt(
+                environment: inputs.environment, asOf: asOf, store: store, reader: reader, root: root,
+                directory: directory, granularity: inputs.granularity, schedule: inputs.schedule)
+    }
+}

@@ -1,0 +1,64 @@
+/// Why a workflow stopped, or completed short of what was asked: the domain's failures, each with what the operator
+/// reads. The command line turns each into its exit status in one place (`churn`'s entry point).
+package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// An input named by the user cannot be read; `name` says which (`/srv/exports`, `schedule file s.txt`) and
+    /// `reason` why, in the system's words.
+    case unreadableInput(name: String, reason: String)
+    /// Nothing is loaded yet: there is nothing to report on or to ask about.
+    case nothingLoaded
+    /// Another nightly run held the nightly lock for all of `waitedSeconds`.
+    case nightlyLockBusy(waitedSeconds: Int)
+    /// The run completed, but more inputs were rejected than `limit` allows.
+    case tooManyRejects(rejected: Int, limit: Int)
+    /// A nightly run expected new data and stored no new notification.
+    case noNewData(NoNewData)
+
+    /// What a nightly run that stored no new notification found under the paths it was given.
+    package struct NoNewData: Sendable, Equatable {
+        /// The export paths named.
+        package var paths: [String]
+        /// The `--glob` patterns.
+        package var glob: [String]
+        /// New files found (each holding only notifications stored before).
+        package var newFiles: Int
+        /// Files loaded before, skipped.
+        package var skipped: Int
+        /// Files under the paths that no pattern picks.
+        package var unmatched: Int
+
+        package init(paths: [String], glob: [String], newFiles: Int, skipped: Int, unmatched: Int) {
+            self.paths = paths
+            self.glob = glob
+            self.newFiles = newFiles
+            self.skipped = skipped
+            self.unmatched = unmatched
+        }
+    }
+
+    package var description: String {
+        switch self {
+        case .unreadableInput(let name, let reason):
+            return "cannot read \(name): \(reason)."
+        case .nothingLoaded:
+            return "nothing is loaded yet: run `churn load FILE…` first."
+        case .nightlyLockBusy(let waitedSeconds):
+            return "another nightly run holds the lock (waited \(waitedSeconds) s); try again later"
+        case .tooManyRejects(let rejected, let limit):
+            return "\(rejected) inputs rejected, more than --max-rejects \(limit) (see table quarantine)."
+        case .noNewData(let found):
+            let paths = found.paths.joined(separator: ", ")
+            if found.newFiles == 0, found.skipped == 0 {
+                return "no new export file arrived (--expect-new): no file under " + paths
+                    + (found.unmatched > 0
+                        ? " matches --glob \(found.glob.joined(separator: " ")) (\(found.unmatched) other file(s) there)"
+                        : " at all")
+            }
+            if found.newFiles == 0 {
+                return "no new export file arrived (--expect-new): \(found.skipped) file(s) under " + paths
+                    + " were all loaded before"
+            }
+            return "no new notification arrived (--expect-new): the \(found.newFiles) new file(s) under " + paths
+                + " hold only notifications stored before"
+        }
+    }
+}
