@@ -1,0 +1,102 @@
+import PGClient
+
+/// The `quarantine` table as `churn quarantine` reads and clears it: each refused input with its file, line, reason
+/// and raw text, and whether a later load resolved it (stored its notification, or accepted it once an option was
+/// fixed).
+///
+/// A row not resolved counts in every report's `rejected_<reason>` (and, for a filter's refusals,
+/// `outside_environment` or `outside_bundle`), and a file holding one whose reason can be mended is loaded again by
+/// the next nightly. Clearing deletes the rows, raw text and all: the inputs are then as if never read.
+package struct QuarantineRows {
+    /// Which rows: all of them when every field is nil and `resolved` is false.
+    package struct Selection: Sendable, Equatable {
+        /// Only these row ids.
+        package var ids: [Int64]
+        /// Only this reason (`not_json`, `wrong_bundle_id`, …).
+        package var reason: String?
+        /// Only rows of files whose path is this one exactly, as the load named it.
+        package var file: String?
+        /// Also the rows a later load resolved (which count nowhere).
+        package var resolved: Bool
+
+        package init(ids: [Int64] = [], reason: String? = nil, file: String? = nil, resolved: Bool = false) {
+            self.ids = ids
+            self.reason = reason
+            self.file = file
+            self.resolved = resolved
+        }
+
+        /// Whether the selection names anything beyond "every unresolved row".
+        package var isNarrowed: Bool { !ids.isEmpty || reason != nil || file != nil }
+
+        /// The WHERE clause and its parameters.
+        fileprivate var condition: (sql: String, parameters: [String?]) {
+            var clauses: [String] = []
+            var parameters: [String?] = []
+            if !resolved { clauses.append("resolved_by_run IS NULL") }
+            if !ids.isEmpty {
+                parameters.append(PGArray.literal(ids.map(String.init)))
+                clauses.append("id = ANY($\(parameters.count)::bigint[])")
+            }
+            if let reason {
+                parameters.append(reason)
+                clauses.append("reason = $\(parameters.count)")
+            }
+            if let file {
+                parameters.append(file)
+                clauses.append("file = $\(parameters.count)")
+            }
+            return (clauses.isEmpty ? "true" : clauses.joined(separator: " AND "), parameters)
+        }
+    }
+
+    /// One quarantined input.
+    package struct Row: Sendable, Equatable {
+        package var id: Int64
+        package var loadRunID: Int64
+        package var file: String
+        /// The line of the input (1-based); nil when the file has no lines (a single JSON document).
+        package var line: Int64?
+        package var reason: String
+        package var detail: String
+        /// When the load refused it (ISO 8601 UTC).
+        package var quarantinedAt: String
+        /// The load run that resolved it; nil while it counts.
+        package var resolvedByRun: Int64?
+    }
+
+    let connection: PGConnection
+
+    package init(connection: PGConnection) {
+        self.connection = connection
+    }
+
+    /// The selected rows, oldest first.
+    package func list(_ selection: Selection) throws -> [Row] {
+        let condition = selection.condition
+        return try connection.execute(
+            """
+            SELECT id, load_run_id, file, line, reason, detail,
+                   to_char(quarantined_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), resolved_by_run
+            FROM quarantine WHERE \(condition.sql) ORDER BY id
+            """,
+            condition.parameters
+        ).rows.map { field in
+            guard field.count == 8, let id = field[0].flatMap({ Int64($0) }),
+                let run = field[1].flatMap({ Int64($0) }), let file = field[2], let reason = field[4],
+                let detail = field[5], let at = field[6]
+            else { throw PGError(kind: .unexpectedResult, message: "a quarantine row has an unexpected shape") }
+            return Row(
+                id: id, loadRunID: run, file: file, line: field[3].flatMap { Int64($0) }, reason: reason,
+                detail: detail, quarantinedAt: at, resolvedByRun: field[7].flatMap { Int64($0) })
+        }
+    }
+
+    /// Deletes the selected rows.
+    /// - Returns: how many were deleted.
+    package func clear(_ selection: Selection) throws -> Int {
+        let condition = selection.condition
+        return try connection.execute("DELETE FROM quarantine WHERE \(condition.sql)", condition.parameters)
+            .affectedRows
+    }
+}

@@ -1,0 +1,156 @@
+import ArgumentParser
+import Foundation
+import Ingest
+import Workflows
+
+extension Churn {
+    /// `churn quarantine`: the refused inputs, listed and cleared.
+    struct QuarantineCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "quarantine",
+            abstract: "List or clear the inputs loads refused (the quarantine table).",
+            discussion: """
+                Every input a load refuses is kept with its file, line, reason and raw
+                text. Until a later load resolves it (stores its notification, or
+                accepts it once an option is fixed) it counts in every report's
+                rejected_<reason> and, for a file whose refusal an option can mend, the
+                next nightly loads the file again. Clear the rows that will never be
+                mended: a line cut short because its file was still being written, a
+                file loaded by mistake.
+
+                Examples:
+                  churn quarantine list
+                  churn quarantine list --reason not_json --format csv
+                  churn quarantine clear --file /srv/exports/2025-12-31.jsonl --reason not_json
+                  churn quarantine clear --id 17 --id 18
+
+                From psql:  SELECT file, line, reason, detail FROM quarantine WHERE resolved_by_run IS NULL;
+                """,
+            subcommands: [ListCommand.self, ClearCommand.self]
+        )
+
+        /// The rows a subcommand works on.
+        struct Selection: ParsableArguments {
+            @Option(name: .customLong("id"), help: ArgumentHelp("Only this row (repeatable).", valueName: "id"))
+            var ids: [Int64] = []
+
+            @Option(help: ArgumentHelp("Only inputs refused for this reason (not_json, …).", valueName: "reason"))
+            var reason: String?
+
+            @Option(help: ArgumentHelp("Only inputs of this file, its path as the load named it.", valueName: "path"))
+            var file: String?
+
+            func selection(resolved: Bool) -> QuarantineRows.Selection {
+                QuarantineRows.Selection(ids: ids, reason: reason, file: file, resolved: resolved)
+            }
+        }
+
+        struct ListCommand: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "list",
+                abstract: "List the refused inputs that still count, oldest first."
+            )
+
+            /// How the list is printed.
+            enum Format: String, ExpressibleByArgument, CaseIterable {
+                case table, csv
+            }
+
+            @OptionGroup var global: GlobalOptions
+            @OptionGroup var selection: Selection
+
+            @Flag(help: "Also the inputs a later load resolved (they count nowhere).")
+            var resolved = false
+
+            @Option(help: ArgumentHelp("table or csv.", valueName: "format"))
+            var format: Format = .table
+
+            func run() throws {
+                let rows = try QuarantineWorkflow(target: global.target, logger: global.makeLogger())
+                    .list(selection.selection(resolved: resolved))
+                let header = ["id", "run", "file", "line", "reason", "detail", "quarantined_at", "resolved_by_run"]
+                let cells = rows.map { row in
+                    [
+                        String(row.id), String(row.loadRunID), row.file, row.line.map(String.init) ?? "", row.reason,
+                        row.detail, row.quarantinedAt, row.resolvedByRun.map(String.init) ?? "",
+                    ]
+                }
+                switch format {
+                case .csv:
+                    for record in [header] + cells { print(record.map(Self.csvField).joined(separator: ",")) }
+                case .table:
+                    guard !rows.isEmpty else {
+                        print("no quarantined input" + (resolved ? "" : " counts") + " (of those selected)")
+                        return
+                    }
+                    let widths = header.indices.map { column in
+                        ([header] + cells).map { min($0[column].count, 60) }.max() ?? 0
+                    }
+                    for record in [header] + cells {
+                        let padded = record.enumerated().map { column, value in
+                            let text = value.count > 60 ? String(value.prefix(59)) + "…" : value
+                            return text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                        }
+                        print(padded.joined(separator: "  ").trimmingTrailingSpaces())
+                    }
+                }
+            }
+
+            /// RFC 4180: quoted when it holds a comma, a quote or a line break.
+            static func csvField(_ value: String) -> String {
+                guard value.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return value }
+                return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            }
+        }
+
+        struct ClearCommand: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "clear",
+                abstract: "Delete the selected refused inputs: they stop counting in reports.",
+                discussion: """
+                    Needs --id, --reason or --file (together they narrow), so that
+                    nothing is cleared by accident; --all-unresolved clears every input
+                    that still counts. The rows, raw text included, are deleted.
+                    """
+            )
+
+            @OptionGroup var global: GlobalOptions
+            @OptionGroup var selection: Selection
+
+            @Flag(help: "Clear every input that still counts.")
+            var allUnresolved = false
+
+            func validate() throws {
+                let narrowed = selection.selection(resolved: false).isNarrowed
+                if !narrowed && !allUnresolved {
+                    throw ValidationError(
+                        "say which inputs to clear: --id, --reason or --file (see churn quarantine list), "
+                            + "or --all-unresolved for every one.")
+                }
+                if narrowed && allUnresolved {
+                    throw ValidationError("--all-unresolved clears every input: leave out --id, --reason and --file.")
+                }
+            }
+
+            func run() throws {
+                let cleared = try QuarantineWorkflow(target: global.target, logger: global.makeLogger())
+                    .clear(selection.selection(resolved: false))
+                print(
+                    "cleared \(cleared) quarantined input(s): "
+                        + (cleared == 0
+                            ? "none matched (churn quarantine list shows what counts)"
+                            : "they no longer count in reports, and nightly no longer loads their files again for them")
+                )
+            }
+        }
+    }
+}
+
+extension String {
+    /// The text without the spaces at its end.
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

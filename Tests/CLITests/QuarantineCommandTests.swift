@@ -1,0 +1,65 @@
+import Foundation
+import PGClient
+import TestSupport
+import Testing
+
+/// `churn quarantine list` and `clear`: the refused inputs of a load, listed with file, line and reason, and cleared
+/// by a selection, after which reports no longer count them.
+@Suite struct QuarantineCommandTests {
+    @Test func listsAndClearsRefusedInputs() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quarantine-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let export = directory.appendingPathComponent("export.jsonl")
+        let simulate = try ChurnCommand.run(["simulate", "--subscribers", "20", "--seed", "4", "--out", export.path])
+        #expect(simulate.status == 0, "\(simulate.stderr)")
+        let lines = try String(contentsOf: export, encoding: .utf8).split(separator: "\n").count
+        // Two lines that are not JSON, the second cut short as by a writer still at work.
+        let handle = try FileHandle(forWritingTo: export)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("not json at all\n{\"signedPayload\": \"ab".utf8))
+        try handle.close()
+        let schema = try TestDatabase.makeSchema("quarantinecli")
+        let database = ["--database-url", schema.url]
+        let trust = ["--trust-root", directory.appendingPathComponent("export.root.der").path]
+        let load = try ChurnCommand.run(["load"] + database + trust + [export.path])
+        // Refused inputs: the load exits 2, every good line stored.
+        #expect(load.status == 2, "\(load.stderr)")
+
+        let list = try ChurnCommand.run(["quarantine", "list", "--format", "csv"] + database)
+        #expect(list.status == 0, "\(list.stderr)")
+        let records = list.stdout.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
+        #expect(
+            records.first == ["id", "run", "file", "line", "reason", "detail", "quarantined_at", "resolved_by_run"])
+        #expect(records.dropFirst().map { String($0[3]) } == [String(lines + 1), String(lines + 2)])
+        #expect(records.dropFirst().allSatisfy { $0[2] == Substring(export.path) && $0[4] == "not_json" })
+
+        // Nothing is cleared without a selection; a selection that matches nothing clears nothing.
+        let bare = try ChurnCommand.run(["quarantine", "clear"] + database)
+        #expect(bare.status == 64)
+        #expect(bare.stderr.contains("say which inputs to clear"), "\(bare.stderr)")
+        let none = try ChurnCommand.run(["quarantine", "clear", "--reason", "bad_signature"] + database)
+        #expect(none.status == 0 && none.stdout.contains("cleared 0 quarantined input(s)"), "\(none.stdout)")
+
+        let first = try #require(records.dropFirst().first.map { String($0[0]) })
+        let one = try ChurnCommand.run(["quarantine", "clear", "--id", first] + database)
+        #expect(one.stdout.contains("cleared 1 quarantined input(s)"), "\(one.stdout)\(one.stderr)")
+        let reports = directory.appendingPathComponent("reports")
+        let report = try ChurnCommand.run(["report", "--out", reports.path] + database)
+        #expect(report.status == 0, "\(report.stderr)")
+        let quality = try String(contentsOf: reports.appendingPathComponent("data_quality.csv"), encoding: .utf8)
+        #expect(quality.contains("rejected_not_json,1\n"), "\(quality)")
+
+        let rest = try ChurnCommand.run(
+            ["quarantine", "clear", "--reason", "not_json", "--file", export.path] + database)
+        #expect(rest.stdout.contains("cleared 1 quarantined input(s)"), "\(rest.stdout)")
+        let after = try ChurnCommand.run(["report", "--out", reports.path] + database)
+        #expect(after.status == 0, "\(after.stderr)")
+        let cleared = try String(contentsOf: reports.appendingPathComponent("data_quality.csv"), encoding: .utf8)
+        #expect(!cleared.contains("rejected_"), "\(cleared)")
+        let empty = try ChurnCommand.run(["quarantine", "list"] + database)
+        #expect(empty.stdout.contains("no quarantined input counts"), "\(empty.stdout)")
+    }
+}
