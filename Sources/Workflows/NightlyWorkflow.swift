@@ -121,8 +121,8 @@ package struct NightlyWorkflow {
             let root = URL(fileURLWithPath: inputs.reportsRoot, isDirectory: true)
             let name = Report.directoryName(asOf: asOf)
             FaultPoint.reach("nightly.before-report")
-            let written = try ReportWriting.writeStored(
-                environment: inputs.environment, asOf: asOf, store: store, reader: reader, root: root,
+            let written = try ReportWriting.write(
+                .stored, environment: inputs.environment, asOf: asOf, store: store, reader: reader, root: root,
                 directory: root.appendingPathComponent(name, isDirectory: true))
             try LatestLink.point(in: root, at: name)
             // A run killed just before this one may still have held its lock at the start; mark it now.

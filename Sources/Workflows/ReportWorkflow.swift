@@ -53,12 +53,9 @@ package struct ReportWorkflow {
         let directory =
             inputs.out.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? root.appendingPathComponent(Report.directoryName(asOf: asOf), isDirectory: true)
-        return asOf >= latest
-            ? try ReportWriting.writeStored(
-                environment: inputs.environment, asOf: asOf, store: store, reader: reader, root: root,
-                directory: directory, granularity: inputs.granularity, schedule: inputs.schedule)
-            : try ReportWriting.writeBuilt(
-                environment: inputs.environment, asOf: asOf, store: store, reader: reader, root: root,
-                directory: directory, granularity: inputs.granularity, schedule: inputs.schedule)
+        return try ReportWriting.write(
+            ReportWriting.Episodes(asOf: asOf, latest: latest), environment: inputs.environment, asOf: asOf,
+            store: store, reader: reader, root: root, directory: directory, granularity: inputs.granularity,
+            schedule: inputs.schedule)
     }
 }

@@ -7,29 +7,25 @@ import Reports
 /// Writes a report directory, comparing with the previous report of the same environment and database in the same
 /// root; shared by the report and nightly workflows.
 package enum ReportWriting {
-    /// Writes the report of the stored episodes of `environment` as of `asOf` (at or after the latest `signedDate`
-    /// loaded), streaming the episodes through the report's figures without holding them; `reader` builds the
-    /// episodes as of 61 days earlier for the forecast check.
-    package static func writeStored(
-        environment: String,
-        asOf: Int64,
-        store: StoredDataset,
-        reader: PGConnection,
-        root: URL,
-        directory: URL,
-        granularity: CalendarPeriod.Granularity = .month,
-        schedule: MessageSchedule = .standard
-    ) throws -> WrittenReport {
-        try writeStreamed(
-            environment: environment, asOf: asOf, store: store, reader: reader, root: root, directory: directory,
-            granularity: granularity, schedule: schedule
-        ) { body in try store.streamStored(environment: environment, asOf: asOf, body) }
+    /// Where a report's episodes come from.
+    package enum Episodes: Sendable {
+        /// The stored episodes, finished as of the as-of time: exact at or after the latest `signedDate` loaded.
+        case stored
+        /// Episodes built afresh from the notifications signed by the as-of time, for an earlier as-of
+        /// (``StoredDataset/streamBuilt(environment:asOf:reader:_:)``).
+        case builtAfresh
+
+        /// The source for a report as of `asOf` when the latest `signedDate` loaded is `latest`.
+        package init(asOf: Int64, latest: Int64) {
+            self = asOf >= latest ? .stored : .builtAfresh
+        }
     }
 
-    /// Writes the report of `environment` as of an earlier time than the latest `signedDate` loaded: episodes
-    /// built afresh from the notifications signed by then, streamed through the report's figures without holding
-    /// them (``StoredDataset/streamBuilt(environment:asOf:reader:_:)``).
-    package static func writeBuilt(
+    /// Writes the report of `environment` as of `asOf`, streaming `episodes` through the report's figures without
+    /// holding them; `reader` streams notifications, for the episodes built afresh and for those as of 61 days
+    /// earlier that the forecast check needs.
+    package static func write(
+        _ episodes: Episodes,
         environment: String,
         asOf: Int64,
         store: StoredDataset,
@@ -42,7 +38,12 @@ package enum ReportWriting {
         try writeStreamed(
             environment: environment, asOf: asOf, store: store, reader: reader, root: root, directory: directory,
             granularity: granularity, schedule: schedule
-        ) { body in try store.streamBuilt(environment: environment, asOf: asOf, reader: reader, body) }
+        ) { body in
+            switch episodes {
+            case .stored: try store.streamStored(environment: environment, asOf: asOf, body)
+            case .builtAfresh: try store.streamBuilt(environment: environment, asOf: asOf, reader: reader, body)
+            }
+        }
     }
 
     /// Writes the report of the episodes `episodes` streams, which returns the dataset's counts, with the forecast

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Ingest
+import Reports
 import Workflows
 
 extension Churn {
@@ -77,7 +78,7 @@ extension Churn {
                 }
                 switch format {
                 case .csv:
-                    for record in [header] + cells { print(record.map(Self.csvField).joined(separator: ",")) }
+                    for record in [header] + cells { print(record.map(CSVWriter.field).joined(separator: ",")) }
                 case .table:
                     guard !rows.isEmpty else {
                         print("no quarantined input" + (resolved ? "" : " counts") + " (of those selected)")
@@ -94,12 +95,6 @@ extension Churn {
                         print(padded.joined(separator: "  ").trimmingTrailingSpaces())
                     }
                 }
-            }
-
-            /// RFC 4180: quoted when it holds a comma, a quote or a line break.
-            static func csvField(_ value: String) -> String {
-                guard value.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return value }
-                return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             }
         }
 
