@@ -66,8 +66,11 @@ package struct SummaryDocument: Sendable {
     // MARK: - Scope and files
 
     private func writeScope(to writer: inout MarkdownWriter) {
-        writer.heading(
-            "Involuntary churn: \(report.options.environment), as of \(UTCTime.minute(report.asOf))", level: 1)
+        var title = "Involuntary churn: \(report.options.environment), as of \(UTCTime.minute(report.asOf))"
+        if let latest = report.options.latestSignedDate, latest < report.asOf {
+            title += ", after the latest notification loaded (signed \(UTCTime.minute(latest)))"
+        }
+        writer.heading(title, level: 1)
         let cohorts =
             report.options.granularity == .month ? "UTC calendar months" : "ISO 8601 weeks (Monday to Sunday, UTC)"
         writer.paragraph(

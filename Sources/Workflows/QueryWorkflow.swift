@@ -38,7 +38,8 @@ package struct QueryWorkflow {
     }
 
     /// Streams the episodes in scope through the question's tally: none is kept but the rows `episodes` lists.
-    /// - Throws: ``WorkflowError/nothingLoaded``; `PGError`, `EmbeddedClusterError`.
+    /// - Throws: ``WorkflowError/nothingLoaded``, ``WorkflowError/asOfAfterData(asOf:latest:)``; `PGError`,
+    ///   `EmbeddedClusterError`.
     package func run(_ inputs: Inputs) throws -> Answer {
         let writer = try target.connectMigrated(logger: logger)
         let reader = try target.connect(logger: logger)
@@ -46,6 +47,9 @@ package struct QueryWorkflow {
         let query = EpisodeQuery(environment: inputs.environment, filter: inputs.filter)
         guard let scope = try query.scope(asOf: inputs.asOf, connection: writer) else {
             throw WorkflowError.nothingLoaded
+        }
+        if let asOf = inputs.asOf, let latest = try StoredDataset(connection: writer).latestSignedDate() {
+            try AsOfCheck.check(asOf: asOf, latest: latest, logger: logger)
         }
         var tally = EpisodeQuestion.Tally(inputs.question, asOf: scope.asOf)
         var inScope = 0

@@ -41,7 +41,8 @@ package struct ReportWorkflow {
 
     /// Writes the report: from the stored episodes when as of the latest data (or later), else from episodes built
     /// afresh from the notifications signed by then.
-    /// - Throws: ``WorkflowError/nothingLoaded``; `PGError`, `ReportsError`, `EmbeddedClusterError`.
+    /// - Throws: ``WorkflowError/nothingLoaded``, ``WorkflowError/asOfAfterData(asOf:latest:)``; `PGError`,
+    ///   `ReportsError`, `EmbeddedClusterError`.
     package func run(_ inputs: Inputs) throws -> WrittenReport {
         let writer = try target.connectMigrated(logger: logger)
         let reader = try target.connect(logger: logger)
@@ -49,6 +50,7 @@ package struct ReportWorkflow {
         let store = StoredDataset(connection: writer)
         guard let latest = try store.latestSignedDate() else { throw WorkflowError.nothingLoaded }
         let asOf = inputs.asOf ?? latest
+        try AsOfCheck.check(asOf: asOf, latest: latest, logger: logger)
         let root = URL(fileURLWithPath: inputs.reportsRoot, isDirectory: true)
         let directory =
             inputs.out.map { URL(fileURLWithPath: $0, isDirectory: true) }

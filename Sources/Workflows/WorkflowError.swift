@@ -1,3 +1,5 @@
+import Reports
+
 /// Why a workflow stopped, or completed short of what was asked: the domain's failures, each with what the operator
 /// reads. The command line turns each into its exit status in one place (`churn`'s entry point).
 package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -12,6 +14,9 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
     case tooManyRejects(rejected: Int, limit: Int)
     /// A nightly run expected new data and stored no new notification.
     case noNewData(NoNewData)
+    /// `--as-of` more than ``AsOfCheck/latestDataMargin`` after the latest notification loaded (both Unix ms): a
+    /// report then would take every episode still open for churn.
+    case asOfAfterData(asOf: Int64, latest: Int64)
 
     /// What a nightly run that stored no new notification found under the paths it was given.
     package struct NoNewData: Sendable, Equatable {
@@ -45,6 +50,10 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
             return "another nightly run holds the lock (waited \(waitedSeconds) s); try again later"
         case .tooManyRejects(let rejected, let limit):
             return "\(rejected) inputs rejected, more than --max-rejects \(limit) (see table quarantine)."
+        case .asOfAfterData(let asOf, let latest):
+            return "--as-of \(UTCTime.minute(asOf)) is more than 7 days after the latest notification loaded (signed "
+                + "\(UTCTime.minute(latest))): as of then every episode still open would count as expired. Give an as-of "
+                + "time at most 7 days after it, or load the newer notifications first."
         case .noNewData(let found):
             let paths = found.paths.joined(separator: ", ")
             if found.newFiles == 0, found.skipped == 0 {
