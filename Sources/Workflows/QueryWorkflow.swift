@@ -1,6 +1,7 @@
 import Analysis
 import AnalysisStore
 import Logging
+import PGClient
 import Store
 
 /// Brings the episodes up to date and answers one question about those in scope (`churn query`).
@@ -37,6 +38,30 @@ package struct QueryWorkflow {
         self.logger = logger
     }
 
+    /// Refuses a `--product` or `--storefront` value that no stored episode of the environment has (a typo would
+    /// otherwise answer zeros); `''` (episodes without one) is always taken.
+    /// - Throws: ``WorkflowError/unknownFilterValue(option:value:environment:known:)``.
+    private func checkFilterValues(_ inputs: Inputs, connection: PGConnection) throws {
+        let checks: [(option: String, column: String, values: [String])] = [
+            ("--product", "product_id", inputs.filter.productIds),
+            ("--storefront", "storefront", inputs.filter.storefronts),
+        ]
+        for check in checks where check.values.contains(where: { !$0.isEmpty }) {
+            let known = try connection.execute(
+                """
+                SELECT DISTINCT \(check.column) FROM billing_episodes
+                WHERE environment = $1 AND \(check.column) IS NOT NULL AND \(check.column) <> ''
+                ORDER BY 1
+                """,
+                [inputs.environment]
+            ).rows.compactMap { $0.first ?? nil }
+            if let unknown = check.values.first(where: { !$0.isEmpty && !known.contains($0) }) {
+                throw WorkflowError.unknownFilterValue(
+                    option: check.option, value: unknown, environment: inputs.environment, known: known)
+            }
+        }
+    }
+
     /// Streams the episodes in scope through the question's tally: none is kept but the rows `episodes` lists.
     /// - Throws: ``WorkflowError/nothingLoaded``, ``WorkflowError/asOfAfterData(asOf:latest:)``; `PGError`,
     ///   `EmbeddedClusterError`.
@@ -51,6 +76,7 @@ package struct QueryWorkflow {
         if let asOf = inputs.asOf, let latest = try StoredDataset(connection: writer).latestSignedDate() {
             try AsOfCheck.check(asOf: asOf, latest: latest, logger: logger)
         }
+        try checkFilterValues(inputs, connection: writer)
         var tally = EpisodeQuestion.Tally(inputs.question, asOf: scope.asOf)
         var inScope = 0
         func add(_ episode: Episode) {

@@ -17,6 +17,9 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
     /// `--as-of` more than ``AsOfCheck/latestDataMargin`` after the latest notification loaded (both Unix ms): a
     /// report then would take every episode still open for churn.
     case asOfAfterData(asOf: Int64, latest: Int64)
+    /// A filter value that no stored episode of `environment` has: `option` (`--product`), the value given, and the
+    /// values the episodes have.
+    case unknownFilterValue(option: String, value: String, environment: String, known: [String])
 
     /// What a nightly run that stored no new notification found under the paths it was given.
     package struct NoNewData: Sendable, Equatable {
@@ -54,6 +57,17 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
             return "--as-of \(UTCTime.minute(asOf)) is more than 7 days after the latest notification loaded (signed "
                 + "\(UTCTime.minute(latest))): as of then every episode still open would count as expired. Give an as-of "
                 + "time at most 7 days after it, or load the newer notifications first."
+        case .unknownFilterValue(let option, let value, let environment, let known):
+            var text = "\(option) '\(value)' matches no episode of \(environment)"
+            if known.isEmpty { return text + ": \(environment) has no episode." }
+            if let near = known.first(where: { $0.uppercased() == value.uppercased() }) {
+                return text + "; did you mean '\(near)'?"
+            }
+            if option == "--storefront", value.count == 2 {
+                text += " (storefronts are App Store country codes of three letters, such as USA)"
+            }
+            let shown = known.prefix(12).joined(separator: ", ") + (known.count > 12 ? ", …" : "")
+            return text + ". Its episodes have: \(shown)."
         case .noNewData(let found):
             let paths = found.paths.joined(separator: ", ")
             if found.newFiles == 0, found.skipped == 0 {

@@ -77,7 +77,7 @@ package struct CommandFailure: Equatable {
         case .nightlyLockBusy: return .lockBusy
         case .tooManyRejects: return .tooManyRejects
         case .noNewData: return .noNewExports
-        case .asOfAfterData: return .usage
+        case .asOfAfterData, .unknownFilterValue: return .usage
         }
     }
 }

@@ -50,11 +50,12 @@ import Testing
             ]
         )
         #expect(report.status == 64, "\(report.stderr)")
-        // A product id full of SQL selects nothing and changes nothing.
+        // A product id full of SQL is a value no episode has: refused as such (64), and it changes nothing.
         let query = try ChurnCommand.run(
             ["query", "episodes", "--database-url", schema.url, "--environment", "Sandbox", "--product", fragment]
         )
-        #expect(query.status == 0, "\(query.stderr)")
+        #expect(query.status == 64, "\(query.stderr)")
+        #expect(query.stderr.contains("matches no episode of Sandbox"), "\(query.stderr)")
 
         let connection = try schema.connect()
         #expect(try connection.execute("SELECT count(*) FROM notifications").scalar == "1")
