@@ -7,12 +7,9 @@ import Testing
 /// the summary's first line; more is refused (64), since every episode still open would count as churn.
 @Suite struct AsOfAfterDataTests {
     @Test func anAsOfAfterTheDataIsSaidOrRefused() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("asof-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let export = directory.appendingPathComponent("export.jsonl")
-        let simulate = try ChurnCommand.run(["simulate", "--subscribers", "20", "--seed", "5", "--out", export.path])
-        #expect(simulate.status == 0, "\(simulate.stderr)")
+        let simulated = try SimulatedExport("asof", subscribers: 20, seed: 5)
+        defer { simulated.remove() }
+        let (directory, export) = (simulated.directory, simulated.export)
         let schema = try TestDatabase.makeSchema("asofafter")
         let database = ["--database-url", schema.url]
         let load = try ChurnCommand.run(["load", "--no-verify"] + database + [export.path])

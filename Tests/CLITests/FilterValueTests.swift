@@ -7,12 +7,9 @@ import Testing
 /// instead of an answer of zeros.
 @Suite struct FilterValueTests {
     @Test func aMistypedFilterValueIsRefusedWithTheKnownOnes() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("filters-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let export = directory.appendingPathComponent("export.jsonl")
-        let simulate = try ChurnCommand.run(["simulate", "--subscribers", "60", "--seed", "6", "--out", export.path])
-        #expect(simulate.status == 0, "\(simulate.stderr)")
+        let simulated = try SimulatedExport("filters", subscribers: 60, seed: 6)
+        defer { simulated.remove() }
+        let export = simulated.export
         let schema = try TestDatabase.makeSchema("filtervalues")
         let database = ["--database-url", schema.url]
         #expect(try ChurnCommand.run(["load", "--no-verify"] + database + [export.path]).status == 0)

@@ -7,12 +7,9 @@ import Testing
 /// by a selection, after which reports no longer count them.
 @Suite struct QuarantineCommandTests {
     @Test func listsAndClearsRefusedInputs() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quarantine-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let export = directory.appendingPathComponent("export.jsonl")
-        let simulate = try ChurnCommand.run(["simulate", "--subscribers", "20", "--seed", "4", "--out", export.path])
-        #expect(simulate.status == 0, "\(simulate.stderr)")
+        let simulated = try SimulatedExport("quarantine", subscribers: 20, seed: 4)
+        defer { simulated.remove() }
+        let (directory, export) = (simulated.directory, simulated.export)
         let lines = try String(contentsOf: export, encoding: .utf8).split(separator: "\n").count
         // Two lines that are not JSON, the second cut short as by a writer still at work.
         let handle = try FileHandle(forWritingTo: export)
@@ -21,7 +18,7 @@ import Testing
         try handle.close()
         let schema = try TestDatabase.makeSchema("quarantinecli")
         let database = ["--database-url", schema.url]
-        let trust = ["--trust-root", directory.appendingPathComponent("export.root.der").path]
+        let trust = ["--trust-root", simulated.trustRoot.path]
         let load = try ChurnCommand.run(["load"] + database + trust + [export.path])
         // Refused inputs: the load exits 2, every good line stored.
         #expect(load.status == 2, "\(load.stderr)")
