@@ -18,6 +18,7 @@ struct Churn: AsyncParsableCommand {
               churn gaps --from 2026-05-01     what Apple has and the database lacks
               churn report --as-of 2025-10-31  the report as of another time
               churn query recovery-rate --group-by cohort-month
+              churn quarantine list            the inputs loads refused, to clear
               psql "$(churn db url)"           your own questions in SQL
 
             Database: --database-url, else DATABASE_URL, else libpq's PG* variables,
