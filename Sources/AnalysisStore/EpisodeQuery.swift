@@ -101,9 +101,11 @@ package struct EpisodeQuery {
     package struct Scope: Sendable {
         /// Unix ms.
         package let asOf: Int64
+        /// The latest `signedDate` loaded (Unix ms), which the scope was judged against.
+        package let latestSignedDate: Int64
         /// Whether the stored episodes serve (at or after the latest `signedDate` loaded), rather than episodes
         /// built afresh from the notifications signed by `asOf`.
-        let readsStoredEpisodes: Bool
+        var readsStoredEpisodes: Bool { asOf >= latestSignedDate }
     }
 
     /// The scope of a question as of `asOf` (Unix ms; nil for the latest `signedDate` loaded), or nil when nothing
@@ -111,7 +113,7 @@ package struct EpisodeQuery {
     package func scope(asOf: Int64?, connection: PGConnection) throws -> Scope? {
         guard let latest = try StoredDataset(connection: connection).latestSignedDate() else { return nil }
         let asOfTime = asOf ?? latest
-        return Scope(asOf: asOfTime, readsStoredEpisodes: asOfTime >= latest)
+        return Scope(asOf: asOfTime, latestSignedDate: latest)
     }
 
     /// Passes each episode in `scope` that passes the filter to `body`.

@@ -73,9 +73,7 @@ package struct QueryWorkflow {
         guard let scope = try query.scope(asOf: inputs.asOf, connection: writer) else {
             throw WorkflowError.nothingLoaded
         }
-        if let asOf = inputs.asOf, let latest = try StoredDataset(connection: writer).latestSignedDate() {
-            try AsOfCheck.check(asOf: asOf, latest: latest, logger: logger)
-        }
+        try AsOfCheck.check(asOf: scope.asOf, latest: scope.latestSignedDate, logger: logger)
         try checkFilterValues(inputs, connection: writer)
         var tally = EpisodeQuestion.Tally(inputs.question, asOf: scope.asOf)
         var inScope = 0

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Ingest
 import Reports
 import Workflows
@@ -52,49 +51,33 @@ extension Churn {
                 abstract: "List the refused inputs that still count, oldest first."
             )
 
-            /// How the list is printed.
-            enum Format: String, ExpressibleByArgument, CaseIterable {
-                case table, csv
-            }
-
             @OptionGroup var global: GlobalOptions
             @OptionGroup var selection: Selection
 
             @Flag(help: "Also the inputs a later load resolved (they count nowhere).")
             var resolved = false
 
-            @Option(help: ArgumentHelp("table or csv.", valueName: "format"))
-            var format: Format = .table
+            @Option(help: ArgumentHelp("table, csv, json or markdown.", valueName: "format"))
+            var format: TableRenderer.Format = .table
 
             func run() throws {
                 let rows = try QuarantineWorkflow(target: global.target, logger: global.makeLogger())
                     .list(selection.selection(resolved: resolved))
-                let header = ["id", "run", "file", "line", "reason", "detail", "quarantined_at", "resolved_by_run"]
-                let cells = rows.map { row in
-                    [
-                        String(row.id), String(row.loadRunID), row.file, row.line.map(String.init) ?? "", row.reason,
-                        row.detail, row.quarantinedAt, row.resolvedByRun.map(String.init) ?? "",
-                    ]
+                if rows.isEmpty, format == .table {
+                    print("no quarantined input" + (resolved ? "" : " counts") + " (of those selected)")
+                    return
                 }
-                switch format {
-                case .csv:
-                    for record in [header] + cells { print(record.map(CSVWriter.field).joined(separator: ",")) }
-                case .table:
-                    guard !rows.isEmpty else {
-                        print("no quarantined input" + (resolved ? "" : " counts") + " (of those selected)")
-                        return
-                    }
-                    let widths = header.indices.map { column in
-                        ([header] + cells).map { min($0[column].count, 60) }.max() ?? 0
-                    }
-                    for record in [header] + cells {
-                        let padded = record.enumerated().map { column, value in
-                            let text = value.count > 60 ? String(value.prefix(59)) + "…" : value
-                            return text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                        }
-                        print(padded.joined(separator: "  ").trimmingTrailingSpaces())
-                    }
-                }
+                let table = ReportTable(
+                    name: "quarantine",
+                    columns: ["id", "run", "file", "line", "reason", "detail", "quarantined_at", "resolved_by_run"],
+                    rows: rows.map { row in
+                        [
+                            .integer(Int(row.id)), .integer(Int(row.loadRunID)), .text(row.file),
+                            row.line.map { .integer(Int($0)) } ?? .empty, .text(row.reason), .text(row.detail),
+                            .text(row.quarantinedAt), row.resolvedByRun.map { .integer(Int($0)) } ?? .empty,
+                        ]
+                    })
+                print(TableRenderer.render(table, as: format), terminator: "")
             }
         }
 
@@ -138,14 +121,5 @@ extension Churn {
                 )
             }
         }
-    }
-}
-
-extension String {
-    /// The text without the spaces at its end.
-    fileprivate func trimmingTrailingSpaces() -> String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }
