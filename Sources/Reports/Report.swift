@@ -302,11 +302,16 @@ package struct Report: Sendable {
     /// - Throws: `ReportsError` if the headline figures cannot be encoded.
     package func files() throws -> [File] {
         let csv = tables.map { File(name: $0.name, contents: CSVWriter.render($0)) }
-        return csv + [
-            File(name: RecoveryCurveChart.fileName, contents: RecoveryCurveChart(report: self).svg),
-            File(name: RecoveryHazardChart.fileName, contents: RecoveryHazardChart(report: self).svg),
-            File(name: Self.summaryFileName, contents: SummaryDocument(report: self).markdown),
-            File(name: Headline.fileName, contents: try headline.encoded()),
+        return try csv + documents.map { try $0() }
+    }
+
+    /// The files after the CSV tables, each made when called: the charts, the summary and the headline.
+    private var documents: [() throws -> File] {
+        [
+            { File(name: RecoveryCurveChart.fileName, contents: RecoveryCurveChart(report: self).svg) },
+            { File(name: RecoveryHazardChart.fileName, contents: RecoveryHazardChart(report: self).svg) },
+            { File(name: Self.summaryFileName, contents: SummaryDocument(report: self).markdown) },
+            { File(name: Headline.fileName, contents: try self.headline.encoded()) },
         ]
     }
 
@@ -330,13 +335,7 @@ package struct Report: Sendable {
                 }
             }
         }
-        let rest: [() throws -> File] = [
-            { File(name: RecoveryCurveChart.fileName, contents: RecoveryCurveChart(report: self).svg) },
-            { File(name: RecoveryHazardChart.fileName, contents: RecoveryHazardChart(report: self).svg) },
-            { File(name: Self.summaryFileName, contents: SummaryDocument(report: self).markdown) },
-            { File(name: Headline.fileName, contents: try self.headline.encoded()) },
-        ]
-        for make in rest {
+        for make in documents {
             let file = try make()
             try ReportDirectory.writeAtomically(
                 Data(file.contents.utf8), to: directory.appendingPathComponent(file.name))

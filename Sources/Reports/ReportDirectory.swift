@@ -14,16 +14,6 @@ import Foundation
 /// `.tmp`) and then renamed over its final name, so a reader sees the old file or the new one, never a part.
 /// An existing directory is updated file by file; files of other names are left alone.
 package enum ReportDirectory {
-    /// Creates `directory` (and its parents) if needed and writes every file into it, in order.
-    ///
-    /// - Throws: `ReportsError` for the first file that cannot be written; its temporary file is removed.
-    package static func write(_ files: [Report.File], to directory: URL) throws {
-        try prepare(directory)
-        for file in files {
-            try writeAtomically(Data(file.contents.utf8), to: directory.appendingPathComponent(file.name))
-        }
-    }
-
     /// Creates `directory` and its parents when missing.
     ///
     /// - Throws: `ReportsError` when a file stands in the way or the directory cannot be created.
