@@ -140,8 +140,21 @@ package struct Episode: Hashable, Sendable {
 
     /// Mature: `start` + 61 days ≤ `asOf`, so the outcome can no longer change.
     package func isMature(asOf: Int64) -> Bool {
+        guard let maturesAt else { return false }
+        return maturesAt <= asOf
+    }
+
+    /// The end of the retry window, `start` + 60 days: where the episode ends by inference when it is still open at
+    /// maturity (``closeRetryWindow(asOf:)``). Nil when that time is not representable.
+    package var retryWindowEnd: Int64? {
+        let (end, overflow) = start.addingReportingOverflow(Self.retryWindow)
+        return overflow ? nil : end
+    }
+
+    /// When the episode matures, `start` + 61 days (``isMature(asOf:)``). Nil when that time is not representable.
+    package var maturesAt: Int64? {
         let (horizon, overflow) = start.addingReportingOverflow(Self.retryHorizon)
-        return !overflow && horizon <= asOf
+        return overflow ? nil : horizon
     }
 
     /// A grace period whose end is not known (no date in any notification, and no grace length to infer it from).
@@ -157,7 +170,7 @@ package struct Episode: Hashable, Sendable {
     package mutating func closeRetryWindow(asOf: Int64) -> Bool {
         guard isOpen, isMature(asOf: asOf) else { return false }
         outcome = .expired
-        end = start + Self.retryWindow
+        end = retryWindowEnd
         endInferred = true
         return true
     }

@@ -7,7 +7,8 @@ struct EpisodeRows {
         environment, original_transaction_id, sequence, product_id, storefront, start_at, has_grace, grace_end, end_at, \
         outcome, duration, saved_in_grace, recovery_price, recovery_currency, cohort_month, cohort_week, offer_type, \
         offer_discount_type, trial_conversion, opening_notification_uuid, closing_notification_uuid, recovered_by, \
-        end_inferred, grace_end_inferred, stake_price, stake_currency, bundle_id, app_account_token, grace_days
+        end_inferred, grace_end_inferred, stake_price, stake_currency, bundle_id, app_account_token, grace_days, \
+        window_end, matures_at
         """
     static let analysisColumns = """
         environment, original_transaction_id, outside_environment, family_shared_skipped, \
@@ -69,6 +70,8 @@ struct EpisodeRows {
             try row.append(episode.bundleId)
             try row.append(episode.appAccountToken)
             row.append(episode.graceDays)
+            appendTimestampIfRepresentable(episode.retryWindowEnd)
+            appendTimestampIfRepresentable(episode.maturesAt)
             row.endRow()
             episodeCount += 1
         }
@@ -108,6 +111,13 @@ struct EpisodeRows {
         guard let text = PGTimestamp.text(milliseconds: milliseconds) else {
             throw PGError(kind: .invalidValue, message: "episode time \(milliseconds) is outside the years 1–9999")
         }
+        row.appendVerbatim(text)
+    }
+
+    /// A time past the years 1–9999 as NULL: the retry window of an episode that starts in the last days of 9999
+    /// ends where no timestamp reaches, and such an episode never matures (``Episode/isMature(asOf:)``).
+    private mutating func appendTimestampIfRepresentable(_ milliseconds: Int64?) {
+        guard let milliseconds, let text = PGTimestamp.text(milliseconds: milliseconds) else { return row.appendNull() }
         row.appendVerbatim(text)
     }
 }

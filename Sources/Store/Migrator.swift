@@ -70,6 +70,10 @@ package struct Migrator {
             version: 13, name: "013_signed_payload_hashes.sql",
             sql: String(decoding: PackageResources._13_signed_payload_hashes_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 14, name: "014_stored_retry_window.sql",
+            sql: String(decoding: PackageResources._14_stored_retry_window_sql, as: UTF8.self)
+        ),
     ]
 
     /// The versions from `first` to the latest, in order: what migrating a schema made up to `first − 1` applies.

@@ -104,6 +104,48 @@ import Testing
         #expect(o.outcome == .expired && o.endInferred && o.end == SignedStories.day(80))
     }
 
+    @Test func theEpisodesViewReadsTheRetryWindowTheAnalysisStored() async throws {
+        let database = try V2Database("v2window")
+        try await database.load(database.lines.first + database.lines.second, "export.jsonl")
+        try EpisodeAnalyzer(writer: database.writer, reader: database.reader, logger: .test)
+            .analyze(environment: "Production")
+        let episodes = try EpisodeQuery(environment: "Production").storedEpisodes(database.writer)
+        let stored = try database.writer.execute(
+            """
+            SELECT original_transaction_id, sequence, (date_part('epoch', window_end) * 1000)::int8,
+                   (date_part('epoch', matures_at) * 1000)::int8
+            FROM billing_episodes WHERE environment = 'Production'
+            """
+        ).rows
+        #expect(stored.count == episodes.count && !episodes.isEmpty)
+        for row in stored {
+            let episode = try #require(episodes.first { $0.subscription == row[0] && String($0.sequence) == row[1] })
+            #expect(row[2].flatMap { Int64($0) } == episode.retryWindowEnd)
+            #expect(row[3].flatMap { Int64($0) } == episode.maturesAt)
+        }
+        // The view decides maturity and the inferred end from those columns alone: moved, it follows them.
+        let viewed =
+            "SELECT e.outcome, e.mature, e.end_at = b.window_end FROM episodes e JOIN billing_episodes b USING "
+            + "(environment, original_transaction_id, sequence) WHERE original_transaction_id = 'O'"
+        #expect(try database.writer.execute(viewed).rows == [["expired", "t", "t"]])
+        try database.writer.execute(
+            "UPDATE billing_episodes SET matures_at = matures_at + interval '1000 days' WHERE original_transaction_id = 'O'"
+        )
+        #expect(try database.writer.execute(viewed).rows == [["open", "f", nil]])
+        try database.writer.execute(
+            """
+            UPDATE billing_episodes SET matures_at = matures_at - interval '1000 days',
+                   window_end = window_end - interval '1 day'
+            WHERE original_transaction_id = 'O'
+            """
+        )
+        #expect(try database.writer.execute(viewed).rows == [["expired", "t", "t"]])
+        let duration = try database.writer.execute(
+            "SELECT duration_days FROM episodes WHERE original_transaction_id = 'O'"
+        ).scalar
+        #expect(duration.flatMap(Double.init) == 59)
+    }
+
     @Test func theStoreDecidesGraceLengthsAsGraceLengthsDoes() {
         // Random dated (and some undated or inferred) grace episodes over a few products and apps.
         var random = SeededRandom(seed: 0x5EED)
