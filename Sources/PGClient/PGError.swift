@@ -35,7 +35,7 @@ package struct PGError: Error, CustomStringConvertible, Sendable {
 
     /// True when the failure means the database is not reachable (now or any more).
     package var isUnreachable: Bool {
-        if isAuthenticationFailure { return false }
+        if isAuthenticationFailure || isConfigurationError { return false }
         switch kind {
         case .connectionFailed, .connectionLost: return true
         default:
@@ -61,6 +61,24 @@ package struct PGError: Error, CustomStringConvertible, Sendable {
         "no pg_hba.conf entry", "pg_hba.conf rejects connection", "password is required",
     ]
 
+    /// True when the connection settings themselves are wrong: a database that does not exist, or a
+    /// `DATABASE_URL` / conninfo string libpq cannot parse. Retrying cannot help; the settings must change.
+    /// A connection attempt carries no SQLSTATE, so libpq's message is read (in English, as for
+    /// ``isAuthenticationFailure``).
+    package var isConfigurationError: Bool {
+        if sqlState == "3D000" { return true }  // invalid_catalog_name: the database does not exist
+        guard kind == .connectionFailed else { return false }
+        let text = message.lowercased()
+        if text.contains("database \""), text.contains("does not exist") { return true }
+        return Self.configurationMessages.contains { text.contains($0) }
+    }
+
+    private static let configurationMessages = [
+        "invalid connection option", "missing \"=\" after", "invalid uri", "invalid percent-encoded token",
+        "unterminated quoted string", "invalid integer value", "invalid sslmode value", "invalid port number",
+        "end of string reached when looking for matching", "unexpected spaces found in",
+    ]
+
     /// True for SQLSTATE class 22 (data exception) and 23 (integrity violation): a row, not the run, is bad.
     package var isDataError: Bool {
         guard let state = sqlState else { return false }
@@ -84,7 +102,9 @@ package struct PGError: Error, CustomStringConvertible, Sendable {
         case .unexpectedResult: text = "unexpected result from PostgreSQL"
         }
         if let context, !context.isEmpty { text += " (\(context))" }
-        text += ": \(message)"
+        // libpq adds hints on lines of their own ("\n\tIs the server running locally…"): one line, for logs.
+        let lines = message.split(whereSeparator: \.isNewline).map { $0.drop(while: \.isWhitespace) }
+        text += ": " + lines.filter { !$0.isEmpty }.joined(separator: "; ")
         if let sqlState { text += " [SQLSTATE \(sqlState)]" }
         return text
     }

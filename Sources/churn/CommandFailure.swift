@@ -35,6 +35,12 @@ package struct CommandFailure: Equatable {
                 message: "PostgreSQL refused the credentials: \(error) (check the user and password of "
                     + "--database-url, DATABASE_URL or PGUSER/PGPASSWORD; retrying will not help)"
             )
+        case let error as PGError where error.isConfigurationError:
+            self.init(
+                status: .configuration,
+                message: "\(error) (check --database-url, DATABASE_URL or the PG* variables: the database must exist "
+                    + "and the URL be postgresql://user@host:port/database; retrying will not help)"
+            )
         case let error as PGError where error.isUnreachable:
             self.init(status: .unavailable, message: "\(error)")
         case let error as PGError:

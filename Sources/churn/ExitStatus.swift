@@ -20,6 +20,8 @@ package enum ExitStatus: Int32, CaseIterable, Error {
     case lockBusy = 75
     /// The database or the App Store Server API refused the credentials: retrying cannot help (`EX_NOPERM`).
     case credentialsRefused = 77
+    /// The connection settings are wrong: a database that does not exist, a malformed `DATABASE_URL` (`EX_CONFIG`).
+    case configuration = 78
 
     /// What the code means, for the tables of `--help` and the README.
     var meaning: String {
@@ -35,6 +37,8 @@ package enum ExitStatus: Int32, CaseIterable, Error {
         case .unavailable: return "the database or Apple's API is unreachable (retry later)"
         case .lockBusy: return "another run holds the lock (retry later)"
         case .credentialsRefused: return "the database or Apple refused the credentials (retrying cannot help)"
+        case .configuration:
+            return "the database settings are wrong: no such database, a malformed URL (retrying cannot help)"
         }
     }
 

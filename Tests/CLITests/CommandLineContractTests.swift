@@ -62,6 +62,18 @@ import Testing
         #expect(result.stderr.contains("retrying will not help"))
     }
 
+    @Test func aMissingDatabaseOrAMalformedURLGives78NotUnreachable() throws {
+        let schema = try TestDatabase.makeSchema("configuration")
+        for url in [
+            schema.url + " dbname=no_such_database_churn", "postgresql://x@/db?no_such_option=1", "host=/x dbname",
+        ] {
+            let result = try ChurnCommand.run(["query", "recovery-rate", "--database-url", url])
+            Self.expectError(result, status: 78, "retrying will not help")
+            #expect(!result.stderr.contains("retry later"))
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        }
+    }
+
     @Test(arguments: [
         ("2025-06-15garbage", "not a valid day"),
         ("2025-02-30", "not a valid day"),

@@ -74,6 +74,6 @@ import Testing
     @Test func helpTeachesTheExitCodes() throws {
         let help = try ChurnCommand.run(["--help"])
         #expect(help.status == 0)
-        for code in ["2", "3", "4", "5", "64", "66", "69", "75", "77"] { #expect(help.stdout.contains(code)) }
+        for code in ["2", "3", "4", "5", "64", "66", "69", "75", "77", "78"] { #expect(help.stdout.contains(code)) }
     }
 }

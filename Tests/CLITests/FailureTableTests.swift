@@ -41,6 +41,15 @@ import churn
         (PGError(kind: .connectionFailed, message: "could not connect"), .unavailable, "could not connect"),
         (PGError(kind: .statementFailed, message: "syntax", sqlState: "42601"), .failure, nil),
         (PGError(kind: .statementFailed, message: "denied", sqlState: "28P01"), .credentialsRefused, nil),
+        (
+            PGError(kind: .connectionFailed, message: "FATAL:  database \"x\" does not exist"), .configuration,
+            "retrying will not help"
+        ),
+        (PGError(kind: .connectionFailed, message: "invalid URI query parameter: \"y\""), .configuration, nil),
+        (
+            PGError(kind: .connectionFailed, message: "failed: Connection refused\n\tIs the server running?"),
+            .unavailable, "failed: Connection refused; Is the server running?"
+        ),
         (churn.ExitStatus.clusterStopped, .clusterStopped, nil),
         (churn.ExitStatus.clusterNotCreated, .clusterNotCreated, nil),
     ]
