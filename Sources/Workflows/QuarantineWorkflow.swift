@@ -16,14 +16,14 @@ package struct QuarantineWorkflow {
     /// The selected rows, oldest first.
     /// - Throws: `PGError`, `EmbeddedClusterError`.
     package func list(_ selection: QuarantineRows.Selection) throws -> [QuarantineRows.Row] {
-        try QuarantineRows(connection: target.connectMigrated(logger: logger)).list(selection)
+        try QuarantineRows(connection: target.connectToStored(logger: logger)).list(selection)
     }
 
     /// Deletes the selected rows, in one transaction.
     /// - Returns: how many were deleted.
     /// - Throws: `PGError`, `EmbeddedClusterError`.
     package func clear(_ selection: QuarantineRows.Selection) throws -> Int {
-        let connection = try target.connectMigrated(logger: logger)
+        let connection = try target.connectToStored(logger: logger)
         let cleared = try connection.withTransaction { try QuarantineRows(connection: connection).clear(selection) }
         logger.info(
             "quarantine rows cleared",

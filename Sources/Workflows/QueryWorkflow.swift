@@ -66,12 +66,12 @@ package struct QueryWorkflow {
     /// - Throws: ``WorkflowError/nothingLoaded``, ``WorkflowError/asOfAfterData(asOf:latest:)``; `PGError`,
     ///   `EmbeddedClusterError`.
     package func run(_ inputs: Inputs) throws -> Answer {
-        let writer = try target.connectMigrated(logger: logger)
+        let writer = try target.connectToStored(logger: logger)
         let reader = try target.connect(logger: logger)
         try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: inputs.environment)
         let query = EpisodeQuery(environment: inputs.environment, filter: inputs.filter)
         guard let scope = try query.scope(asOf: inputs.asOf, connection: writer) else {
-            throw WorkflowError.nothingLoaded
+            throw WorkflowError.nothingLoaded(database: writer.target)
         }
         try AsOfCheck.check(asOf: scope.asOf, latest: scope.latestSignedDate, logger: logger)
         try checkFilterValues(inputs, connection: writer)

@@ -2,6 +2,7 @@ import Analysis
 import AnalysisStore
 import Foundation
 import Logging
+import PGClient
 import Reports
 import Store
 
@@ -44,11 +45,13 @@ package struct ReportWorkflow {
     /// - Throws: ``WorkflowError/nothingLoaded``, ``WorkflowError/asOfAfterData(asOf:latest:)``; `PGError`,
     ///   `ReportsError`, `EmbeddedClusterError`.
     package func run(_ inputs: Inputs) throws -> WrittenReport {
-        let writer = try target.connectMigrated(logger: logger)
+        let writer = try target.connectToStored(logger: logger)
         let reader = try target.connect(logger: logger)
         try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: inputs.environment)
         let store = StoredDataset(connection: writer)
-        guard let latest = try store.latestSignedDate() else { throw WorkflowError.nothingLoaded }
+        guard let latest = try store.latestSignedDate() else {
+            throw WorkflowError.nothingLoaded(database: writer.target)
+        }
         let asOf = inputs.asOf ?? latest
         try AsOfCheck.check(asOf: asOf, latest: latest, logger: logger)
         let root = URL(fileURLWithPath: inputs.reportsRoot, isDirectory: true)

@@ -6,8 +6,9 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
     /// An input named by the user cannot be read; `name` says which (`/srv/exports`, `schedule file s.txt`) and
     /// `reason` why, in the system's words.
     case unreadableInput(name: String, reason: String)
-    /// Nothing is loaded yet: there is nothing to report on or to ask about.
-    case nothingLoaded
+    /// Nothing is loaded yet in `database` (a description without a password, as messages name databases): there is
+    /// nothing to report on or to ask about.
+    case nothingLoaded(database: String)
     /// Another nightly run held the nightly lock for all of `waitedSeconds`.
     case nightlyLockBusy(waitedSeconds: Int)
     /// The run completed, but more inputs were rejected than `limit` allows.
@@ -47,8 +48,9 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
         switch self {
         case .unreadableInput(let name, let reason):
             return "cannot read \(name): \(reason)."
-        case .nothingLoaded:
-            return "nothing is loaded yet: run `churn load FILE…` first."
+        case .nothingLoaded(let database):
+            return "nothing is loaded yet in \(database): run `churn load FILE…` first, or point --database-url, "
+                + "DATABASE_URL or CHURN_HOME at the database that holds the notifications."
         case .nightlyLockBusy(let waitedSeconds):
             return "another nightly run holds the lock (waited \(waitedSeconds) s); try again later"
         case .tooManyRejects(let rejected, let limit):

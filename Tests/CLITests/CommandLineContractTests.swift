@@ -1,4 +1,5 @@
 import Foundation
+import PGClient
 import TestSupport
 import Testing
 
@@ -60,6 +61,27 @@ import Testing
         let result = try ChurnCommand.run(["migrate", "--database-url", schema.url + " user=no_such_role_churn"])
         Self.expectError(result, status: 77, "PostgreSQL refused the credentials")
         #expect(result.stderr.contains("retrying will not help"))
+    }
+
+    @Test func readCommandsCreateNoClusterAndNoSchemaAndNameTheDatabaseTheyLookedAt() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("no-cluster-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let reads = [["query", "recovery-rate"], ["report", "--out", home.path + "-report"], ["quarantine", "list"]]
+        for command in reads {
+            let result = try ChurnCommand.run(
+                command, environment: ["CHURN_HOME": home.path, "DATABASE_URL": nil, "PGHOST": nil, "PGDATABASE": nil])
+            Self.expectError(result, status: 1, "nothing is loaded yet in the embedded cluster in \(home.path)")
+            #expect(!FileManager.default.fileExists(atPath: home.path), "\(command) made \(home.path)")
+        }
+        let schema = try TestDatabase.makeSchema("readonly")
+        for command in reads {
+            let result = try ChurnCommand.run(command + ["--database-url", schema.url])
+            Self.expectError(result, status: 1, "nothing is loaded yet in ")
+            #expect(result.stderr.contains(" database "), "names the database: \(result.stderr)")
+        }
+        let tables = try schema.connect().execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()")
+        #expect(tables.scalar == "0")
     }
 
     @Test func aMissingDatabaseOrAMalformedURLGives78NotUnreachable() throws {

@@ -15,7 +15,10 @@ import churn
             WorkflowError.unreadableInput(name: "/no/such", reason: "No such file or directory"), .inputUnreadable,
             "cannot read /no/such: No such file or directory."
         ),
-        (WorkflowError.nothingLoaded, .failure, "nothing is loaded yet: run `churn load FILE…` first."),
+        (
+            WorkflowError.nothingLoaded(database: "db:5432 database churn as me"), .failure,
+            "nothing is loaded yet in db:5432 database churn as me: run `churn load FILE…` first"
+        ),
         (
             WorkflowError.nightlyLockBusy(waitedSeconds: 60), .lockBusy,
             "another nightly run holds the lock (waited 60 s); try again later"
