@@ -4,7 +4,7 @@ import CivilTime
 /// with integer civil-date arithmetic (no Foundation calendars, so it is cheap in loops).
 package struct CalendarPeriod: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// How finely time is grouped into cohorts.
-    package enum Granularity: String, Hashable, Sendable, CaseIterable {
+    package enum Granularity: String, Codable, Hashable, Sendable, CaseIterable {
         /// UTC calendar months, `2024-03`.
         case month
         /// ISO 8601 weeks (Monday to Sunday, week 1 holds the year's first Thursday), `2024-W09`.

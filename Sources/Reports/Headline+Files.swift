@@ -55,10 +55,11 @@ extension Headline {
     /// Only dated report directories are history: a subdirectory counts when its name is the UTC date of its own
     /// as-of time (``Report/directoryName(asOf:)``, as `churn report` and `churn nightly` name them), it holds a
     /// `headline.json` (written last, so only complete reports have one), its environment is `environment`, and
-    /// it was made from the database `databaseID` names. A snapshot that names no database (written before
-    /// reports recorded it) counts when its name and environment do. Among these it picks the greatest as-of time
-    /// before `asOf`, whatever its format. Anything else in the root, such as a copied example or an `--out`
-    /// directory of another name, is not read at all.
+    /// it was made from the database `databaseID` names, as of the latest data then (not an `--as-of` asked for), with
+    /// the cohort granularity `granularity`. A snapshot that does not say one of these (written before reports recorded it) counts when the
+    /// rest does. Among these it picks the greatest as-of time before `asOf`, whatever its format. A report asked for
+    /// by hand (`churn report --as-of …`) is never another report's previous one; anything else in the root, such as
+    /// a copied example or an `--out` directory of another name, is not read at all.
     ///
     /// - Parameters:
     ///   - root: the directory holding one subdirectory per report, such as `reports/`.
@@ -66,10 +67,12 @@ extension Headline {
     ///   - environment: only reports of this environment count.
     ///   - databaseID: the identity of the report's database (`database_identity.id`); nil for a report made
     ///     without one, which then compares only with snapshots that name no database either.
+    ///   - granularity: the cohort granularity of the report being written.
     /// - Returns: nil when there is none (or `root` does not exist).
     /// - Throws: `ReportsError` when a dated directory's `headline.json` exists but cannot be read.
     package static func latest(
-        inReportsRoot root: URL, before asOf: Int64, environment: String, databaseID: String? = nil
+        inReportsRoot root: URL, before asOf: Int64, environment: String, databaseID: String? = nil,
+        granularity: CalendarPeriod.Granularity = .month
     ) throws -> PreviousHeadline? {
         let fileManager = FileManager.default
         guard let names = try? fileManager.contentsOfDirectory(atPath: root.path) else { return nil }
@@ -81,7 +84,8 @@ extension Headline {
             guard fileManager.fileExists(atPath: directory.appendingPathComponent(fileName).path) else { continue }
             let headline = try read(fromReportDirectory: directory)
             guard name == Report.directoryName(asOf: headline.asOf), headline.environment == environment,
-                headline.databaseID == nil || headline.databaseID == databaseID, headline.asOf < asOf
+                headline.databaseID == nil || headline.databaseID == databaseID, headline.asOf < asOf,
+                headline.asOfGiven != true, headline.granularity ?? granularity == granularity
             else { continue }
             if best.map({ headline.asOf > $0.asOf }) ?? true { best = headline }
         }

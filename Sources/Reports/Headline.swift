@@ -183,6 +183,13 @@ package struct Headline: Codable, Hashable, Sendable {
     /// before reports recorded it, or for a report made without a database. Only reports of one database are
     /// compared (``latest(inReportsRoot:before:environment:databaseID:)``).
     package var databaseID: String?
+    /// True when the report's as-of time was asked for (`churn report --as-of`) instead of being the latest data's;
+    /// nil otherwise (and in snapshots written before reports recorded it). Such a report is never a later report's
+    /// previous one (``latest(inReportsRoot:before:environment:databaseID:granularity:)``): the series "what
+    /// changed" compares along is the one nightly writes.
+    package var asOfGiven: Bool?
+    /// The cohort granularity of the report (`month`, `week`); nil in a snapshot written before reports recorded it.
+    package var granularity: CalendarPeriod.Granularity?
     /// All episodes in scope.
     package var all: Outcomes
     /// The mature episodes: the headline recovery and involuntary-churn rates.
@@ -201,6 +208,8 @@ package struct Headline: Codable, Hashable, Sendable {
         asOf: Int64,
         environment: String,
         databaseID: String? = nil,
+        asOfGiven: Bool? = nil,
+        granularity: CalendarPeriod.Granularity? = nil,
         all: Outcomes,
         mature: Mature,
         withGrace: Outcomes,
@@ -214,6 +223,8 @@ package struct Headline: Codable, Hashable, Sendable {
         self.asOf = asOf
         self.environment = environment
         self.databaseID = databaseID
+        self.asOfGiven = asOfGiven
+        self.granularity = granularity
         self.all = all
         self.mature = mature
         self.withGrace = withGrace
@@ -244,6 +255,8 @@ package struct Headline: Codable, Hashable, Sendable {
         case asOf = "as_of"
         case environment
         case databaseID = "database_id"
+        case asOfGiven = "as_of_given"
+        case granularity
         case all
         case mature
         case withGrace = "with_grace"

@@ -1,3 +1,5 @@
+import Analysis
+
 /// The previous report's `headline.json`, in the format it was written in, for "Changes since the previous
 /// report".
 ///
@@ -15,8 +17,9 @@ package enum PreviousHeadline: Hashable, Sendable {
     /// What a format-1 snapshot still says in the same words as this version.
     package struct Earlier: Decodable, Hashable, Sendable {
         /// The data-quality checks whose meaning did not change: the filters of METRICS.md's "Which notifications
-        /// count"; rejected inputs (`rejected_<reason>`) compare too.
-        package static let comparableChecks = ["duplicates_skipped", "outside_environment", "family_shared_skipped"]
+        /// count"; rejected inputs (`rejected_<reason>`) compare too. `duplicates_skipped` is not among them: it
+        /// counts further copies by their signed date since version 2.1.
+        package static let comparableChecks = ["outside_environment", "family_shared_skipped"]
 
         package var format: Int
         /// The report's as-of time (Unix ms).
@@ -77,6 +80,23 @@ package enum PreviousHeadline: Hashable, Sendable {
     package var databaseID: String? {
         switch self {
         case .current(let headline): headline.databaseID
+        case .earlier: nil
+        }
+    }
+
+    /// True when the previous report's as-of time was asked for by hand; nil when it does not say (snapshots written
+    /// before reports recorded it, format 1 among them).
+    package var asOfGiven: Bool? {
+        switch self {
+        case .current(let headline): headline.asOfGiven
+        case .earlier: nil
+        }
+    }
+
+    /// The previous report's cohort granularity; nil when it does not say.
+    package var granularity: CalendarPeriod.Granularity? {
+        switch self {
+        case .current(let headline): headline.granularity
         case .earlier: nil
         }
     }

@@ -29,6 +29,9 @@ package struct Report: Sendable {
         /// The latest `signedDate` loaded (any environment, Unix ms), for the note on recent data that may still
         /// arrive; nil when unknown, which counts as the as-of time itself.
         package var latestSignedDate: Int64?
+        /// Whether the as-of time was asked for (`churn report --as-of`) rather than the latest data's, kept in
+        /// `headline.json`: such a report is never a later report's previous one.
+        package var isAsOfGiven: Bool
 
         package init(
             granularity: CalendarPeriod.Granularity = .month,
@@ -37,7 +40,8 @@ package struct Report: Sendable {
             databaseID: String? = nil,
             rejections: [String: Int] = [:],
             previous: PreviousHeadline? = nil,
-            latestSignedDate: Int64? = nil
+            latestSignedDate: Int64? = nil,
+            isAsOfGiven: Bool = false
         ) {
             self.granularity = granularity
             self.schedule = schedule
@@ -46,7 +50,17 @@ package struct Report: Sendable {
             self.rejections = rejections
             self.previous = previous
             self.latestSignedDate = latestSignedDate
+            self.isAsOfGiven = isAsOfGiven
         }
+    }
+
+    /// Where the reports of `environment` go under a reports root: Production's in the root itself, another
+    /// environment's in a subdirectory named after it (`reports/sandbox/`), with its own dated directories and its
+    /// own `latest`, so that a Sandbox report never replaces a Production one.
+    package static func root(_ root: URL, environment: String) -> URL {
+        guard environment != "Production" else { return root }
+        let name = String(environment.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
+        return root.appendingPathComponent(name.isEmpty ? "other" : name, isDirectory: true)
     }
 
     /// One file of the report directory.
@@ -248,6 +262,8 @@ package struct Report: Sendable {
             asOf: asOf,
             environment: options.environment,
             databaseID: options.databaseID,
+            asOfGiven: options.isAsOfGiven ? true : nil,
+            granularity: options.granularity,
             all: Headline.Outcomes(all.outcomes),
             mature: Headline.Mature(all.mature),
             withGrace: Headline.Outcomes(withGrace.outcomes),

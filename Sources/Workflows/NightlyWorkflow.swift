@@ -118,12 +118,13 @@ package struct NightlyWorkflow {
         let store = StoredDataset(connection: writer)
         var report: (written: WrittenReport, latestName: String)?
         if let asOf = try store.latestSignedDate() {
-            let root = URL(fileURLWithPath: inputs.reportsRoot, isDirectory: true)
+            let root = Report.root(
+                URL(fileURLWithPath: inputs.reportsRoot, isDirectory: true), environment: inputs.environment)
             let name = Report.directoryName(asOf: asOf)
             FaultPoint.reach("nightly.before-report")
             let written = try ReportWriting.write(
                 .stored, environment: inputs.environment, asOf: asOf, store: store, reader: reader, root: root,
-                directory: root.appendingPathComponent(name, isDirectory: true))
+                directory: root.appendingPathComponent(name, isDirectory: true), isAsOfGiven: false)
             try LatestLink.point(in: root, at: name)
             // A run killed just before this one may still have held its lock at the start; mark it now.
             try Loader.markAbandonedRuns(connection: writer)

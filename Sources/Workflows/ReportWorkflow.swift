@@ -54,13 +54,14 @@ package struct ReportWorkflow {
         }
         let asOf = inputs.asOf ?? latest
         try AsOfCheck.check(asOf: asOf, latest: latest, logger: logger)
-        let root = URL(fileURLWithPath: inputs.reportsRoot, isDirectory: true)
+        let root = Report.root(
+            URL(fileURLWithPath: inputs.reportsRoot, isDirectory: true), environment: inputs.environment)
         let directory =
             inputs.out.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? root.appendingPathComponent(Report.directoryName(asOf: asOf), isDirectory: true)
         return try ReportWriting.write(
             ReportWriting.Episodes(asOf: asOf, latest: latest), environment: inputs.environment, asOf: asOf,
             store: store, reader: reader, root: root, directory: directory, granularity: inputs.granularity,
-            schedule: inputs.schedule)
+            schedule: inputs.schedule, isAsOfGiven: inputs.asOf != nil)
     }
 }

@@ -33,11 +33,12 @@ package enum ReportWriting {
         root: URL,
         directory: URL,
         granularity: CalendarPeriod.Granularity = .month,
-        schedule: MessageSchedule = .standard
+        schedule: MessageSchedule = .standard,
+        isAsOfGiven: Bool
     ) throws -> WrittenReport {
         try writeStreamed(
             environment: environment, asOf: asOf, store: store, reader: reader, root: root, directory: directory,
-            granularity: granularity, schedule: schedule
+            granularity: granularity, schedule: schedule, isAsOfGiven: isAsOfGiven
         ) { body in
             switch episodes {
             case .stored: try store.streamStored(environment: environment, asOf: asOf, body)
@@ -58,11 +59,12 @@ package enum ReportWriting {
         directory: URL,
         granularity: CalendarPeriod.Granularity,
         schedule: MessageSchedule,
+        isAsOfGiven: Bool,
         episodes: (_ body: (Episode) throws -> Void) throws -> EpisodeDataset
     ) throws -> WrittenReport {
         let (options, previousReportProblem) = try options(
             asOf: asOf, store: store, environment: environment, root: root, granularity: granularity,
-            schedule: schedule)
+            schedule: schedule, isAsOfGiven: isAsOfGiven)
         var tally = Report.Tally(asOf: asOf, options: options)
         var check = ForecastCheck.Tally(
             forecast: try forecast(environment: environment, asOf: asOf, store: store, reader: reader))
@@ -96,21 +98,23 @@ package enum ReportWriting {
         environment: String,
         root: URL,
         granularity: CalendarPeriod.Granularity,
-        schedule: MessageSchedule
+        schedule: MessageSchedule,
+        isAsOfGiven: Bool
     ) throws -> (Report.Options, previousReportProblem: String?) {
         let databaseID = try store.databaseID()
         var previous: PreviousHeadline?
         var problem: String?
         do {
             previous = try Headline.latest(
-                inReportsRoot: root, before: asOf, environment: environment, databaseID: databaseID)
+                inReportsRoot: root, before: asOf, environment: environment, databaseID: databaseID,
+                granularity: granularity)
         } catch {
             problem = "\(error)"
         }
         let options = Report.Options(
             granularity: granularity, schedule: schedule, environment: environment, databaseID: databaseID,
             rejections: try store.loadQuality(environment: environment, asOf: asOf).rejections, previous: previous,
-            latestSignedDate: try store.latestSignedDate()
+            latestSignedDate: try store.latestSignedDate(), isAsOfGiven: isAsOfGiven
         )
         return (options, problem)
     }

@@ -261,7 +261,7 @@ import Testing
         let nothing = try ChurnCommand.run(
             [
                 "nightly", "--expect-new", "--database-url", workspace.schema.url, "--environment", "Sandbox",
-                "--reports-root", workspace.reports.path, empty.path,
+                "--reports-root", workspace.reportsRoot.path, empty.path,
             ])
         Self.expectError(nothing, status: 5, "no new export file arrived (--expect-new): no file under")
         #expect(nothing.stderr.contains("empty at all"), "\(nothing.stderr)")

@@ -14,13 +14,17 @@ import Testing
     struct Workspace {
         let root: URL
         let exports: URL
+        /// The `--reports-root` the commands are given.
+        let reportsRoot: URL
+        /// Where the workspace's Sandbox reports go under it, with their own `latest`.
         let reports: URL
         let schema: TestDatabase.Schema
 
         init() throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-\(UUID().uuidString)")
             exports = root.appendingPathComponent("exports")
-            reports = root.appendingPathComponent("reports")
+            reportsRoot = root.appendingPathComponent("reports")
+            reports = reportsRoot.appendingPathComponent("sandbox")
             try FileManager.default.createDirectory(at: exports, withIntermediateDirectories: true)
             let names = (1...5).map { index in
                 [
@@ -43,7 +47,7 @@ import Testing
                 [
                     "nightly", "--database-url", schema.url, "--trust-root",
                     fixtures.appendingPathComponent("testCA.der").path, "--environment", "Sandbox", "--reports-root",
-                    reports.path,
+                    reportsRoot.path,
                 ] + extra + [exports.path]
             )
         }

@@ -13,7 +13,7 @@ import Testing
         try ChurnCommand.run(
             [
                 "report", "--database-url", workspace.schema.url, "--environment", "Sandbox", "--reports-root",
-                workspace.reports.path,
+                workspace.reportsRoot.path,
             ] + extra)
     }
 
@@ -64,10 +64,22 @@ import Testing
         #expect(written["database_id"] as? String == database)
         #expect(database != nil && database != exampleDatabase)
 
-        // An earlier dated report of this database and environment is history.
+        // A report asked for by hand as of an earlier day is not history: the next report does not compare with it.
         let earlier = try Self.report(workspace, ["--as-of", "2024-07-10"])
         #expect(earlier.status == 0, "\(earlier.stderr)")
         #expect(earlier.stdout.contains("wrote \(workspace.reports.path)/2024-07-10/"))
+        let earlierDirectory = workspace.reports.appendingPathComponent("2024-07-10")
+        #expect(try Self.headline(earlierDirectory)["as_of_given"] as? Bool == true)
+        let notCompared = try Self.report(workspace)
+        #expect(notCompared.status == 0, "\(notCompared.stderr)")
+        #expect(!(try Self.summary(workspace, "latest")).contains("Changes since the previous report"))
+
+        // An earlier report as of its latest data (as a nightly run that day wrote it) of this database and
+        // environment is history.
+        var nightlyHeadline = try Self.headline(earlierDirectory)
+        nightlyHeadline["as_of_given"] = nil
+        try JSONSerialization.data(withJSONObject: nightlyHeadline, options: [.sortedKeys])
+            .write(to: earlierDirectory.appendingPathComponent("headline.json"))
         let again = try Self.report(workspace)
         #expect(again.status == 0, "\(again.stderr)")
         let summary = try Self.summary(workspace, "latest")
@@ -78,7 +90,7 @@ import Testing
         // A report of the Production environment of the same database does not compare with them.
         let production = try ChurnCommand.run(
             [
-                "report", "--database-url", workspace.schema.url, "--reports-root", workspace.reports.path, "--out",
+                "report", "--database-url", workspace.schema.url, "--reports-root", workspace.reportsRoot.path, "--out",
                 workspace.root.appendingPathComponent("production").path,
             ])
         #expect(production.status == 0, "\(production.stderr)")

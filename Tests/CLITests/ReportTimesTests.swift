@@ -31,7 +31,7 @@ import Testing
         let report = try ChurnCommand.run(
             [
                 "report", "--database-url", workspace.schema.url, "--environment", "Sandbox", "--reports-root",
-                workspace.reports.path,
+                workspace.reportsRoot.path,
             ])
         #expect(report.status == 0, "\(report.stderr)")
         #expect(report.stdout.contains("Sandbox as of \(minute): "), "\(report.stdout)")

@@ -120,7 +120,8 @@ import Testing
         #expect(previous.asOf == T.june1)
         #expect(previous.environment == "Production")
         #expect(earlier.count(of: "duplicates_skipped") == 3)
-        #expect(PreviousHeadline.Earlier.isComparable("duplicates_skipped"))
+        // Further copies count by their signed date since METRICS.md 2.1: not the format-1 count.
+        #expect(!PreviousHeadline.Earlier.isComparable("duplicates_skipped"))
         #expect(PreviousHeadline.Earlier.isComparable("rejected_bad_signature"))
         #expect(!PreviousHeadline.Earlier.isComparable("orphan_did_renew_billing_recovery"))
         #expect(!PreviousHeadline.Earlier.isComparable("inferred_expiry"))
@@ -129,7 +130,7 @@ import Testing
         #expect(summary.contains("## Changes since the previous report"))
         #expect(summary.contains("The previous report is as of 2024-06-01 00:00 UTC."))
         #expect(summary.contains("It was written with the earlier definitions of the figures"))
-        #expect(summary.contains("| `duplicates_skipped` | 3 | 1 | -2 |"))
+        #expect(!summary.contains("| `duplicates_skipped` |"))
         #expect(summary.contains("| `rejected_bad_signature` | 1 | 2 | +1 |"))
         #expect(summary.contains("| `rejected_not_json` | 0 | 1 | +1 |"))
         #expect(summary.contains("| `outside_environment` | 0 | 1 | +1 |"))
@@ -197,6 +198,37 @@ import Testing
                 + T.day)
         let absent = root.url.appendingPathComponent("absent")
         #expect(try Headline.latest(inReportsRoot: absent, before: T.july1, environment: "Production") == nil)
+    }
+
+    @Test func onlyReportsAsOfTheirLatestDataWithTheSameGranularityAreAPreviousReport() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        func write(asOf: Int64, given: Bool, _ granularity: CalendarPeriod.Granularity) throws -> Report {
+            let report = Report(
+                dataset: Sample.dataset(asOf: asOf), options: .init(granularity: granularity, isAsOfGiven: given))
+            try report.write(to: root.url.appendingPathComponent(Report.directoryName(asOf: asOf)))
+            return report
+        }
+        let nightly = try write(asOf: T.may1, given: false, .month)
+        let weekly = try write(asOf: T.may1 + T.day, given: false, .week)
+        _ = try write(asOf: T.june1, given: true, .month)  // `--as-of` asked for by hand: never a previous report
+        let written = try String(
+            contentsOf: root.url.appendingPathComponent("2024-06-01/headline.json"), encoding: .utf8)
+        #expect(written.contains(#""as_of_given" : true"#) && written.contains(#""granularity" : "month""#))
+        #expect(
+            try Headline.latest(inReportsRoot: root.url, before: T.july1, environment: "Production")
+                == .current(nightly.headline))
+        #expect(
+            try Headline.latest(
+                inReportsRoot: root.url, before: T.july1, environment: "Production", granularity: .week)
+                == .current(weekly.headline))
+        let latestData = try write(asOf: T.june1 + T.day, given: false, .month)
+        #expect(
+            try Headline.latest(inReportsRoot: root.url, before: T.july1, environment: "Production")
+                == .current(latestData.headline))
+        let plain = try String(
+            contentsOf: root.url.appendingPathComponent("2024-06-02/headline.json"), encoding: .utf8)
+        #expect(!plain.contains("as_of_given"))
     }
 
     @Test func comparisonWithThePreviousReport() throws {

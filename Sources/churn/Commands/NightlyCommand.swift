@@ -191,7 +191,7 @@ extension Churn {
                 return
             }
             if let problem = written.previousReportProblem { Console.warnPreviousReportUnreadable(problem) }
-            let root = URL(fileURLWithPath: reportsRoot, isDirectory: true)
+            let root = written.directory.deletingLastPathComponent()
             let outcomes = written.report.outcomes
             say(
                 "rebuilt \(result.analysis.subscriptionsRebuilt) subscription(s); wrote \(written.directory.path)/ "

@@ -17,9 +17,12 @@ extension Churn {
                 then writes reports/<as-of date>/ (or --out DIR): every CSV file that
                 docs/METRICS.md defines, summary.md, recovery_curve.svg,
                 recovery_hazard.svg and headline.json. The same data gives
-                byte-identical files. summary.md compares with the previous report:
-                the latest earlier <date>/ directory under --reports-root of the
-                same environment and database (see README, "Episodes and reports").
+                byte-identical files. Another environment's reports go in a folder
+                of their own: reports/sandbox/<date>/. summary.md compares with the
+                previous report of the same environment, database and granularity
+                written as of its latest data, as nightly writes them: a report
+                with --as-of is never another's previous one (README, "Episodes
+                and reports").
 
                 --as-of takes a date (2026-11-20: the end of that day, UTC), a
                 date-time (2026-11-20T12:00:00Z) or Unix milliseconds; only
