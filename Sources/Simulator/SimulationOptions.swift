@@ -13,6 +13,19 @@ package struct SimulationOptions: Hashable, Sendable {
     package var seed: UInt64 = 1
     /// The first day of the simulated history (Unix ms, midnight UTC). Default 2025-01-01.
     package var start: Int64 = 1_735_689_600_000
+
+    /// The start day the identifiers are counted from: ``identitySeed`` is ``seed`` itself for a history starting
+    /// that day.
+    package static let identityEpoch: Int64 = 1_735_689_600_000
+
+    /// The seed of the identifiers (transaction ids, `appTransactionId`) and of the notification UUIDs: ``seed``
+    /// moved by the whole days ``start`` lies from 2025-01-01, so that histories of one seed started on other days
+    /// (a "next day" export) share no notification or subscription with each other.
+    package var identitySeed: UInt64 {
+        let days = (start - Self.identityEpoch).quotientAndRemainder(dividingBy: Milliseconds.day)
+        let whole = days.quotient - (days.remainder < 0 ? 1 : 0)
+        return seed &+ UInt64(bitPattern: whole) &* 0x9E37_79B9_7F4A_7C15
+    }
     /// Calendar months of history; subscribers join uniformly over them, and the export ends after them.
     package var months = 12
     /// The app's billing grace period.

@@ -20,13 +20,13 @@ package struct SubscriberHistory: Sendable {
             index: index,
             options: options,
             model: model ?? RetryModel(options: options),
-            identifiers: Identifiers(seed: options.seed)
+            identifiers: Identifiers(seed: options.identitySeed)
         )
         var notifications = timeline.run()
         if index % options.testEvery == 0 {
             let time = timeline.profile.joined + 60_000
             if time < options.end {
-                var uuids = SplitMix64(seed: options.seed, index: UInt64(index), stream: 5)
+                var uuids = SplitMix64(seed: options.identitySeed, index: UInt64(index), stream: 5)
                 notifications.append([
                     SimulatedNotification(
                         notificationType: .test,

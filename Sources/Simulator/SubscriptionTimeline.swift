@@ -133,7 +133,7 @@ struct SubscriptionTimeline {
                 number: number,
                 ownership: member == 0 ? .purchased : .familyShared,
                 delay: Int64(member) * 1500,
-                uuids: SplitMix64(seed: options.seed, index: UInt64(number), stream: 2)
+                uuids: SplitMix64(seed: options.identitySeed, index: UInt64(number), stream: 2)
             )
         }
     }

@@ -21,6 +21,25 @@ import Testing
         #expect(try first.rootDER() != other.rootDER())
     }
 
+    @Test func aLaterStartGivesNewIdentifiers() throws {
+        let first = try Fixtures.small.get()
+        var options = Fixtures.smallOptions
+        options.start += 86_400_000
+        let nextDay = try ExportFixture(options)
+        func uuids(_ fixture: ExportFixture) -> Set<String> {
+            Set(fixture.notifications.compactMap(\.payload.notificationUUID))
+        }
+        func subscriptions(_ fixture: ExportFixture) -> Set<String> {
+            Set(fixture.notifications.compactMap { $0.transaction?.originalTransactionId })
+        }
+        #expect(!uuids(first).isEmpty && !subscriptions(first).isEmpty)
+        #expect(uuids(first).isDisjoint(with: uuids(nextDay)))
+        #expect(subscriptions(first).isDisjoint(with: subscriptions(nextDay)))
+        // The default start is the identifiers' own epoch: its identity seed is the seed.
+        #expect(SimulationOptions().identitySeed == SimulationOptions().seed)
+        #expect(options.identitySeed != options.seed)
+    }
+
     @Test func everyLineDecodesAndVerifies() throws {
         let fixture = try Fixtures.small.get()
         // As `churn load --trust-root export.root.der` reads it.
