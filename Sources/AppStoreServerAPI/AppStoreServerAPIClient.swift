@@ -188,7 +188,7 @@ package final class AppStoreServerAPIClient: Sendable {
                 throw error
             } catch {
                 if Task.isCancelled { throw CancellationError() }
-                problem = "no answer (\(error))"
+                problem = Self.noAnswer(error)
             }
             let elapsed = Int((ContinuousClock.now - started).components.seconds)
             guard attempt < retry.maxAttempts else {
@@ -275,5 +275,14 @@ package final class AppStoreServerAPIClient: Sendable {
         let (seconds, attoseconds) = duration.components
         let value = Double(seconds) + Double(attoseconds) / 1e18
         return value == value.rounded() ? String(Int64(value)) : String(format: "%.1f", value)
+    }
+}
+
+extension AppStoreServerAPIClient {
+    /// A request that got no answer, in the system's words: `no answer: Connection refused` rather than the nested
+    /// descriptions of the networking layers.
+    static func noAnswer(_ error: any Error) -> String {
+        if let failure = error as? IOError { return "no answer: " + String(cString: strerror(failure.errnoCode)) }
+        return "no answer: \(error)"
     }
 }

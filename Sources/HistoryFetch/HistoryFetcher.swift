@@ -144,60 +144,66 @@ package final class HistoryFetcher {
 
         var file = try openPart(&state, result: &result)
         var hasRestarted = false
-        while let current = file, !state.hasLastPage {
-            if state.partPages >= pagesPerFile {
-                try close(current, into: &result)
-                state.filePart += 1
-                try startPart(&state)
-                file = try openPart(&state, result: &result)
-                continue
-            }
-            let page: NotificationHistoryPage
-            do {
-                page = try await client.notificationHistoryPage(request, paginationToken: state.paginationToken) {
-                    malformed in
-                    try keepMalformed(malformed, checkpoint: state, result: &result)
+        do {
+            while let current = file, !state.hasLastPage {
+                if state.partPages >= pagesPerFile {
+                    try close(current, into: &result)
+                    state.filePart += 1
+                    try startPart(&state)
+                    file = try openPart(&state, result: &result)
+                    continue
                 }
-            } catch let error as AppStoreServerAPIError
-                where error.isPaginationTokenRefused && state.paginationToken != nil && !hasRestarted
-            {
-                // A token that expired while the fetch was stopped: the range starts over; the load stores each
-                // notification once, so the pages fetched twice cost only time.
-                logger.warning(
-                    "Apple refused the saved pagination token; the range starts over from its first page",
-                    metadata: ["fetch.checkpoint": "\(state.id)", "fetch.error": "\(error)"]
+                let page: NotificationHistoryPage
+                do {
+                    page = try await client.notificationHistoryPage(request, paginationToken: state.paginationToken) {
+                        malformed in
+                        try keepMalformed(malformed, checkpoint: state, result: &result)
+                    }
+                } catch let error as AppStoreServerAPIError
+                    where error.isPaginationTokenRefused && state.paginationToken != nil && !hasRestarted
+                {
+                    // A token that expired while the fetch was stopped: the range starts over; the load stores each
+                    // notification once, so the pages fetched twice cost only time.
+                    logger.warning(
+                        "Apple refused the saved pagination token; the range starts over from its first page",
+                        metadata: ["fetch.checkpoint": "\(state.id)", "fetch.error": "\(error)"]
+                    )
+                    hasRestarted = true
+                    result.restarted = true
+                    try close(current, into: &result)
+                    state.filePart += 1
+                    state.paginationToken = nil
+                    try startPart(&state)
+                    file = try openPart(&state, result: &result)
+                    continue
+                }
+                if page.count > 0 {
+                    try current.append(try Self.member(page.body))
+                }
+                FaultPoint.reach("fetch.page-written")
+                state.paginationToken = page.nextToken
+                state.hasLastPage = !page.hasMore
+                state.pages += 1
+                state.notifications += Int64(page.count)
+                state.partPages += 1
+                state.partNotifications += Int64(page.count)
+                state.partBytes = current.length
+                try checkpoints.keepPage(state)
+                FaultPoint.reach("fetch.page-committed")
+                result.pages += 1
+                result.notifications += Int64(page.count)
+                logger.debug(
+                    "history page kept",
+                    metadata: [
+                        "fetch.checkpoint": "\(state.id)", "fetch.page": "\(state.pages)",
+                        "fetch.notifications": "\(page.count)", "fetch.attempts": "\(page.attempts)",
+                    ]
                 )
-                hasRestarted = true
-                result.restarted = true
-                try close(current, into: &result)
-                state.filePart += 1
-                state.paginationToken = nil
-                try startPart(&state)
-                file = try openPart(&state, result: &result)
-                continue
             }
-            if page.count > 0 {
-                try current.append(try Self.member(page.body))
-            }
-            FaultPoint.reach("fetch.page-written")
-            state.paginationToken = page.nextToken
-            state.hasLastPage = !page.hasMore
-            state.pages += 1
-            state.notifications += Int64(page.count)
-            state.partPages += 1
-            state.partNotifications += Int64(page.count)
-            state.partBytes = current.length
-            try checkpoints.keepPage(state)
-            FaultPoint.reach("fetch.page-committed")
-            result.pages += 1
-            result.notifications += Int64(page.count)
-            logger.debug(
-                "history page kept",
-                metadata: [
-                    "fetch.checkpoint": "\(state.id)", "fetch.page": "\(state.pages)",
-                    "fetch.notifications": "\(page.count)", "fetch.attempts": "\(page.attempts)",
-                ]
-            )
+        } catch {
+            // A part that got no page yet is not left behind as an empty temporary file: the next run makes it again.
+            if let file, file.length == 0 { file.discard() }
+            throw error
         }
         if let file { try close(file, into: &result) }
         try checkpoints.finish(id: state.id, status: "succeeded", error: nil)

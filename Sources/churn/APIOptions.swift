@@ -24,10 +24,16 @@ struct APIOptions: ParsableArguments {
     )
     var keyFile: String?
 
-    @Option(help: ArgumentHelp("The key's id (default: CHURN_KEY_ID).", valueName: "id"))
+    @Option(
+        help: ArgumentHelp(
+            "The key's id, shown beside the key in App Store Connect, Users and Access > Integrations > In-App Purchase (default: CHURN_KEY_ID).",
+            valueName: "id"))
     var keyID: String?
 
-    @Option(help: ArgumentHelp("The issuer id of the team's keys (default: CHURN_ISSUER_ID).", valueName: "uuid"))
+    @Option(
+        help: ArgumentHelp(
+            "The issuer id of the team's keys, a UUID shown above the keys on that page (default: CHURN_ISSUER_ID).",
+            valueName: "uuid"))
     var issuerID: String?
 
     @Option(
@@ -71,26 +77,41 @@ struct APIOptions: ParsableArguments {
     /// The key and ids, from the options or their environment variables; warns when the key file is readable by
     /// other users.
     /// - Parameter bundleID: `--bundle-id`, if given.
-    /// - Throws: `ValidationError` naming what is missing or unreadable, never quoting the key.
+    /// - Throws: `ValidationError` naming everything missing at once (so one run shows all there is to set), an
+    ///   issuer id that is not a UUID, or a key that cannot be read; never quoting the key.
     func credentials(bundleID: String?) throws -> APICredentials {
         let environment = ProcessInfo.processInfo.environment
-        func value(_ option: String?, _ variable: String, _ flag: String) throws -> String {
+        var missing: [String] = []
+        func value(_ option: String?, _ variable: String, _ flag: String) -> String {
             if let option, !option.isEmpty { return option }
             if let fromEnvironment = environment[variable], !fromEnvironment.isEmpty { return fromEnvironment }
-            throw ValidationError("\(flag) (or \(variable)) is required to call the App Store Server API.")
+            missing.append("\(flag) (or \(variable))")
+            return ""
         }
-        let keyID = try value(keyID, Self.keyIDVariable, "--key-id")
-        let issuerID = try value(issuerID, Self.issuerIDVariable, "--issuer-id")
-        let bundleID = try value(bundleID, Self.bundleIDVariable, "--bundle-id")
-        let text: String
-        if let path = keyFile ?? environment[Self.keyFileVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
-            text = try Self.readKeyFile(path)
-        } else if let key = environment[Self.keyVariable], !key.isEmpty {
-            text = key
-        } else {
+        let keyID = value(keyID, Self.keyIDVariable, "--key-id")
+        let issuerID = value(issuerID, Self.issuerIDVariable, "--issuer-id")
+        let bundleID = value(bundleID, Self.bundleIDVariable, "--bundle-id")
+        let keyPath = keyFile ?? environment[Self.keyFileVariable].flatMap({ $0.isEmpty ? nil : $0 })
+        let inlineKey = environment[Self.keyVariable].flatMap { $0.isEmpty ? nil : $0 }
+        if keyPath == nil, inlineKey == nil {
+            missing.append("--key-file (or \(Self.keyFileVariable), or the key itself in \(Self.keyVariable))")
+        }
+        guard missing.isEmpty else {
             throw ValidationError(
-                "--key-file (or \(Self.keyFileVariable), or the key itself in \(Self.keyVariable)) is required to call the App Store Server API."
-            )
+                "the App Store Server API needs " + missing.joined(separator: ", ")
+                    + "; App Store Connect shows the key id and the issuer id under Users and Access > Integrations > "
+                    + "In-App Purchase.")
+        }
+        guard UUID(uuidString: issuerID) != nil else {
+            throw ValidationError(
+                "--issuer-id (or \(Self.issuerIDVariable)) '\(issuerID)' is not a UUID: the issuer id looks like "
+                    + "57246542-96fe-1a63-e053-0824d011072a and is shown above the keys in App Store Connect.")
+        }
+        let text: String
+        if let keyPath {
+            text = try Self.readKeyFile(keyPath)
+        } else {
+            text = inlineKey ?? ""
         }
         do {
             return try APICredentials(privateKeyPEM: text, keyID: keyID, issuerID: issuerID, bundleID: bundleID)

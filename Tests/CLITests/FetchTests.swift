@@ -165,6 +165,39 @@ import Testing
         }
     }
 
+    @Test func missingCredentialsAreNamedTogetherAndTheIssuerIdMustBeAUUID() throws {
+        let workspace = try Workspace(days: 1)
+        let range = ["fetch", "--out", workspace.exports.path, "--from", workspace.history.dayText(0)]
+        let none: [String: String?] = [
+            "CHURN_KEY_FILE": nil, "CHURN_KEY_ID": nil, "CHURN_ISSUER_ID": nil, "CHURN_BUNDLE_ID": nil,
+            "CHURN_KEY": nil,
+        ]
+        let missing = try ChurnCommand.run(range + ["--database-url", workspace.schema.url], environment: none)
+        #expect(missing.status == 64, "\(missing.stderr)")
+        for name in ["--key-id", "--issuer-id", "--bundle-id", "--key-file", "Users and Access > Integrations"] {
+            #expect(missing.stderr.contains(name), "\(name): \(missing.stderr)")
+        }
+        var badIssuer = workspace.environment
+        badIssuer["CHURN_ISSUER_ID"] = "2X9R4HXF34"
+        let notUUID = try ChurnCommand.run(range + ["--database-url", workspace.schema.url], environment: badIssuer)
+        #expect(notUUID.status == 64, "\(notUUID.stderr)")
+        #expect(notUUID.stderr.contains("'2X9R4HXF34' is not a UUID"))
+    }
+
+    @Test func aFirstFetchWithNoAnswerLeavesNoFileAndSaysWhyInOneLine() throws {
+        let workspace = try Workspace(days: 1)
+        let result = try ChurnCommand.run(
+            [
+                "fetch", "--out", workspace.exports.path, "--from", workspace.history.dayText(0), "--to",
+                workspace.history.dayText(0), "--database-url", workspace.schema.url, "--base-url",
+                "http://127.0.0.1:1", "--max-attempts", "1",
+            ], in: workspace.root, environment: workspace.environment)
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(result.stderr.contains("(last: no answer: Connection refused)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("errno"))
+        #expect(try workspace.exportNames().isEmpty)
+    }
+
     @Test func aKeyFileOthersCanReadGetsAWarning() async throws {
         for (mode, warns) in [(0o644, true), (0o640, true), (0o600, false), (0o400, false)] {
             let workspace = try Workspace(days: 1, perDay: 2, keyFileMode: mode)

@@ -11,11 +11,13 @@ extension Churn {
         static let configuration = CommandConfiguration(
             commandName: "gaps",
             abstract: "List the notifications Apple's history has and the database lacks, per day.",
+            usage: "churn gaps --from <when> [--to <when>] [<options>]",
             discussion: """
-                Reads Get Notification History for the range (nothing is written) and
-                looks up each notificationUUID in the database. Prints one line per UTC
-                day of signedDate with Apple's count, the stored count and the missing
-                count, the missing UUIDs indented below it, then a total and the
+                --from is required. Reads Get Notification History for the range
+                (nothing is written) and looks up each notificationUUID in the
+                database. Prints one line per UTC day of signedDate with Apple's
+                count, the stored count and the missing count, the missing UUIDs
+                indented below it, then a total and the
                 `churn fetch` commands that fill the holes (the load stores each
                 notification once, so fetching a day again is safe).
 
