@@ -308,7 +308,7 @@ def check_disk(sizes, analyze_rows):
 # MARK: - Measurements
 
 
-LOAD_LINE = re.compile(r"load run \d+: \d+ file\(s\), (\d+) notifications, (\d+) new")
+LOAD_LINE = re.compile(r"load run \d+: \d+ file\(s\), (\d+) inputs?, (\d+) new")
 
 
 def measured(completed):

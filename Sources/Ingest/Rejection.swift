@@ -46,6 +46,15 @@ package struct Rejection: Sendable {
         // Filters the user asked for.
         case wrongBundleID = "wrong_bundle_id"
         case wrongEnvironment = "wrong_environment"
+
+        /// The reasons of an input whose signature was checked and failed.
+        package static let signatureReasons: [Reason] = [
+            .badAlgorithm, .missingX5C, .badCertificate, .untrustedChain, .wrongOID, .certificateNotValidAtSignedDate,
+            .badSignature,
+        ]
+
+        /// The reasons of an input that passed verification and was then left out by the load's filters.
+        package static let filterReasons: [Reason] = [.wrongBundleID, .wrongEnvironment]
     }
 
     /// The notification a refused input held, when it was decoded before it was refused (its signature was not

@@ -54,7 +54,8 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
         case .nightlyLockBusy(let waitedSeconds):
             return "another nightly run holds the lock (waited \(waitedSeconds) s); try again later"
         case .tooManyRejects(let rejected, let limit):
-            return "\(rejected) inputs rejected, more than --max-rejects \(limit) (see table quarantine)."
+            return "\(rejected) input\(rejected == 1 ? "" : "s") rejected, more than --max-rejects \(limit) "
+                + "(`churn quarantine list` shows them)."
         case .asOfAfterData(let asOf, let latest):
             return "--as-of \(UTCTime.minute(asOf)) is more than 7 days after the latest notification loaded (signed "
                 + "\(UTCTime.minute(latest))): as of then every episode still open would count as expired. Give an as-of "

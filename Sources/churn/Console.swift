@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import Workflows
 
 /// The command's own warnings and errors on stderr, for the person at the terminal or the cron mail:
 /// `churn: warning: …` lines, or under `--log-format json` one JSON object each, like the log's.
@@ -14,6 +15,12 @@ enum Console {
 
     static func warn(_ message: String, fields: Logger.Metadata = [:]) {
         write(level: .warning, message, fields: fields)
+    }
+
+    /// The warning of a run that completed with more rejects than allowed, with the exit code the run ends with
+    /// (`exit_code` in JSON logs, as a failure's line has).
+    static func warnTooManyRejects(_ failure: WorkflowError) {
+        warn(failure.description, fields: ["exit_code": "\(ExitStatus.tooManyRejects.rawValue)"])
     }
 
     /// The warning of a report written without comparing with the previous one, which cannot be read.

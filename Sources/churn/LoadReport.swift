@@ -7,7 +7,7 @@ enum LoadReport {
         var lines: [String] = []
         for file in summary.files {
             var line =
-                "\(file.path): \(file.records) notifications, \(file.loaded) new, "
+                "\(file.path): \(inputs(file.records)), \(file.loaded) new, "
                 + resumedPart(file.resumed) + "\(file.duplicates) already stored, \(file.rejected) rejected"
             if let run = file.previousRunWithSameContent {
                 line += " (same content as loaded by run \(run)" + (file.loaded == 0 ? ": nothing new)" : ")")
@@ -18,7 +18,7 @@ enum LoadReport {
         }
         let rate = summary.seconds > 0 ? Int(Double(summary.records) / summary.seconds) : 0
         lines.append(
-            "load run \(summary.loadRunID): \(summary.files.count) file(s), \(summary.records) notifications, "
+            "load run \(summary.loadRunID): \(summary.files.count) file(s), \(inputs(summary.records)), "
                 + "\(summary.loaded) new, " + resumedPart(summary.resumed)
                 + "\(summary.duplicates) already stored, \(summary.rejected) rejected "
                 + String(format: "in %.1f s (%d/s)", summary.seconds, rate)
@@ -31,6 +31,11 @@ enum LoadReport {
         return lines.joined(separator: "\n")
     }
 
+    /// Inputs read: lines (or records) of which some may be no notification at all, so not called notifications.
+    private static func inputs(_ count: Int) -> String {
+        count == 1 ? "1 input" : "\(count) inputs"
+    }
+
     /// The notifications an unfinished load of the file (a killed one) stored before, when there are any.
     private static func resumedPart(_ resumed: Int) -> String {
         resumed > 0 ? "\(resumed) from an unfinished load of this file, " : ""
@@ -41,7 +46,19 @@ enum LoadReport {
     static func signatureLine(_ summary: LoadSummary) -> String {
         guard summary.verified else { return "signatures: NOT VERIFIED (--no-verify)" }
         let passed = summary.loaded + summary.resumed + summary.duplicates
-        if passed == 0 { return "signatures: no notification passed verification" }
+        if passed == 0 {
+            func count(_ reasons: [Rejection.Reason]) -> Int {
+                reasons.reduce(0) { $0 + (summary.rejectedByReason[$1.rawValue] ?? 0) }
+            }
+            let filtered = count(Rejection.Reason.filterReasons)
+            if filtered > 0 {
+                return "signatures: verified for the \(filtered) notification(s) then left out by --bundle-id or "
+                    + "--environment; none accepted"
+            }
+            return count(Rejection.Reason.signatureReasons) > 0
+                ? "signatures: no notification passed verification"
+                : "signatures: none checked (no input reached verification)"
+        }
         let line = "signatures: verified for the \(passed) notification(s) accepted"
         guard summary.notVerifiedAgain > 0 else { return line }
         return line

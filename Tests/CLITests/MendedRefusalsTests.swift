@@ -63,6 +63,7 @@ import Testing
         )
         #expect(mistyped.status == 2, "\(mistyped.stdout)\(mistyped.stderr)")
         #expect(mistyped.stdout.contains("wrong_bundle_id"), "\(mistyped.stdout)")
+        #expect(mistyped.stdout.contains("then left out by --bundle-id or --environment; none accepted"))
         let connection = try schema.connect()
         let refused = try connection.execute("SELECT count(*) FROM quarantine WHERE reason = 'wrong_bundle_id'")
         #expect(Int(refused.scalar ?? "") ?? 0 > 100)
@@ -104,6 +105,7 @@ import Testing
         let untrusted = try workspace.nightly(schema, reports: "reports", [])
         #expect(untrusted.status == 2, "\(untrusted.stdout)\(untrusted.stderr)")
         #expect(untrusted.stdout.contains("untrusted_chain"), "\(untrusted.stdout)")
+        #expect(untrusted.stdout.contains("signatures: no notification passed verification"), "\(untrusted.stdout)")
 
         let trusted = try workspace.nightly(schema, reports: "reports", ["--trust-root", workspace.trustRoot])
         #expect(trusted.status == 0, "\(trusted.stdout)\(trusted.stderr)")

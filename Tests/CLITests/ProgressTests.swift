@@ -31,7 +31,7 @@ import Testing
         #expect(export.file.path.count > 300)
         let result = try ChurnCommand.runOnTerminal(export.arguments, columns: 60)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("5 notifications, 5 new"))
+        #expect(result.stdout.contains("5 inputs, 5 new"))
         // Each redraw returns to the line's start and clears it; the last one leaves the line empty.
         let drawn = result.stderr.components(separatedBy: "\r\u{1B}[K").dropFirst()
             .map { $0.prefix { !$0.isNewline } }
@@ -50,7 +50,7 @@ import Testing
         let export = try LongPathExport()
         let result = try ChurnCommand.run(export.arguments)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("5 notifications, 5 new"))
+        #expect(result.stdout.contains("5 inputs, 5 new"))
         #expect(!result.stderr.contains("\r"))
         #expect(!result.stderr.contains("\u{1B}"))
         #expect(!result.stderr.contains("ETA"))

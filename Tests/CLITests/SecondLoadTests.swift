@@ -28,7 +28,7 @@ import Testing
         let second = try ChurnCommand.run(load)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(
-            second.stdout.contains("\(lines) notifications, 0 new, \(lines) already stored, 0 rejected"),
+            second.stdout.contains("\(lines) inputs, 0 new, \(lines) already stored, 0 rejected"),
             "\(second.stdout)")
         #expect(
             second.stdout.contains(

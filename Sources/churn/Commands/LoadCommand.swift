@@ -64,7 +64,7 @@ extension Churn {
             progress.finish()
             if !quiet { print(LoadReport.render(result.summary)) }
             if let failure = result.failure {
-                Console.warn(failure.description)
+                Console.warnTooManyRejects(failure)
                 throw failure
             }
         }

@@ -199,8 +199,8 @@ extension Churn {
                     + "\(outcomes.expired) expired); \(root.appendingPathComponent("latest").path) -> \(name)"
             )
             if result.hasTooManyRejects {
-                Console.warn(
-                    WorkflowError.tooManyRejects(rejected: result.rejected, limit: ingest.maxRejects).description)
+                Console.warnTooManyRejects(
+                    WorkflowError.tooManyRejects(rejected: result.rejected, limit: ingest.maxRejects))
             }
             if let failure = result.failure { throw failure }
         }

@@ -57,14 +57,15 @@ extension Churn {
 
         func validate() throws {
             if let asOf { _ = try DateArgument.asOf(asOf) }
+        }
+
+        func run() throws {
+            // A directory that cannot be written is not a usage mistake: said in one line, before any work.
             for (option, path) in [("--reports-root", reportsRoot), ("--out", out)] {
                 if let path, let problem = FileAccess.problem(creatingIn: path) {
                     throw ValidationError("\(option) \(path): \(problem).")
                 }
             }
-        }
-
-        func run() throws {
             let logger = global.makeLogger()
             let inputs = ReportWorkflow.Inputs(
                 environment: environment.rawValue, asOf: try asOf.map { try DateArgument.asOf($0) }, out: out,
