@@ -20,7 +20,7 @@ enum Console {
     /// The warning of a run that completed with more rejects than allowed, with the exit code the run ends with
     /// (`exit_code` in JSON logs, as a failure's line has).
     static func warnTooManyRejects(_ failure: WorkflowError) {
-        warn(failure.description, fields: ["exit_code": "\(ExitStatus.tooManyRejects.rawValue)"])
+        warn(failure.description, fields: ["exit_code": .stringConvertible(Int(ExitStatus.tooManyRejects.rawValue))])
     }
 
     /// The warning of a report written without comparing with the previous one, which cannot be read.

@@ -167,6 +167,18 @@ import Testing
         #expect(usage.status == 64)
         #expect(try objects(usage).count == 1)
 
+        // The run completes with rejects: its warning says the exit code the run ends with.
+        let rejects = try Loaded().churn(["load", "--log-format", "json", try Self.binaryFile().path])
+        #expect(rejects.status == 2, "\(rejects.stderr)")
+        let rejectsWarning = try #require(try objects(rejects).first { $0["level"] as? String == "warning" })
+        #expect(rejectsWarning["exit_code"] as? Int == 2)
+        #expect((rejectsWarning["message"] as? String)?.contains("rejected, more than --max-rejects 0") == true)
+
+        // A reports root that cannot be made: one line, no usage.
+        let readOnly = try ChurnCommand.run(["report", "--reports-root", "/etc/hostname/reports"])
+        #expect(readOnly.status == 64, "\(readOnly.stderr)")
+        #expect(readOnly.stderr.split(separator: "\n").count == 1 && !readOnly.stderr.contains("USAGE"))
+
         let workspace = try NightlyTests.Workspace()
         let garbage = workspace.exports.appendingPathComponent("day2.jsonl")
         try Data("not a notification\n".utf8).write(to: garbage)
