@@ -69,6 +69,17 @@ package struct EpisodeQuestion: Hashable, Sendable {
             self.key = key
             self.figures = figures
         }
+
+        /// The group with only the weeks of its flows that overlap `[from, before)` (either bound nil: open); other
+        /// figures unchanged. `churn query flows --from/--to` names weeks to show, not episodes: a week's row counts
+        /// every episode entering or leaving in it, whenever it started, as `flows.csv` does.
+        package func keepingWeeks(from: Int64?, before: Int64?) -> Group {
+            guard case .flows(let weeks) = figures else { return self }
+            let kept = weeks.filter { week in
+                (from.map { week.week.end > $0 } ?? true) && (before.map { week.week.start < $0 } ?? true)
+            }
+            return Group(key: key, figures: .flows(kept))
+        }
     }
 
     package var kind: Kind

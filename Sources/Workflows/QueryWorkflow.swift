@@ -66,6 +66,15 @@ package struct QueryWorkflow {
     /// - Throws: ``WorkflowError/nothingLoaded``, ``WorkflowError/asOfAfterData(asOf:latest:)``; `PGError`,
     ///   `EmbeddedClusterError`.
     package func run(_ inputs: Inputs) throws -> Answer {
+        // Flows are asked of weeks: --from/--to choose the weeks shown, and every episode counts in the week it
+        // enters or leaves, whenever it started.
+        var inputs = inputs
+        var weeks: (from: Int64?, before: Int64?)?
+        if inputs.question.kind == .flows, inputs.filter.startFrom != nil || inputs.filter.startBefore != nil {
+            weeks = (inputs.filter.startFrom, inputs.filter.startBefore)
+            inputs.filter.startFrom = nil
+            inputs.filter.startBefore = nil
+        }
         let writer = try target.connectToStored(logger: logger)
         let reader = try target.connect(logger: logger)
         try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: inputs.environment)
@@ -91,6 +100,7 @@ package struct QueryWorkflow {
             try query.forEachEpisode(in: scope, connection: writer, reader: reader, add)
             groups = tally.answer
         }
-        return Answer(groups: groups, asOf: scope.asOf, episodesInScope: inScope)
+        let shown = weeks.map { window in groups.map { $0.keepingWeeks(from: window.from, before: window.before) } }
+        return Answer(groups: shown ?? groups, asOf: scope.asOf, episodesInScope: inScope)
     }
 }

@@ -36,6 +36,27 @@ import Testing
         #expect(result.stdout == CSVWriter.render(report))
     }
 
+    /// `--from`/`--to` of flows name weeks: each week shown is the report's row, episodes of earlier starts included.
+    @Test func flowsForAWeekAreThatWeeksRowOfTheReport() async throws {
+        let fixture = try await QueryFixture.shared()
+        let report = try #require(ChurnReport(fixture.stored).tables.first { $0.name == Flows.fileName })
+        let lines = CSVWriter.render(report).split(separator: "\n").map(String.init)
+        // A week in which an episode that started in an earlier week left retry.
+        let weeks = ChurnReport(fixture.stored).flows
+        let index = try #require(
+            weeks.indices.dropFirst().first { weeks[$0].expired + weeks[$0].recoveredAfterGrace > weeks[$0].entered })
+        let week = weeks[index].week.description
+        for range in [["--from", week, "--to", week], ["--from", week]] {
+            let result = try ChurnCommand.run(
+                ["query", "flows", "--format", "csv", "--database-url", fixture.schema.url] + range)
+            #expect(result.status == 0, "\(result.stderr)")
+            let shown = result.stdout.split(separator: "\n").map(String.init)
+            #expect(shown.first == lines.first)
+            #expect(shown.dropFirst().first == lines[index + 1], "\(range)")
+            #expect(shown.count == (range.count == 4 ? 2 : lines.count - index))
+        }
+    }
+
     /// The list to work from: the report's open episodes, selected and ordered.
     @Test func openEpisodesAreTheReportsSelectedAndOrdered() async throws {
         let fixture = try await QueryFixture.shared()

@@ -14,6 +14,10 @@ extension Churn.QueryCommand {
                 in_retry_at_week_end. Weeks run Monday to Monday, UTC, from the first
                 episode's week to the as-of week.
 
+                --from and --to choose the weeks shown, not the episodes: a week's
+                row counts every episode entering or leaving in it, whenever it
+                started, so it equals that week's row of flows.csv.
+
                 Examples:
                   churn query flows
                   churn query flows --from 2025-W40 --format csv
