@@ -4,6 +4,8 @@
 /// are applied in SQL to the stored episodes (`EpisodeQuery` in AnalysisStore) and here to episodes built in
 /// memory; both must select the same episodes.
 package struct EpisodeFilter: Hashable, Sendable {
+    /// Episodes of any of these apps (bundle ids); `""` selects episodes without one.
+    package var bundleIds: [String]
     /// Episodes of any of these products; `""` selects episodes without a product.
     package var productIds: [String]
     /// Episodes of any of these storefronts; `""` selects episodes without a storefront.
@@ -19,6 +21,7 @@ package struct EpisodeFilter: Hashable, Sendable {
     package var isFirstEpisode: Bool?
 
     package init(
+        bundleIds: [String] = [],
         productIds: [String] = [],
         storefronts: [String] = [],
         startFrom: Int64? = nil,
@@ -26,6 +29,7 @@ package struct EpisodeFilter: Hashable, Sendable {
         isTrialConversion: Bool? = nil,
         isFirstEpisode: Bool? = nil
     ) {
+        self.bundleIds = bundleIds
         self.productIds = productIds
         self.storefronts = storefronts
         self.startFrom = startFrom
@@ -36,6 +40,7 @@ package struct EpisodeFilter: Hashable, Sendable {
 
     /// Whether `episode` is in scope.
     package func matches(_ episode: Episode) -> Bool {
+        if !bundleIds.isEmpty, !bundleIds.contains(episode.bundleId ?? "") { return false }
         if !productIds.isEmpty, !productIds.contains(episode.productId ?? "") { return false }
         if !storefronts.isEmpty, !storefronts.contains(episode.storefront ?? "") { return false }
         if let startFrom, episode.start < startFrom { return false }

@@ -4,6 +4,8 @@ package enum EpisodeGrouping: String, Hashable, Sendable, CaseIterable {
     case cohortMonth = "cohort-month"
     /// The ISO 8601 week of t0, `2024-W09`.
     case cohortWeek = "cohort-week"
+    /// The app: the bundle id of the episode's notifications (empty when missing).
+    case app
     /// The product of the opening transaction (empty when missing).
     case product
     /// The storefront of the opening transaction (empty when missing).
@@ -51,6 +53,7 @@ package enum EpisodeGrouping: String, Hashable, Sendable, CaseIterable {
         switch self {
         case .cohortMonth: return .period(episode.cohort(.month))
         case .cohortWeek: return .period(episode.cohort(.week))
+        case .app: return .text(episode.bundleId ?? "")
         case .product: return .text(episode.productId ?? "")
         case .storefront: return .text(episode.storefront ?? "")
         case .offerType: return episode.offerType.map { .number(Int($0)) } ?? .none

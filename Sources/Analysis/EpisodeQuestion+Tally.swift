@@ -84,6 +84,8 @@ extension EpisodeQuestion {
         /// limit.
         var episodes: [Episode] = []
         let limit: Int?
+        /// For `episodes`: the outcomes listed; empty for all.
+        let outcomes: [Episode.Outcome]
 
         init(_ question: EpisodeQuestion, asOf: Int64) {
             kind = question.kind
@@ -91,6 +93,7 @@ extension EpisodeQuestion {
             schedule = question.schedule
             limit = question.limit.map { max(0, $0) }
             selection = question.openEpisodes
+            outcomes = question.outcomes
             switch kind {
             case .recoveryRate: recoveryRate = RecoveryByCohort.Row(cohort: nil, productId: nil)
             case .recoveryCurve: recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
@@ -123,7 +126,7 @@ extension EpisodeQuestion {
             graceWhatIf?.add(episode)
             openEpisodes?.add(episode)
             flows?.add(episode)
-            if kind == .episodes {
+            if kind == .episodes, outcomes.isEmpty || outcomes.contains(episode.outcome) {
                 if let limit {
                     EpisodeList.insert(episode, into: &episodes, keepingFirst: limit)
                 } else {

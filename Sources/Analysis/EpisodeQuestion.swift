@@ -92,19 +92,24 @@ package struct EpisodeQuestion: Hashable, Sendable {
     package var limit: Int?
     /// For `open-episodes`: which rows, in what order.
     package var openEpisodes: OpenEpisodes.Selection
+    /// For `episodes`: only episodes with one of these outcomes as of the as-of time (an episode still open 61 days
+    /// after its start is `expired` by then); empty for every outcome.
+    package var outcomes: [Episode.Outcome]
 
     package init(
         _ kind: Kind,
         grouping: [EpisodeGrouping] = [],
         schedule: MessageSchedule = .standard,
         limit: Int? = nil,
-        openEpisodes: OpenEpisodes.Selection = .init()
+        openEpisodes: OpenEpisodes.Selection = .init(),
+        outcomes: [Episode.Outcome] = []
     ) {
         self.kind = kind
         self.grouping = grouping
         self.schedule = schedule
         self.limit = limit
         self.openEpisodes = openEpisodes
+        self.outcomes = outcomes
     }
 
     /// Whether the answer lists rows group by group, without figures over all episodes: `episodes` and

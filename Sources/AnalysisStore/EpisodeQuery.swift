@@ -27,6 +27,10 @@ package struct EpisodeQuery {
             return "$\(parameters.count)::\(type)"
         }
         var conditions = ["environment = \(bind(environment, as: "text"))"]
+        if !filter.bundleIds.isEmpty {
+            let list = filter.bundleIds.map { bind($0, as: "text") }.joined(separator: ", ")
+            conditions.append("coalesce(bundle_id, '') IN (\(list))")
+        }
         if !filter.productIds.isEmpty {
             let list = filter.productIds.map { bind($0, as: "text") }.joined(separator: ", ")
             conditions.append("coalesce(product_id, '') IN (\(list))")

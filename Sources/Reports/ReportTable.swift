@@ -11,6 +11,14 @@ package struct ReportTable: Hashable, Sendable {
         self.rows = rows
     }
 
+    /// The table with only `names`, in that order (a column named twice shows twice).
+    /// - Returns: nil when a name is not one of ``columns``.
+    package func selecting(_ names: [String]) -> ReportTable? {
+        let positions = names.compactMap { columns.firstIndex(of: $0) }
+        guard positions.count == names.count else { return nil }
+        return ReportTable(name: name, columns: names, rows: rows.map { row in positions.map { row[$0] } })
+    }
+
     /// The value a total row carries in its grouping columns.
     package static let total = "(all)"
 }

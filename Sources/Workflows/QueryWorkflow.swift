@@ -43,6 +43,7 @@ package struct QueryWorkflow {
     /// - Throws: ``WorkflowError/unknownFilterValue(option:value:environment:known:)``.
     private func checkFilterValues(_ inputs: Inputs, connection: PGConnection) throws {
         let checks: [(option: String, column: String, values: [String])] = [
+            ("--bundle-id", "bundle_id", inputs.filter.bundleIds),
             ("--product", "product_id", inputs.filter.productIds),
             ("--storefront", "storefront", inputs.filter.storefronts),
         ]

@@ -27,6 +27,9 @@ import Testing
             expected: all
         ),
         Case(name: "missing product", filter: EpisodeFilter(productIds: [""]), expected: []),
+        Case(name: "app", filter: EpisodeFilter(bundleIds: [QueryFixture.otherApp]), expected: ["G1"]),
+        Case(
+            name: "the other app", filter: EpisodeFilter(bundleIds: ["com.example"]), expected: all.subtracting(["G1"])),
         Case(name: "storefront", filter: EpisodeFilter(storefronts: ["GBR"]), expected: ["C1", "D1", "E1", "E2"]),
         Case(
             name: "from a month", filter: EpisodeFilter(startFrom: span("2023-12")?.lowerBound),
@@ -138,17 +141,18 @@ import Testing
 
     @Test func everyValueIsBound() throws {
         let filter = EpisodeFilter(
-            productIds: ["p1", "p2"], storefronts: ["USA"], startFrom: QueryFixture.day(1),
+            bundleIds: ["b1"], productIds: ["p1", "p2"], storefronts: ["USA"], startFrom: QueryFixture.day(1),
             startBefore: QueryFixture.day(9),
             isTrialConversion: true, isFirstEpisode: false
         )
         let statement = EpisodeQuery(environment: "Production", filter: filter).statement
         #expect(
             statement.parameters == [
-                "Production", "p1", "p2", "USA", "2023-11-15 22:13:20.000+00", "2023-11-23 22:13:20.000+00", "true",
+                "Production", "b1", "p1", "p2", "USA", "2023-11-15 22:13:20.000+00", "2023-11-23 22:13:20.000+00",
+                "true",
             ]
         )
-        for value in ["p1", "p2", "USA", "Production", "2023"] { #expect(!statement.sql.contains(value)) }
-        #expect(statement.sql.contains("$7::boolean"))
+        for value in ["b1", "p1", "p2", "USA", "Production", "2023"] { #expect(!statement.sql.contains(value)) }
+        #expect(statement.sql.contains("$8::boolean"))
     }
 }

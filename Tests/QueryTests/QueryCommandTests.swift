@@ -57,6 +57,44 @@ import Testing
         }
     }
 
+    /// Two apps in one database: filtered and grouped by app; the episode list narrowed by outcome and to columns.
+    @Test func appsOutcomesAndColumns() async throws {
+        let fixture = try await QueryFixture.shared()
+        func churn(_ arguments: [String]) throws -> ChurnCommand.Result {
+            try ChurnCommand.run(["query"] + arguments + ["--database-url", fixture.schema.url])
+        }
+        let byApp = try churn(["recovery-rate", "--group-by", "app", "--format", "csv"])
+        #expect(byApp.status == 0, "\(byApp.stderr)")
+        let rows = byApp.stdout.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
+        #expect(rows.first?.first == "bundle_id")
+        #expect(
+            rows.dropFirst().map { $0.prefix(2).joined(separator: ",") } == [
+                "com.example,7", "\(QueryFixture.otherApp),1", "(all),8",
+            ])
+        let other = try churn(["episodes", "--bundle-id", QueryFixture.otherApp, "--format", "csv"])
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(other.stdout.split(separator: "\n").dropFirst().map { $0.prefix(2) } == ["G,"])
+        let typo = try churn(["episodes", "--bundle-id", "com.example.Other"])
+        #expect(typo.status == 64 && typo.stderr.contains("did you mean '\(QueryFixture.otherApp)'"), "\(typo.stderr)")
+
+        let open = try churn([
+            "episodes", "--outcome", "open", "--columns", "original_transaction_id,sequence,outcome", "--format", "csv",
+        ])
+        #expect(open.status == 0, "\(open.stderr)")
+        #expect(open.stdout == "original_transaction_id,sequence,outcome\nE,2,open\n")
+        let ended = try churn([
+            "episodes", "--outcome", "cancelled", "--outcome", "other", "--columns", "outcome", "--format", "csv",
+        ])
+        #expect(ended.status == 0, "\(ended.stderr)")
+        #expect(ended.stdout.split(separator: "\n").dropFirst().sorted() == ["cancelled", "other"])
+        let unknown = try churn(["episodes", "--columns", "start,outcome"])
+        #expect(unknown.status == 64)
+        #expect(
+            unknown.stderr.contains("'start' is not a column of this answer; its columns are original_transaction_id"))
+    }
+
     /// The list to work from: the report's open episodes, selected and ordered.
     @Test func openEpisodesAreTheReportsSelectedAndOrdered() async throws {
         let fixture = try await QueryFixture.shared()

@@ -38,6 +38,9 @@ struct QueryFixture: Sendable {
     let notificationCount: Int
 
     /// Unix ms of `day` days after day 0.
+    /// The bundle id of G, the other app's subscription; every other subscription is `com.example`'s.
+    static let otherApp = "com.example.other"
+
     static func day(_ day: Int64) -> Int64 {
         SignedStories.day(day)
     }
@@ -91,12 +94,12 @@ struct QueryFixture: Sendable {
                 offerDiscountType: "FREE_TRIAL"
             ),
             try export.line("F", "DID_RENEW", "BILLING_RECOVERY", at: 24, product: m, price: 4990, currency: "EUR"),
-            // G: an offer code; refunded during retry.
+            // G: an offer code; refunded during retry; another app of the same database.
             try export.line(
                 "G", "DID_FAIL_TO_RENEW", at: 10, product: y, expires: 10, offerType: 3,
-                offerDiscountType: "PAY_UP_FRONT"
+                offerDiscountType: "PAY_UP_FRONT", bundleId: QueryFixture.otherApp
             ),
-            try export.line("G", "REFUND", at: 12, product: y),
+            try export.line("G", "REFUND", at: 12, product: y, bundleId: QueryFixture.otherApp),
             // Z: an ordinary renewal, the latest notification.
             try export.line("Z", "DID_RENEW", at: 70, product: m),
             // S: Sandbox only.

@@ -9,6 +9,7 @@ extension EpisodeGrouping {
     package func columns(typed: Bool) -> [String] {
         switch self {
         case .cohortMonth, .cohortWeek: return ["cohort"]
+        case .app: return ["bundle_id"]
         case .product: return ["product_id"]
         case .storefront: return ["storefront"]
         case .offerType: return ["offer_type", "offer_type_name"]

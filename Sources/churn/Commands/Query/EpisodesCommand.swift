@@ -1,5 +1,6 @@
 import Analysis
 import ArgumentParser
+import Foundation
 
 extension Churn.QueryCommand {
     /// `churn query episodes`: the selected episodes, one row each.
@@ -25,7 +26,12 @@ extension Churn.QueryCommand {
                 --group-by product --limit 20 shows up to 20 episodes of every
                 product. Without --group-by, --limit caps the whole list.
 
+                --outcome keeps the episodes of these outcomes (an episode still open
+                61 days after its start counts as expired, as in the report);
+                --columns shows only the columns named, in that order.
+
                 Examples:
+                  churn query episodes --outcome open --columns start_at,stake_amount
                   churn query episodes --product pro.monthly --limit 20
                   churn query episodes --repeat-episode --format csv > repeats.csv
                   churn query episodes --from 2025-03-05 --to 2025-03-05 --format json
@@ -40,12 +46,31 @@ extension Churn.QueryCommand {
         )
         var limit: Int?
 
+        @Option(
+            name: .customLong("outcome"),
+            help: ArgumentHelp(
+                "Only episodes with this outcome as of the as-of time: recovered, expired, cancelled, other, open (repeatable).",
+                valueName: "outcome")
+        )
+        var outcomes: [Episode.Outcome] = []
+
+        @Option(
+            help: ArgumentHelp(
+                "Show only these columns, in this order (comma-separated, or repeated).", valueName: "names")
+        )
+        var columns: [String] = []
+
         func validate() throws {
             if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more, not \(limit).") }
         }
 
         func run() throws {
-            try options.answer(.episodes, limit: limit)
+            let names = columns.flatMap {
+                $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+            }
+            try options.answer(.episodes, limit: limit, outcomes: outcomes, columns: names.filter { !$0.isEmpty })
         }
     }
 }
+
+extension Episode.Outcome: ExpressibleByArgument {}

@@ -19,6 +19,12 @@ struct QueryOptions: ParsableArguments {
     var asOf: String?
 
     @Option(
+        name: .customLong("bundle-id"),
+        help: ArgumentHelp("Only episodes of this app (repeatable; '' for episodes without one).", valueName: "id")
+    )
+    var bundleIds: [String] = []
+
+    @Option(
         name: .customLong("product"),
         help: ArgumentHelp("Only episodes of this product (repeatable; '' for episodes without one).", valueName: "id")
     )
@@ -116,6 +122,7 @@ struct QueryOptions: ParsableArguments {
     /// - Throws: `ValidationError` for a `--from` or `--to` that names no day, month or week.
     func filter() throws -> EpisodeFilter {
         EpisodeFilter(
+            bundleIds: bundleIds,
             productIds: products,
             storefronts: storefronts,
             startFrom: try startPeriod?.start,
@@ -131,19 +138,28 @@ struct QueryOptions: ParsableArguments {
     ///   - schedule: the message schedule, for `message-bands` and `retry-days`.
     ///   - limit: the most rows of each group, for `episodes` and `open-episodes`.
     ///   - openEpisodes: which open episodes, in what order, for `open-episodes`.
+    ///   - outcomes: for `episodes`, the outcomes listed (all when empty).
+    ///   - columns: the columns shown, in this order (all when empty).
     func answer(
         _ kind: EpisodeQuestion.Kind, schedule: MessageSchedule = .standard, limit: Int? = nil,
-        openEpisodes: OpenEpisodes.Selection = .init()
+        openEpisodes: OpenEpisodes.Selection = .init(), outcomes: [Episode.Outcome] = [], columns: [String] = []
     ) throws {
         let logger = global.makeLogger()
         let question = EpisodeQuestion(
-            kind, grouping: grouping, schedule: schedule, limit: limit, openEpisodes: openEpisodes)
+            kind, grouping: grouping, schedule: schedule, limit: limit, openEpisodes: openEpisodes, outcomes: outcomes)
+        let allColumns = question.table(answer: [], asOf: 0, for: format).columns
+        if let unknown = columns.first(where: { !allColumns.contains($0) }) {
+            throw ValidationError(
+                "--columns: '\(unknown)' is not a column of this answer; its columns are "
+                    + allColumns.joined(separator: ", ") + ".")
+        }
         let inputs = QueryWorkflow.Inputs(
             environment: environment.rawValue, asOf: try asOf.map { try DateArgument.asOf($0) }, filter: try filter(),
             question: question
         )
         let answer = try QueryWorkflow(target: global.target, logger: logger).run(inputs)
-        let table = question.table(answer: answer.groups, asOf: answer.asOf, for: format)
+        let whole = question.table(answer: answer.groups, asOf: answer.asOf, for: format)
+        let table = columns.isEmpty ? whole : whole.selecting(columns) ?? whole
         if format == .table, Console.isInteractive {
             let described = "\(environment.rawValue) as of \(UTCTime.minute(answer.asOf))"
             FileHandle.standardError.write(Data("\(described): \(answer.episodesInScope) episode(s) in scope\n".utf8))
