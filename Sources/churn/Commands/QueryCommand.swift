@@ -39,8 +39,14 @@ extension Churn {
                                   app_account_token and chance of recovery
                                   (open_episodes.csv): whom to reach now
 
+                Of the whole environment (no filters, no grouping):
+                  billing-failures  renewal charges and the share that failed,
+                                  per month (billing_failures.csv)
+                  data-quality    copies, filtered and refused inputs, inferred
+                                  ends (data_quality.csv)
+
                 Filters (every one given must hold):
-                  --product ID, --storefront CODE
+                  --bundle-id ID, --product ID, --storefront CODE
                       any of the values given (repeat the option; '' for none)
                   --from WHEN, --to WHEN
                       episodes whose start (t0) lies from the start of WHEN through
@@ -54,7 +60,7 @@ extension Churn {
                       as for `churn report`
 
                 --group-by (repeat it, or separate with commas): cohort-month,
-                cohort-week, product, storefront, offer-type (the code and Apple's
+                cohort-week, app, product, storefront, offer-type (the code and Apple's
                 name), grace-length (3, 16, 28 days, none, or unknown). A grouped
                 answer ends with the figures over every selected episode, marked
                 (all). `episodes` lists each group's episodes in turn, --limit of
@@ -85,7 +91,7 @@ extension Churn {
             subcommands: [
                 RecoveryRateCommand.self, RecoveryCurveCommand.self, GraceSavesCommand.self, MessageBandsCommand.self,
                 RetryDaysCommand.self, RevenueCommand.self, GraceWhatIfCommand.self, FlowsCommand.self,
-                EpisodesCommand.self, OpenEpisodesCommand.self,
+                EpisodesCommand.self, OpenEpisodesCommand.self, BillingFailuresCommand.self, DataQualityCommand.self,
             ]
         )
     }
