@@ -27,11 +27,16 @@ extension SummaryDocument {
             notes.append(
                 "Both count every episode that started by their as-of time, so the changes mix new episodes with "
                     + "episodes that ended or matured since.")
+            let figures = figureRows(headline, now)
+            let rows =
+                figures.headline + figures.moved.filter(Self.moved) + moneyRows(headline, now).filter(Self.moved)
+                + checkRows(old: headline.dataQuality, new: now.dataQuality, count: headline.count(of:))
+                .filter(Self.moved)
+            notes.append("The headline figures are always shown; the others only when they moved.")
             writer.paragraph(notes.joined(separator: " "))
             writer.table(
-                header: ["Figure", "Previous", "Now", "Change"], alignments: [.left, .right, .right, .right],
-                rows: figureRows(headline, now) + moneyRows(headline, now)
-                    + checkRows(old: headline.dataQuality, new: now.dataQuality, count: headline.count(of:)))
+                header: ["Figure", "Previous", "Now", "Change"], alignments: [.left, .right, .right, .right], rows: rows
+            )
         case .earlier(let earlier):
             notes.append(
                 "It was written with the earlier definitions of the figures (its `\(Headline.fileName)` has format "
@@ -54,26 +59,38 @@ extension SummaryDocument {
         }
     }
 
-    private func figureRows(_ previous: Headline, _ now: Headline) -> [[String]] {
+    /// A row whose previous and current values read the same (to the precision shown): it did not move.
+    private static func moved(_ row: [String]) -> Bool {
+        row.count < 3 || row[1] != row[2]
+    }
+
+    /// The headline's rows, always shown, and the others, shown when they moved.
+    private func figureRows(_ previous: Headline, _ now: Headline) -> (headline: [[String]], moved: [[String]]) {
         let (old, new) = (previous.mature.counts, now.mature.counts)
         let day = Report.curveMarkDays.last ?? 60
-        return [
+        let headline = [
             countRow("Episodes", previous.all.episodes, now.all.episodes),
             countRow("Open episodes", previous.all.open, now.all.open),
             countRow("Mature episodes", old.episodes, new.episodes),
             rateRow("Recovered (mature episodes)", old.recoveryRate, new.recoveryRate),
             rateRow("Involuntary churn (mature episodes)", old.expiredRate, new.expiredRate),
-            rateRow("Recovered of ended episodes", previous.all.recoveryRate, now.all.recoveryRate),
-            rateRow("Saved in grace (save rate)", previous.grace.saveRate, now.grace.saveRate),
-            rateRow(
-                "Recovered of ended episodes with a grace period", previous.withGrace.recoveryRate,
-                now.withGrace.recoveryRate),
-            rateRow(
-                "Recovered of ended episodes without a grace period", previous.withoutGrace.recoveryRate,
-                now.withoutGrace.recoveryRate),
-            rateRow(
-                "Recovered by day \(day) (recovery curve)", previous.cifRecovery(day: day), now.cifRecovery(day: day)),
         ]
+        return (
+            headline,
+            [
+                rateRow("Recovered of ended episodes", previous.all.recoveryRate, now.all.recoveryRate),
+                rateRow("Saved in grace (save rate)", previous.grace.saveRate, now.grace.saveRate),
+                rateRow(
+                    "Recovered of ended episodes with a grace period", previous.withGrace.recoveryRate,
+                    now.withGrace.recoveryRate),
+                rateRow(
+                    "Recovered of ended episodes without a grace period", previous.withoutGrace.recoveryRate,
+                    now.withoutGrace.recoveryRate),
+                rateRow(
+                    "Recovered by day \(day) (recovery curve)", previous.cifRecovery(day: day),
+                    now.cifRecovery(day: day)),
+            ]
+        )
     }
 
     private func countRow(_ figure: String, _ old: Int, _ new: Int) -> [String] {
