@@ -42,8 +42,8 @@ extension SummaryDocument {
                 "It was written with the earlier definitions of the figures (its `\(Headline.fileName)` has format "
                     + "\(earlier.format)): its episodes were counted by other rules, so its episodes, rates and "
                     + "amounts do not mean what this report's do and are not compared. Only the counts that both "
-                    + "define alike are: further copies of a notification, notifications of other environments, "
-                    + "family-shared notifications and rejected inputs.")
+                    + "define alike are: notifications of other environments, family-shared notifications and "
+                    + "rejected inputs.")
             writer.paragraph(notes.joined(separator: " "))
             let comparable = now.dataQuality.filter { PreviousHeadline.Earlier.isComparable($0.check) }
             let rows = checkRows(
