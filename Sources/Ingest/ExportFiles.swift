@@ -48,6 +48,29 @@ package enum ExportFiles {
         return (matched, unmatched)
     }
 
+    /// How long after its last change a file whose last line has no newline is taken to be still being written.
+    package static let settleSeconds: Int64 = 300
+
+    /// Whether the file looks like one an exporter is still writing: it changed less than ``settleSeconds`` before
+    /// `now` (Unix ms) and its last byte is not a newline, so its last line may be cut. Gzip files are not judged
+    /// (their end says nothing a line would). A file that cannot be examined is not judged either: the load names
+    /// its problem.
+    package static func isStillBeingWritten(_ path: String, now: Int64) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_size > 0 else { return false }
+        let changed = Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000
+        guard now - changed < settleSeconds * 1000 else { return false }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var head: (UInt8, UInt8) = (0, 0)
+        guard pread(descriptor, &head, 2, 0) == 2 || info.st_size < 2 else { return false }
+        if head == (0x1F, 0x8B) { return false }
+        var last: UInt8 = 0
+        guard pread(descriptor, &last, 1, off_t(info.st_size - 1)) == 1 else { return false }
+        return last != UInt8(ascii: "\n")
+    }
+
     /// The SHA-256 of a file's bytes as stored (compressed or not), lowercase hex: what a load records in
     /// `source_files.sha256`. The file is read in 1 MiB chunks and not decompressed.
     /// - Throws: ``IngestError/cannotOpen(path:reason:)`` (a missing file, a directory, no permission) or

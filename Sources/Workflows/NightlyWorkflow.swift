@@ -53,6 +53,9 @@ package struct NightlyWorkflow {
         case unmatchedFiles([String], matched: Int)
         /// Files loaded before are loaded again: inputs they refused may pass with this run's options.
         case loadingAgain([String])
+        /// Files left for the next run: they changed in the last minutes and their last line has no newline, so an
+        /// exporter is likely still writing them.
+        case stillBeingWritten([String])
         /// The files are about to be loaded, in this order.
         case loading([String])
         /// A batch of the load was written.
@@ -173,9 +176,15 @@ package struct NightlyWorkflow {
         let sourceFiles = SourceFiles(connection: writer)
         var outcome = LoadOutcome(unmatched: found.unmatched.count)
         var mending: [String] = []
+        var waiting: [String] = []
         // The new files and those loaded again, in the order found.
         var toLoad: [String] = []
+        let now = Self.now()
         for file in files {
+            if ExportFiles.isStillBeingWritten(file, now: now) {
+                waiting.append(file)
+                continue
+            }
             let sha256 = try ExportFiles.sha256(ofFile: file)
             if try !sourceFiles.hasLoaded(sha256: sha256) {
                 outcome.newFiles += 1
@@ -195,6 +204,7 @@ package struct NightlyWorkflow {
                 "files.reloaded": .stringConvertible(mending.count),
             ]
         )
+        if !waiting.isEmpty { event(.stillBeingWritten(waiting)) }
         if !mending.isEmpty { event(.loadingAgain(mending)) }
         guard !toLoad.isEmpty else {
             event(.nothingToLoad(skipped: outcome.skipped))

@@ -89,6 +89,28 @@ import Testing
         #expect(try connection.execute("SELECT count(*) FROM load_runs").scalar == "1")
     }
 
+    @Test func aFileStillBeingWrittenIsLeftForTheNextRunNotRefused() throws {
+        let workspace = try Workspace()
+        let file = workspace.exports.appendingPathComponent("day1.jsonl")
+        let whole = try Data(contentsOf: file)
+        // Cron fires while the exporter is in the middle of the last line.
+        try whole.prefix(whole.count - 40).write(to: file)
+        let early = try workspace.nightly(["--verbose"])
+        #expect(early.status == 0, "\(early.stderr)")
+        #expect(early.stdout.contains("left for the next run: 1 file(s)"), "\(early.stdout)")
+        #expect(!early.stdout.contains("rejected"))
+        let connection = try workspace.schema.connect()
+        #expect(try connection.execute("SELECT count(*) FROM quarantine").scalar == "0")
+        #expect(try connection.execute("SELECT count(*) FROM notifications").scalar == "0")
+
+        // The exporter finishes: the next run loads the whole file.
+        try whole.write(to: file)
+        let later = try workspace.nightly(["--verbose"])
+        #expect(later.status == 0, "\(later.stderr)")
+        #expect(later.stdout.contains("5 new"), "\(later.stdout)")
+        #expect(try connection.execute("SELECT count(*) FROM quarantine").scalar == "0")
+    }
+
     @Test func aSecondRunWhileOneHoldsTheLockExitsWithLockBusy() throws {
         let workspace = try Workspace()
         let holder = try workspace.schema.migrated()

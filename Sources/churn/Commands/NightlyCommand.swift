@@ -169,6 +169,11 @@ extension Churn {
                             + (unmatched.count > names.count ? ", …" : ""),
                         attention: matched == 0
                     )
+                case .stillBeingWritten(let files):
+                    say(
+                        "left for the next run: \(files.count) file(s) changed in the last minutes whose last line "
+                            + "has no newline (still being written?): " + files.joined(separator: ", ")
+                    )
                 case .loadingAgain(let files):
                     say(
                         "loading again \(files.count) file(s) whose refused inputs may pass with these options: "
