@@ -54,7 +54,7 @@ package struct RecoveryHazardChart: Sendable {
             plot, days: Self.dayTicks, position: { Double($0) - 0.5 }, title: "Day of billing retry")
         body += legend(plot)
         return SVGChart.document(
-            height: Self.height, title: "Daily recovery hazard",
+            height: Self.height, title: "Chance of recovery, day by day",
             subtitle: "Of the episodes still in retry on a day, the share that recovered that day.",
             environment: environment, asOf: asOf, description: description, body: body)
     }

@@ -20,7 +20,7 @@ extension SummaryDocument {
                 + "stops. The curve counts open episodes for as long as they have been observed, and an episode that "
                 + "expired, was cancelled or ended otherwise cannot recover any more.")
         writer.paragraph(threeRecoveryRates)
-        writer.image(alt: "Daily recovery hazard", path: RecoveryHazardChart.fileName)
+        writer.image(alt: "Chance of recovery, day by day", path: RecoveryHazardChart.fileName)
         writer.paragraph(
             "For each day of retry, the share of the episodes still in retry that recovered that day "
                 + "(`\(RetryDays.fileName)`), with its 95% interval shaded: where the band is wide, few episodes "

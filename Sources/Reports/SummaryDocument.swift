@@ -141,7 +141,7 @@ package struct SummaryDocument: Sendable {
         (BillingFailures.fileName, "episodes started against ordinary renewals, per month."),
         (DataQuality.fileName, "one count per data-quality check."),
         (RecoveryCurveChart.fileName, "the recovery curve chart."),
-        (RecoveryHazardChart.fileName, "the daily recovery hazard chart."),
+        (RecoveryHazardChart.fileName, "the chance of recovery on each day of retry (the daily hazard), as a chart."),
         (Headline.fileName, "the headline figures, read by the next report for its comparison."),
     ]
 

@@ -176,7 +176,7 @@ import Testing
         #expect(summary.contains("| 2024-05 | 1 | 0 | 0 | n/a | n/a | 0.0% | still changing (final on 2024-07-27) |"))
         #expect(summary.contains("`rejected_bad_signature` 1"))
         #expect(summary.contains("![Recovery curve](recovery_curve.svg)"))
-        #expect(summary.contains("![Daily recovery hazard](recovery_hazard.svg)"))
+        #expect(summary.contains("![Chance of recovery, day by day](recovery_hazard.svg)"))
         #expect(summary.contains("> **The latest 7 days may still change:**"))
         #expect(!summary.contains("Changes since the previous report"))
 
