@@ -175,9 +175,12 @@ import Testing
         #expect((rejectsWarning["message"] as? String)?.contains("rejected, more than --max-rejects 0") == true)
 
         // A reports root that cannot be made: one line, no usage.
-        let readOnly = try ChurnCommand.run(["report", "--reports-root", "/etc/hostname/reports"])
-        #expect(readOnly.status == 64, "\(readOnly.stderr)")
-        #expect(readOnly.stderr.split(separator: "\n").count == 1 && !readOnly.stderr.contains("USAGE"))
+        for command in [["report"], ["nightly", "/nonexistent-exports"]] {
+            let readOnly = try ChurnCommand.run(command + ["--reports-root", "/etc/hostname/reports"])
+            #expect(readOnly.status == 64, "\(readOnly.stderr)")
+            #expect(readOnly.stderr.split(separator: "\n").count == 1 && !readOnly.stderr.contains("USAGE"))
+            #expect(readOnly.stderr.contains("/etc/hostname is a file, not a directory"))
+        }
 
         let workspace = try NightlyTests.Workspace()
         let garbage = workspace.exports.appendingPathComponent("day2.jsonl")

@@ -122,9 +122,6 @@ extension Churn {
 
         func validate() throws {
             if lockTimeout < 0 { throw ValidationError("--lock-timeout must be 0 or more, not \(lockTimeout).") }
-            if let problem = FileAccess.problem(creatingIn: reportsRoot) {
-                throw ValidationError("--reports-root \(reportsRoot): \(problem).")
-            }
             if fetch {
                 try FetchCommand.validate(environment: environment.rawValue)
                 if fetchDirectory == nil {
@@ -146,6 +143,10 @@ extension Churn {
         }
 
         func run() async throws {
+            // A directory that cannot be written is not a usage mistake: said in one line, before any work.
+            if let problem = FileAccess.problem(creatingIn: reportsRoot) {
+                throw ValidationError("--reports-root \(reportsRoot): \(problem).")
+            }
             let logger = global.makeLogger()
             try FileAccess.requireReadable(paths)
             let inputs = NightlyWorkflow.Inputs(
