@@ -121,6 +121,8 @@ extension SummaryDocument {
                     Self.amount(money.lostMilliunits, currency, episodes: money.expiredEpisodes),
                 ]
             })
+        writer.paragraph(
+            "By product or by month of the failure: `churn query revenue --group-by product` (or `cohort-month`).")
     }
 
     /// `USD 63.43 of 443.41; EUR …`: per currency with open episodes, what retry is expected to bring back of the
