@@ -7,30 +7,17 @@ import Workflows
 /// The options of the questions about a whole environment: no episode filters, since their figures are not a
 /// selection of episodes.
 struct EnvironmentTableOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Environment to ask about (Production, Sandbox).", valueName: "name"))
-    var environment: Environment = .production
-
-    @Option(
-        help: ArgumentHelp(
-            "As of this time: YYYY-MM-DD (end of that day, UTC), ISO 8601, or Unix ms (default: latest signedDate).",
-            valueName: "time"
-        )
-    )
-    var asOf: String?
+    @OptionGroup var scope: QueryScope
 
     @Option(help: ArgumentHelp("Output format.", valueName: "format"))
     var format: TableRenderer.Format = .table
 
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
-        if let asOf { _ = try DateArgument.asOf(asOf) }
-    }
-
     /// Answers with the report's table and prints it.
     func answer(_ table: EnvironmentTablesWorkflow.Table) throws {
         let answer = try EnvironmentTablesWorkflow(target: global.target, logger: global.makeLogger()).run(
-            table, environment: environment.rawValue, asOf: try asOf.map { try DateArgument.asOf($0) })
+            table, environment: scope.environment.rawValue, asOf: try scope.asOfTime())
         FileHandle.standardOutput.write(Data(TableRenderer.render(answer.table, as: format).utf8))
     }
 }

@@ -7,16 +7,9 @@ import Workflows
 
 /// The options every `churn query` question takes: scope, filters, grouping and output format.
 struct QueryOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Environment to ask about (Production, Sandbox).", valueName: "name"))
-    var environment: Environment = .production
+    @OptionGroup var scope: QueryScope
 
-    @Option(
-        help: ArgumentHelp(
-            "As of this time: YYYY-MM-DD (end of that day, UTC), ISO 8601, or Unix ms (default: latest signedDate).",
-            valueName: "time"
-        )
-    )
-    var asOf: String?
+    var environment: Environment { scope.environment }
 
     @Option(
         name: .customLong("bundle-id"),
@@ -81,7 +74,6 @@ struct QueryOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let asOf { _ = try DateArgument.asOf(asOf) }
         if trialConversion && paidRenewal {
             throw ValidationError("--trial-conversion and --paid-renewal exclude each other: give at most one.")
         }
@@ -154,7 +146,7 @@ struct QueryOptions: ParsableArguments {
                     + allColumns.joined(separator: ", ") + ".")
         }
         let inputs = QueryWorkflow.Inputs(
-            environment: environment.rawValue, asOf: try asOf.map { try DateArgument.asOf($0) }, filter: try filter(),
+            environment: environment.rawValue, asOf: try scope.asOfTime(), filter: try filter(),
             question: question
         )
         let answer = try QueryWorkflow(target: global.target, logger: logger).run(inputs)
