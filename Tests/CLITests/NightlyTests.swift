@@ -71,6 +71,8 @@ import Testing
             atPath: workspace.reports.appendingPathComponent("latest").path
         )
         #expect(destination == "2024-07-19")
+        // A Sandbox run writes into a folder of its own: the root's dated directories and `latest` are Production's.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.reportsRoot.path) == ["sandbox"])
         let before = try workspace.reportFiles()
         #expect(
             before.keys.sorted() == [
