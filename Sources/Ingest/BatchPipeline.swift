@@ -1,0 +1,115 @@
+import Crypto
+import Foundation
+import Logging
+import PGClient
+import Store
+
+/// A file's load, batch by batch, in input order: a child task reads and decodes (``BatchReader``) while this task,
+/// the only one that uses the connection, answers the reader's look-ups and writes each batch (``BatchWriter``) in a
+/// transaction of its own.
+///
+/// The reader decodes each batch while this task writes the one before, and reads the next batch while the workers
+/// decode, so a batch is handed over once the next one is read (from a pipe, once its input has come). It hands a
+/// batch over only when this task asks for the next, so at most three batches are in memory (one being written, one
+/// being decoded, one being read), whatever the file's size. The connection never leaves this task, and the write
+/// lock is held only while a batch is checked and written.
+///
+/// Before a batch is decoded, this task looks up the SHA-256 of its lines' signed payloads among the stored
+/// notifications (``StoredPayloads``), outside the write lock: the reader hands over the batch it decoded together
+/// with the next batch's hashes, this task answers the look-up first and then writes, and the workers decode the
+/// next batch, without the lines found, while it does. Each batch written is logged at `debug` (`batch written`,
+/// with when its decoding and its write started and ended, and when it got the write lock).
+struct BatchPipeline {
+    let connection: PGConnection
+    let options: LoadOptions
+    let decoder: RecordDecoder
+    let logger: Logger
+
+    /// Reads, decodes and writes one file.
+    /// - Parameter progress: called after each batch is written with the bytes and records read up to that batch
+    ///   and the rejections written so far.
+    /// - Returns: the file's SHA-256 and size once read to the end; the writer holds the file's counts.
+    /// - Throws: the reader's or the writer's failure.
+    func run(
+        from source: sending ByteSource,
+        writer: BatchWriter,
+        progress: (_ bytesRead: Int64, _ records: Int, _ rejected: Int) -> Void
+    ) async throws -> SourceDigest {
+        let (messages, messageInput) = AsyncStream.makeStream(of: BatchReader.Message.self)
+        let (requests, requestInput) = AsyncStream.makeStream(of: Void.self)
+        let (answers, answerInput) = AsyncStream.makeStream(of: BatchReader.Answer.self)
+        let options = options
+        let decoder = decoder
+        async let digest = BatchReader.read(
+            from: source, options: options, decoder: decoder, requests: requests, answers: answers,
+            into: messageInput
+        )
+        // Stops the reader if this task leaves early (a failed write): it finds no more requests or answers.
+        defer {
+            requestInput.finish()
+            answerInput.finish()
+        }
+        var number = 0
+        requestInput.yield()
+        for await message in messages {
+            let batch: EncodedBatch
+            switch message {
+            case .lookUp(let digests):
+                let found = Result { try storedPayloads(digests) }
+                answerInput.yield(found)
+                _ = try found.get()
+                continue
+            case .batch(let next):
+                batch = next
+            }
+            number += 1
+            let storedBefore = writer.counts.inserted
+            let writeStarted = Date()
+            let locked = try writer.write(batch)
+            let written = Date()
+            FaultPoint.reach("load.batch-committed")
+            requestInput.yield()
+            logger.debug(
+                "batch written",
+                metadata: [
+                    "file.path": "\(writer.path)", "batch.number": .stringConvertible(number),
+                    "batch.records": .stringConvertible(batch.records.count + batch.identical.count),
+                    "batch.stored": .stringConvertible(writer.counts.inserted - storedBefore),
+                    "batch.not_verified_again": .stringConvertible(batch.identical.count),
+                    "batch.decode_start": .string(Self.timestamp(batch.decodeStarted)),
+                    "batch.decode_end": .string(Self.timestamp(batch.decodeFinished)),
+                    "batch.write_start": .string(Self.timestamp(writeStarted)),
+                    "batch.locked": .string(Self.timestamp(locked)),
+                    "batch.write_end": .string(Self.timestamp(written)),
+                ]
+            )
+            progress(batch.bytesRead, batch.recordsRead, writer.counts.rejected)
+        }
+        // The reader's failure, if it stopped early, comes out here.
+        return try await digest
+    }
+
+    /// The stored notifications among `digests` that this load may count a line as a copy of without checking it
+    /// (``LoadOptions/acceptedUnchecked(_:)``).
+    private func storedPayloads(_ digests: [SHA256Digest]) throws -> [SHA256Digest: StoredPayloads.Match] {
+        let started = Date()
+        let stored = try StoredPayloads.lookUp(digests, connection: connection)
+        let accepted = options.acceptedUnchecked(stored)
+        logger.trace(
+            "signed payloads looked up",
+            metadata: [
+                "lookup.payloads": .stringConvertible(digests.count), "lookup.stored": .stringConvertible(stored.count),
+                "lookup.accepted": .stringConvertible(accepted.count),
+                "lookup.start": .string(Self.timestamp(started)), "lookup.end": .string(Self.timestamp(Date())),
+            ]
+        )
+        return accepted
+    }
+
+    /// A moment as ISO 8601 in UTC with milliseconds, as the log's own `time` field.
+    private static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}
