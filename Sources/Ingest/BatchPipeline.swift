@@ -50,6 +50,8 @@ struct BatchPipeline {
             answerInput.finish()
         }
         var number = 0
+        // Batches whose lines are all stored notifications' copies, set aside to be written in one transaction.
+        var setAside: [EncodedBatch] = []
         requestInput.yield()
         for await message in messages {
             let batch: EncodedBatch
@@ -62,31 +64,66 @@ struct BatchPipeline {
             case .batch(let next):
                 batch = next
             }
-            number += 1
-            let storedBefore = writer.counts.inserted
-            let writeStarted = Date()
-            let locked = try writer.write(batch)
-            let written = Date()
-            FaultPoint.reach("load.batch-committed")
+            if batch.hasStoredLinesOnly {
+                setAside.append(batch)
+                if setAside.reduce(0, { $0 + $1.identical.count }) < Self.storedLinesPerWrite {
+                    requestInput.yield()
+                    continue
+                }
+                try write(setAside, with: writer, after: &number, progress: progress)
+                setAside = []
+                requestInput.yield()
+                continue
+            }
+            try write(setAside, with: writer, after: &number, progress: progress)
+            setAside = []
+            try write([batch], with: writer, after: &number, progress: progress)
             requestInput.yield()
+        }
+        try write(setAside, with: writer, after: &number, progress: progress)
+        // The reader's failure, if it stopped early, comes out here.
+        return try await digest
+    }
+
+    /// The most lines of stored notifications' copies written in one transaction: enough to spare most of the
+    /// transactions, few enough that their writes overlap the reading, as other batches' writes do.
+    static let storedLinesPerWrite = 2_048
+
+    /// Writes `batches` in one transaction (``BatchWriter/write(_:)``) and logs each as written: one batch, or
+    /// batches whose lines are all stored notifications' copies (``EncodedBatch/hasStoredLinesOnly``), which store
+    /// nothing and so do not each pay for a transaction of their own.
+    /// - Parameter number: the number of the last batch written, advanced by each of `batches`.
+    private func write(
+        _ batches: [EncodedBatch],
+        with writer: BatchWriter,
+        after number: inout Int,
+        progress: (_ bytesRead: Int64, _ records: Int, _ rejected: Int) -> Void
+    ) throws {
+        guard let last = batches.last else { return }
+        let storedBefore = writer.counts.inserted
+        let writeStarted = Date()
+        let locked = try writer.write(batches.count == 1 ? last : EncodedBatch(joining: batches))
+        let written = Date()
+        FaultPoint.reach("load.batch-committed")
+        for batch in batches {
+            number += 1
             logger.debug(
                 "batch written",
                 metadata: [
                     "file.path": "\(writer.path)", "batch.number": .stringConvertible(number),
                     "batch.records": .stringConvertible(batch.records.count + batch.identical.count),
-                    "batch.stored": .stringConvertible(writer.counts.inserted - storedBefore),
+                    "batch.stored": .stringConvertible(batches.count == 1 ? writer.counts.inserted - storedBefore : 0),
                     "batch.not_verified_again": .stringConvertible(batch.identical.count),
                     "batch.decode_start": .string(Self.timestamp(batch.decodeStarted)),
                     "batch.decode_end": .string(Self.timestamp(batch.decodeFinished)),
                     "batch.write_start": .string(Self.timestamp(writeStarted)),
                     "batch.locked": .string(Self.timestamp(locked)),
                     "batch.write_end": .string(Self.timestamp(written)),
+                    "batch.written_with": .stringConvertible(batches.count),
                 ]
             )
-            progress(batch.bytesRead, batch.recordsRead, writer.counts.rejected)
         }
-        // The reader's failure, if it stopped early, comes out here.
-        return try await digest
+        progress(last.bytesRead, last.recordsRead, writer.counts.rejected)
     }
 
     /// The stored notifications among `digests` that this load may count a line as a copy of without checking it

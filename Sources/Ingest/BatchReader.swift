@@ -22,7 +22,12 @@ enum BatchReader {
 
     /// Reads `source` in batches, has the writer look up each batch's signed payloads among the stored notifications
     /// (`answers`), decodes the rest on the worker tasks, and yields the batch into `messages` when `requests` asks
-    /// for one, right after the next batch's look-up.
+    /// for one.
+    ///
+    /// A batch's look-up is asked as soon as it is read, and the batch is decoded once the answer comes, while the
+    /// next batch is read: so the look-up's round trip overlaps the reading. The writer takes the messages in the
+    /// order they are sent, each batch's look-up after the batch two before it and before the batch before it, so
+    /// a look-up finds the rows of every batch written two or more before its own.
     /// - Returns: the SHA-256 and size of the file as stored, once read to the end.
     /// - Throws: ``IngestError`` for input that cannot be read, or `CancellationError` when the writer stopped.
     static func read(
@@ -40,52 +45,61 @@ enum BatchReader {
                 source: source, maxRecordBytes: options.maxRecordBytes, keepBytes: options.quarantineRawBytes
             )
             var requests = requests.makeAsyncIterator()
-            var answers = answers.makeAsyncIterator()
             let looksUp = !options.checksStoredPayloadsAgain
             var records = try await readRecords(from: &reader, count: options.batchSize, hashing: looksUp)
-            var stored = try await handOver(nil, lookingUp: records, to: messages, answers: &answers)
+            var asked = askLookUp(records, to: messages)
             var recordsRead = 0
             while !records.isEmpty {
                 recordsRead += records.count
                 let bytesRead = source.rawBytesRead
                 let current = records
-                let found = stored
+                let currentAsked = asked
                 let decodeStarted = Date()
-                // The next batch is read (and the file and its lines hashed) while the workers decode this one.
-                async let decoded = EncodedBatch.decoding(
-                    current, stored: found, decoder: decoder, workers: options.workers
+                // The next batch is read (and the file and its lines hashed) while the writer looks this one's lines
+                // up and the workers decode it.
+                async let decoded = decode(
+                    current, lookedUp: currentAsked, answers: answers, decoder: decoder, workers: options.workers
                 )
                 let next = try await readRecords(from: &reader, count: options.batchSize, hashing: looksUp)
-                var batch = await decoded
+                asked = askLookUp(next, to: messages)
+                var batch = try await decoded
                 batch.decodeStarted = decodeStarted
                 batch.decodeFinished = Date()
                 batch.bytesRead = bytesRead
                 batch.recordsRead = recordsRead
                 // The writer asks once it is done with the batch before: it stopped asking only if it failed.
                 guard await requests.next() != nil else { throw CancellationError() }
-                stored = try await handOver(batch, lookingUp: next, to: messages, answers: &answers)
+                messages.yield(.batch(batch))
                 records = next
             }
             return SourceDigest(sha256: source.sha256Hex(), bytesRead: source.rawBytesRead)
         }
     }
 
-    /// Hands the writer `batch` to write, after asking it which of `records`' signed payloads are stored; waits for
-    /// the answer, which comes before the batch's write.
-    /// - Returns: the stored notifications of `records`' digests (none when no record has one).
-    private static func handOver(
-        _ batch: EncodedBatch?,
-        lookingUp records: [RawRecord],
-        to messages: AsyncStream<Message>.Continuation,
-        answers: inout AsyncStream<Answer>.Iterator
-    ) async throws -> [SHA256Digest: StoredPayloads.Match] {
+    /// Asks the writer which of `records`' signed payloads are stored.
+    /// - Returns: whether it asked: not when no record has a digest.
+    private static func askLookUp(_ records: [RawRecord], to messages: AsyncStream<Message>.Continuation) -> Bool {
         let digests = records.compactMap(\.signedPayloadSHA256)
-        if !digests.isEmpty { messages.yield(.lookUp(digests)) }
-        if let batch { messages.yield(.batch(batch)) }
-        guard !digests.isEmpty else { return [:] }
-        // The writer answers every look-up it takes; it stops answering only if it failed.
-        guard let answer = await answers.next() else { throw CancellationError() }
-        return try answer.get()
+        guard !digests.isEmpty else { return false }
+        messages.yield(.lookUp(digests))
+        return true
+    }
+
+    /// Decodes `records` but for the lines byte-identical to stored notifications, once the writer has answered
+    /// their look-up (the next answer in `answers`, when ``askLookUp(_:to:)`` asked one).
+    ///
+    /// Each batch's decoding is awaited before the next one's starts, so one task at a time takes an answer.
+    private static func decode(
+        _ records: [RawRecord], lookedUp: Bool, answers: AsyncStream<Answer>, decoder: RecordDecoder, workers: Int
+    ) async throws -> EncodedBatch {
+        var stored: [SHA256Digest: StoredPayloads.Match] = [:]
+        if lookedUp {
+            var iterator = answers.makeAsyncIterator()
+            // The writer answers every look-up it takes; it stops answering only if it failed.
+            guard let answer = await iterator.next() else { throw CancellationError() }
+            stored = try answer.get()
+        }
+        return await EncodedBatch.decoding(records, stored: stored, decoder: decoder, workers: workers)
     }
 
     /// The next `count` records, fewer at the end of the input.
@@ -105,7 +119,10 @@ enum BatchReader {
             var hashed = 0
             func hashRest() {
                 let share = records[hashed...]
-                group.addTask { (share.startIndex, share.map(Self.signedPayloadDigest)) }
+                group.addTask {
+                    var digester = SignedPayloadDigester()
+                    return (share.startIndex, share.map { signedPayloadDigest($0, with: &digester) })
+                }
                 hashed = records.count
             }
             while records.count < count, let record = try reader.next() {
@@ -124,9 +141,11 @@ enum BatchReader {
     private static let hashingShare = 64
 
     /// The SHA-256 of the signed payload a record holds, when it is whole and holds one in a shape read on its bytes.
-    private static func signedPayloadDigest(_ record: RawRecord) -> SHA256Digest? {
+    private static func signedPayloadDigest(
+        _ record: RawRecord, with digester: inout SignedPayloadDigester
+    ) -> SHA256Digest? {
         guard record.problem == nil, let token = RecordDecoder.signedPayloadToken(record.bytes) else { return nil }
-        return StoredPayloads.digest(of: record.bytes[token])
+        return digester.digest(of: record.bytes, token: token)
     }
 }
 

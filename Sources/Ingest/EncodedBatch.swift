@@ -83,6 +83,23 @@ struct EncodedBatch: Sendable {
     }
 }
 
+extension EncodedBatch {
+    /// Whether every line of the batch is byte-identical to a stored notification's: nothing to decode, store or
+    /// quarantine, only copies to count.
+    var hasStoredLinesOnly: Bool { records.isEmpty && rowCount == 0 && rejections.isEmpty && !identical.isEmpty }
+
+    /// Consecutive batches of stored lines only (``hasStoredLinesOnly``) as one, their lines in file order; its
+    /// progress figures are the last batch's.
+    init(joining batches: [EncodedBatch]) {
+        self.init(
+            records: [], rows: CopyBinary(), rowCount: 0, rejections: [], identical: batches.flatMap(\.identical),
+            bytesRead: batches.last?.bytesRead ?? 0, recordsRead: batches.last?.recordsRead ?? 0,
+            decodeStarted: batches.first?.decodeStarted ?? .distantPast,
+            decodeFinished: batches.last?.decodeFinished ?? .distantPast
+        )
+    }
+}
+
 /// Hands out share numbers 0, 1, 2, … to the decoding tasks, each once.
 private final class ShareCounter: Sendable {
     private let taken = Atomic<Int>(0)
