@@ -6,19 +6,22 @@ import Store
 
 /// A file's load, batch by batch, in input order: a child task reads and decodes (``BatchReader``) while this task,
 /// the only one that uses the connection, answers the reader's look-ups and writes each batch (``BatchWriter``) in a
-/// transaction of its own.
+/// transaction of its own; consecutive batches whose lines are all stored notifications' copies share one, up to
+/// ``storedLinesPerWrite`` lines.
 ///
 /// The reader decodes each batch while this task writes the one before, and reads the next batch while the workers
 /// decode, so a batch is handed over once the next one is read (from a pipe, once its input has come). It hands a
-/// batch over only when this task asks for the next, so at most three batches are in memory (one being written, one
-/// being decoded, one being read), whatever the file's size. The connection never leaves this task, and the write
-/// lock is held only while a batch is checked and written.
+/// batch over only when this task asks for the next, so at most three batches of lines are in memory (one being
+/// written, one being decoded, one being read), whatever the file's size; the batches set aside to be written
+/// together hold no lines, only each line's key and signed date. The connection never leaves this task, and the
+/// write lock is held only while a batch is checked and written.
 ///
 /// Before a batch is decoded, this task looks up the SHA-256 of its lines' signed payloads among the stored
-/// notifications (``StoredPayloads``), outside the write lock: the reader hands over the batch it decoded together
-/// with the next batch's hashes, this task answers the look-up first and then writes, and the workers decode the
-/// next batch, without the lines found, while it does. Each batch written is logged at `debug` (`batch written`,
-/// with when its decoding and its write started and ended, and when it got the write lock).
+/// notifications (``StoredPayloads``), outside the write lock: the reader asks as soon as it has read the batch, this
+/// task answers the look-ups and writes the batches in the order they were sent (a batch's look-up after the batch
+/// two before it is written), and the workers decode the batch, without the lines found, once the answer comes. Each
+/// batch written is logged at `debug` (`batch written`, with when its decoding and its write started and ended, when
+/// it got the write lock, and how many batches its transaction carried).
 struct BatchPipeline {
     let connection: PGConnection
     let options: LoadOptions

@@ -15,12 +15,12 @@ import Store
 /// - ``QuarantineWriter`` and ``StagingTables``: the file's rejections and further copies, staged across its batches'
 ///   commits until its last transaction merges them.
 ///
-/// Each batch is a short transaction of its own: it takes the write lock (``WriteLock``, transaction-scoped, waited
-/// for inside PostgreSQL), asks which of its notificationUUIDs are stored already, COPYs the others into
-/// `notifications` and commits. Only that check-and-write is serialized: loads running at once, in one process or on
-/// several machines, read, decode and verify in parallel. Each batch's check sees every row committed before it took
-/// the lock, and no load holds uncommitted rows while it waits for the lock, so none waits for another's rows or
-/// deadlocks with it.
+/// Each batch is a short transaction of its own (consecutive batches of stored lines only share one): it takes the
+/// write lock (``WriteLock``, transaction-scoped, waited for inside PostgreSQL), asks which of its notificationUUIDs
+/// are stored already, COPYs the others into `notifications` and commits. Only that check-and-write is serialized:
+/// loads running at once, in one process or on several machines, read, decode and verify in parallel. Each batch's
+/// check sees every row committed before it took the lock, and no load holds uncommitted rows while it waits for the
+/// lock, so none waits for another's rows or deadlocks with it.
 ///
 /// A file killed mid-way keeps the batches it committed, under its `source_files` row with the empty `sha256`;
 /// loading it again stores what is missing, so each notification is still stored once, and counts the kept rows as
