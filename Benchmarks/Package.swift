@@ -49,7 +49,7 @@ let package = Package(
             name: "Analysis", dependencies: ["CivilTime", "NotificationTypes"], path: "Sources/Analysis",
             swiftSettings: upcomingFeatures),
         .target(
-            name: "Reports", dependencies: ["Analysis", "CivilTime"], path: "Sources/Reports",
+            name: "Reports", dependencies: ["Analysis", "AppStoreNotifications", "CivilTime"], path: "Sources/Reports",
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
@@ -57,6 +57,8 @@ let package = Package(
             dependencies: [
                 "AppStoreNotifications", "PGClient", "Analysis", "Reports",
                 .product(name: "Benchmark", package: "package-benchmark"),
+                // NotificationRow imports Crypto for the signed payload's SHA-256.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
             path: "HotPathBenchmarks",

@@ -1,3 +1,5 @@
+import PGClient
+
 /// What the loader does with one batch's rows, given the copies already stored: which rows it stores, which stored
 /// rows they replace, which rows are further copies, and which an unfinished load of the same file stored already.
 ///
@@ -65,5 +67,28 @@ struct BatchPlan: Equatable, Sendable {
         stored = earliest.values.compactMap(\.index).sorted()
         self.replaced = replaced.sorted { ($0.subscription, $0.uuid) < ($1.subscription, $1.uuid) }
         self.copies = copies.sorted()
+    }
+}
+
+extension BatchPlan {
+    /// Each encoded row's bytes, key (the original_transaction_id, and the notificationUUID in lower case, the form
+    /// PostgreSQL prints), line and signed date. The UUID is the row's first field, checked by ``UUIDText`` when the
+    /// row was encoded.
+    static func rows(in bytes: [UInt8]) -> [Row] {
+        CopyBinary.rowRanges(bytes).map { range in
+            let fields = CopyBinary.fields(ofRow: bytes[range])
+            func field(_ index: Int) -> ArraySlice<UInt8> {
+                index < fields.count ? fields[index] ?? [] : []
+            }
+            let uuid = CopyBinary.uuidText(field(0))
+            let subscription = String(decoding: field(NotificationRow.subscriptionField), as: UTF8.self)
+            return Row(
+                range: range, key: NotificationKey(subscription: subscription, uuid: uuid),
+                line: CopyBinary.int64(field(NotificationRow.sourceLineField), at: 0),
+                signedDate: CopyBinary.int64(field(NotificationRow.signedDateField), at: 0).map {
+                    ($0 + CopyBinary.postgresEpochMicroseconds) / 1000
+                } ?? 0
+            )
+        }
     }
 }

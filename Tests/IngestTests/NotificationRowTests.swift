@@ -220,7 +220,7 @@ import Testing
         #expect(differing == "0")
 
         // The loader finds each binary row's key (subscription and UUID) in the row itself, as stored.
-        let keys = Loader.planRows(rows.bytes).map { [$0.key.subscription, $0.key.uuid] }
+        let keys = BatchPlan.rows(in: rows.bytes).map { [$0.key.subscription, $0.key.uuid] }
         let storedKeys = try connection.execute(
             "SELECT original_transaction_id, notification_uuid::text FROM from_binary ORDER BY source_line"
         ).rows.map { $0.map { $0 ?? "" } }

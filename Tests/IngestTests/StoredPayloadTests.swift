@@ -205,6 +205,8 @@ import Testing
     /// A tampered copy of a stored notification: the same notificationUUID, one field of the payload changed, or one
     /// character of the signature; its bytes differ, so it is verified, and refused.
     enum Tampering: String, CaseIterable, Sendable {
+        /// A member added at the header's start: its first whole 64-byte blocks differ.
+        case header
         case payload, signature
     }
 
@@ -224,6 +226,10 @@ import Testing
         try #require(parts.count == 3)
         var tampered = parts
         switch tampering {
+        case .header:
+            let header = String(decoding: try #require(Base64URL.decode(Array(parts[0].utf8))), as: UTF8.self)
+            #expect(header.hasPrefix("{"))
+            tampered[0] = Base64URL.encode(Array(("{\"typ\":\"JWT\"," + header.dropFirst()).utf8))
         case .payload:
             let payload = String(decoding: try #require(Base64URL.decode(Array(parts[1].utf8))), as: UTF8.self)
             let changed = payload.replacingOccurrences(of: "\"DID_RENEW\"", with: "\"REFUND\"")
