@@ -1,23 +1,6 @@
 extension CopyBinary {
-    /// A column type, as the binary format writes its values.
-    package enum FieldType: Sendable, CaseIterable {
-        case text, jsonb, uuid, smallint, integer, bigint, boolean, timestamptz, bytea
-
-        /// The type's name as PostgreSQL's `format_type` prints it.
-        package var name: String {
-            switch self {
-            case .text: "text"
-            case .jsonb: "jsonb"
-            case .uuid: "uuid"
-            case .smallint: "smallint"
-            case .integer: "integer"
-            case .bigint: "bigint"
-            case .boolean: "boolean"
-            case .timestamptz: "timestamp with time zone"
-            case .bytea: "bytea"
-            }
-        }
-    }
+    /// A column type, as the binary format writes its values: a column's declared type (``PGType``).
+    package typealias FieldType = PGType
 
     /// The byte range of each row in `bytes` (rows as ``CopyBinary`` writes them, without header or trailer), as
     /// offsets from the start of `bytes`.

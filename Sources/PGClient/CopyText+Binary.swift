@@ -56,6 +56,8 @@ extension CopyText {
                 throw Self.malformed("a timestamp is not a whole millisecond of the years 1–9999")
             }
             appendVerbatim(text)
+        case .interval:
+            throw Self.malformed("an interval field has no binary reading here")
         case .bytea:
             // bytea's hex input, `\x` and two digits a byte, with its backslash doubled as the text format wants.
             appendVerbatim(

@@ -6,10 +6,10 @@
 /// var fields = CopyTextRowReader()
 /// try connection.copyOut(sql) { row in
 ///     fields.read(row)
-///     let identifier = fields.text(0)
+///     let identifier = try fields.decode(String.self, identifierField)
 /// }
 /// ```
-package struct CopyTextRowReader {
+package struct CopyTextRowReader: PGFieldSource {
     private struct Bounds {
         var start: Int
         var end: Int
@@ -38,6 +38,14 @@ package struct CopyTextRowReader {
             return true
         }
         bounds = found
+    }
+
+    /// Whether the field at `index` is SQL NULL (`\N`); false for a field the row does not have.
+    package func isNull(_ index: Int) -> Bool {
+        guard index < bounds.count else { return false }
+        let field = bounds[index]
+        return field.hasEscape && field.end - field.start == 2 && row[field.start] == UInt8(ascii: "\\")
+            && row[field.start + 1] == UInt8(ascii: "N")
     }
 
     /// The field at `index` as text, as ``CopyTextParser/fields(_:)`` reads it; nil for SQL NULL and for a field

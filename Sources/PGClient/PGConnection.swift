@@ -95,14 +95,16 @@ package final class PGConnection {
     /// Runs one statement with parameters bound as text (`$1`, `$2`, …) and returns its rows.
     /// - Parameters:
     ///   - sql: one statement; cast parameters in SQL (`$1::bigint`) rather than passing type OIDs.
-    ///   - parameters: text values, `nil` for SQL NULL.
+    ///   - parameters: typed values (``PGParameter``: text, integers, booleans, optionals of them for SQL NULL),
+    ///     sent in PostgreSQL's text format.
     /// - Throws: ``PGError`` carrying the server's message and SQLSTATE.
     /// - Important: never splice values into `sql`: pass them as parameters.
     @discardableResult
-    package func execute(_ sql: String, _ parameters: [String?] = []) throws(PGError) -> PGRows {
+    package func execute(_ sql: String, _ parameters: [any PGParameter] = []) throws(PGError) -> PGRows {
         defer { drainResults() }
-        let raw: OpaquePointer? = withCStringArray(parameters) { values in
-            PQexecParams(pointer, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        let texts = parameters.map { $0.parameterText }
+        let raw: OpaquePointer? = withCStringArray(texts) { values in
+            PQexecParams(pointer, sql, Int32(texts.count), nil, values, nil, nil, 0)
         }
         let result = try check(raw, expecting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK], sql: sql)
         return result.rows()

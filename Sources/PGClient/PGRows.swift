@@ -16,3 +16,16 @@ package struct PGRows: Sendable {
         rows.first?.first ?? nil
     }
 }
+
+extension PGRows {
+    /// The field of the column `name` in this result's rows (``PGFieldSource``), resolved once for all of them.
+    /// - Throws: ``PGError`` of kind `unexpectedResult` when the result has no column of that name.
+    package func field(_ name: String) throws(PGError) -> PGField {
+        guard let position = columns.firstIndex(of: name) else {
+            throw PGError(
+                kind: .unexpectedResult,
+                message: "the result has no column \(name) (it has \(columns.joined(separator: ", ")))")
+        }
+        return PGField(name: name, position: position)
+    }
+}

@@ -10,7 +10,7 @@ import Testing
         try connection.execute("CREATE TABLE t (v text)")
         let hostile = "x'); DROP TABLE t; --"
         try connection.execute("INSERT INTO t (v) VALUES ($1)", [hostile])
-        let rows = try connection.execute("SELECT v, $1::text IS NULL FROM t", [nil])
+        let rows = try connection.execute("SELECT v, $1::text IS NULL FROM t", [PGNull()])
         #expect(rows.rows == [[hostile, "t"]])
     }
 

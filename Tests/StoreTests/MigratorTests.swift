@@ -125,7 +125,7 @@ import Testing
                     '00000000-0000-4000-8000-000000000001')
             """
         try connection.execute(episode, ["A", "2024-03-05Z", "recovered"])
-        try connection.execute(episode, ["B", nil, "open"])
+        try connection.execute(episode, ["B", PGNull(), "open"])
         try connection.execute("INSERT INTO subscription_analysis VALUES ('Production', 'A', 0, 0, 1, 0, 0)")
         try connection.execute("INSERT INTO analyzed_files (environment, source_file_id) VALUES ('Production', 1)")
 
@@ -248,7 +248,7 @@ import Testing
                 "SELECT original_transaction_id FROM notifications WHERE notification_type = 'TEST' ORDER BY 1"
             ).rows == [[""], [""]])
         #expect(throws: PGError.self) {
-            try connection.execute(notification, ["00000000-0000-4000-8000-000000000005", "TEST", nil])
+            try connection.execute(notification, ["00000000-0000-4000-8000-000000000005", "TEST", PGNull()])
         }
         let error = try #require(throws: PGError.self) { try connection.execute(notification, rows[0]) }
         #expect(error.sqlState == "23505")

@@ -1,0 +1,13 @@
+/// A field of a result row: the column's name (for messages) and its position, resolved once for a whole result or
+/// select list (``PGSelection``, ``PGRows/field(_:)``), never per row.
+package struct PGField: Sendable, Hashable {
+    /// The column's name, as the select list or the result names it.
+    package var name: String
+    /// The field's position in the row, 0 for the first.
+    package var position: Int
+
+    package init(name: String, position: Int) {
+        self.name = name
+        self.position = position
+    }
+}

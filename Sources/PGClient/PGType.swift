@@ -1,0 +1,20 @@
+/// A PostgreSQL column type, as a table declaration (``PGTable``) names it.
+///
+/// The raw value is the type's name as `information_schema.columns.data_type` and `format_type` print it, so a
+/// declaration can be compared with the table a migration made.
+package enum PGType: String, Sendable, CaseIterable {
+    case text
+    case jsonb
+    case uuid
+    case smallint
+    case integer
+    case bigint
+    case boolean
+    case timestamptz = "timestamp with time zone"
+    case bytea
+    /// Written as text only: ``CopyBinary`` has no encoder for it.
+    case interval
+
+    /// The type's name as PostgreSQL's `format_type` prints it.
+    package var name: String { rawValue }
+}
