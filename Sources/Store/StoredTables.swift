@@ -1,0 +1,98 @@
+import PGClient
+
+/// The declaration of each table the code writes rows into by COPY or reads by column: every column and its type,
+/// in the order a COPY row writes them (``PGTable``).
+///
+/// A declaration is the one list of its table's columns in Swift: COPY statements, binary field types and select
+/// lists follow from it. The migrations in `sql/` make the tables; `StoredTablesTests` holds each declaration to the
+/// table they make, in either schema layout. A new column is added in three places: a numbered migration, its
+/// table's declaration here, and the code that writes or reads it.
+package enum StoredTables {
+    /// One row per stored notification, written by the loader (`NotificationRow.encode`); its staging table has the
+    /// same columns.
+    package static let notifications = PGTable(
+        "notifications",
+        [
+            "notification_uuid": .uuid, "notification_type": .text, "subtype": .text, "signed_date": .timestamptz,
+            "version": .text, "environment": .text, "bundle_id": .text, "app_apple_id": .bigint, "status": .smallint,
+            "original_transaction_id": .text, "transaction_id": .text, "web_order_line_item_id": .text,
+            "product_id": .text, "subscription_group_identifier": .text, "storefront": .text, "storefront_id": .text,
+            "purchase_date": .timestamptz, "original_purchase_date": .timestamptz, "expires_date": .timestamptz,
+            "price": .bigint, "currency": .text, "in_app_ownership_type": .text, "transaction_reason": .text,
+            "offer_type": .integer, "offer_identifier": .text, "offer_discount_type": .text, "offer_period": .text,
+            "revocation_date": .timestamptz, "revocation_reason": .integer, "grace_period_expires_date": .timestamptz,
+            "is_in_billing_retry_period": .boolean, "expiration_intent": .integer, "auto_renew_status": .integer,
+            "auto_renew_product_id": .text, "renewal_price": .bigint, "renewal_currency": .text,
+            "renewal_date": .timestamptz, "app_account_token": .text, "app_transaction_id": .text, "payload": .jsonb,
+            "verified": .boolean, "source_file_id": .bigint, "source_line": .bigint, "load_run_id": .bigint,
+            "signed_payload_sha256": .bytea,
+        ]
+    )
+
+    /// One row per billing-issue episode, written by the analysis (`EpisodeRows`).
+    package static let billingEpisodes = PGTable(
+        "billing_episodes",
+        [
+            "environment": .text, "original_transaction_id": .text, "sequence": .integer, "product_id": .text,
+            "storefront": .text, "start_at": .timestamptz, "has_grace": .boolean, "grace_end": .timestamptz,
+            "end_at": .timestamptz, "outcome": .text, "duration": .interval, "saved_in_grace": .boolean,
+            "recovery_price": .bigint, "recovery_currency": .text, "cohort_month": .text, "cohort_week": .text,
+            "offer_type": .integer, "offer_discount_type": .text, "trial_conversion": .boolean,
+            "opening_notification_uuid": .uuid, "closing_notification_uuid": .uuid, "recovered_by": .text,
+            "end_inferred": .boolean, "grace_end_inferred": .boolean, "stake_price": .bigint, "stake_currency": .text,
+            "bundle_id": .text, "app_account_token": .text, "grace_days": .integer, "window_end": .timestamptz,
+            "matures_at": .timestamptz,
+        ]
+    )
+
+    /// One row per analyzed subscription with a data-quality count above zero, written by the analysis.
+    package static let subscriptionAnalysis = PGTable(
+        "subscription_analysis",
+        [
+            "environment": .text, "original_transaction_id": .text, "outside_environment": .integer,
+            "family_shared_skipped": .integer, "orphan_did_renew_billing_recovery": .integer,
+            "orphan_expired_billing_retry": .integer, "orphan_grace_period_expired": .integer,
+            "stale_failure_notice": .integer, "late_failure_notice": .integer,
+        ]
+    )
+
+    /// One row per analyzed subscription and month with ordinary renewals, written by the analysis.
+    package static let subscriptionRenewals = PGTable(
+        "subscription_renewals",
+        ["environment": .text, "original_transaction_id": .text, "month": .text, "renewals": .integer]
+    )
+
+    /// One row per refused input (`churn quarantine`).
+    package static let quarantine = PGTable(
+        "quarantine",
+        [
+            "id": .bigint, "load_run_id": .bigint, "source_file_id": .bigint, "file": .text, "line": .bigint,
+            "item": .integer, "reason": .text, "detail": .text, "raw": .text, "raw_bytes": .bigint,
+            "raw_truncated": .boolean, "quarantined_at": .timestamptz, "original_transaction_id": .text,
+            "notification_uuid": .uuid, "signed_date": .timestamptz, "environment": .text, "resolved_by_run": .bigint,
+        ]
+    )
+
+    /// One row per fetched range of the notification history (`churn fetch`).
+    package static let fetchCheckpoints = PGTable(
+        "fetch_checkpoints",
+        [
+            "id": .bigint, "environment": .text, "bundle_id": .text, "start_date": .timestamptz,
+            "end_date": .timestamptz, "notification_type": .text, "notification_subtype": .text,
+            "only_failures": .boolean, "directory": .text, "status": .text, "pagination_token": .text,
+            "last_page_kept": .boolean, "pages": .integer, "notifications": .bigint, "malformed_pages": .integer,
+            "file_part": .integer, "part_pages": .integer, "part_notifications": .bigint, "part_bytes": .bigint,
+            "part_start_token": .text, "started_at": .timestamptz, "updated_at": .timestamptz,
+            "finished_at": .timestamptz, "error": .text,
+        ]
+    )
+
+    /// The tables the analysis rebuilds for an environment.
+    package static let episodeTables = [billingEpisodes, subscriptionAnalysis, subscriptionRenewals]
+
+    /// Every declared table.
+    package static let all = [
+        notifications, billingEpisodes, subscriptionAnalysis, subscriptionRenewals, quarantine,
+        fetchCheckpoints,
+    ]
+}
