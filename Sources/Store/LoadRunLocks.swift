@@ -52,12 +52,12 @@ package struct LoadRunLocks {
                     error = 'the process ended before the run finished; the files and batches it committed are kept'
                 WHERE id = $1::bigint AND status = 'running'
                 """,
-                [String(id)]
+                [id]
             )
         }
     }
 
-    private func keys(_ runID: Int64) -> [String?] {
-        [String(namespace), String(Int32(truncatingIfNeeded: runID))]
+    private func keys(_ runID: Int64) -> [any PGParameter] {
+        [namespace, Int32(truncatingIfNeeded: runID)]
     }
 }

@@ -121,7 +121,7 @@ package struct Migrator {
     @discardableResult
     package func migrate(_ connection: PGConnection, through last: Int? = nil) throws -> [Int] {
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.migrate, on: connection)
-        try connection.execute("SELECT pg_advisory_lock($1::bigint)", [String(lock)])
+        try connection.execute("SELECT pg_advisory_lock($1::bigint)", [lock])
         defer { _ = try? connection.advisoryUnlock(lock) }
         try connection.execute(
             """
@@ -139,14 +139,14 @@ package struct Migrator {
         for migration in Self.all where !applied.contains(migration.version) && migration.version <= last ?? Int.max {
             try connection.withTransaction {
                 if migration.version == 1, case .partitioned(let partitions) = newLayout {
-                    try connection.execute("SELECT set_config('churn.partitions', $1, true)", [String(partitions)])
+                    try connection.execute("SELECT set_config('churn.partitions', $1, true)", [partitions])
                     try connection.executeScript(Self.partitionedLayout.sql, name: Self.partitionedLayout.name)
                     logger.info("created the partitioned tables", metadata: ["migration.partitions": "\(partitions)"])
                 }
                 try connection.executeScript(migration.sql, name: migration.name)
                 try connection.execute(
                     "INSERT INTO schema_migrations (version, name) VALUES ($1::integer, $2)",
-                    [String(migration.version), migration.name]
+                    [migration.version, migration.name]
                 )
             }
             logger.info("applied migration", metadata: ["migration.name": "\(migration.name)"])
@@ -185,10 +185,11 @@ package struct Migrator {
     package func layout(_ connection: PGConnection) throws -> SchemaLayout? {
         let exists = try connection.execute("SELECT to_regclass('schema_layout') IS NOT NULL").scalar == "t"
         guard exists else { return nil }
-        guard let row = try connection.execute("SELECT layout, partitions::text FROM schema_layout").rows.first,
-            let name = row.first ?? nil
-        else { return nil }
-        return try SchemaLayout(name: name, partitions: row.count > 1 ? row[1].flatMap { Int($0) } : nil)
+        let result = try connection.execute("SELECT layout, partitions FROM schema_layout")
+        guard let row = result.rows.first else { return nil }
+        return try SchemaLayout(
+            name: try row.decode(String.self, try result.field("layout")),
+            partitions: try row.decode(Int?.self, try result.field("partitions")))
     }
 
     /// The latest migration version recorded in the schema, or nil before the first migration.
