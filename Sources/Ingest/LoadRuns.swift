@@ -24,7 +24,7 @@ struct LoadRuns {
         try connection.withTransaction {
             let id = try connection.execute(
                 "INSERT INTO load_runs (command, verified, acceptance) VALUES ($1, $2::boolean, $3) RETURNING id",
-                [command, verified ? "true" : "false", acceptance]
+                [command, verified, acceptance]
             ).scalar.flatMap { Int64($0) }
             guard let id else { throw PGError(kind: .unexpectedResult, message: "INSERT … RETURNING id gave no id") }
             try locks.hold(runID: id)
@@ -39,17 +39,14 @@ struct LoadRuns {
                 rejected = $6::bigint
             WHERE id = $1::bigint
             """,
-            [
-                String(runID), String(summary.files.count), String(summary.records), String(summary.loaded),
-                String(summary.duplicates), String(summary.rejected),
-            ]
+            [runID, summary.files.count, summary.records, summary.loaded, summary.duplicates, summary.rejected]
         )
     }
 
     func finish(runID: Int64, status: String, error: String?) throws {
         try connection.execute(
             "UPDATE load_runs SET status = $2, finished_at = now(), error = $3 WHERE id = $1::bigint",
-            [String(runID), status, error]
+            [runID, status, error]
         )
         try locks.release(runID: runID)
     }

@@ -38,26 +38,34 @@ struct NotificationKey: Hashable, Sendable {
         connection: PGConnection
     ) throws -> [NotificationKey: Origin] {
         guard !keys.isEmpty else { return [:] }
-        let rows = try connection.execute(
+        let result = try connection.execute(
             """
-            SELECT n.original_transaction_id, n.notification_uuid::text, n.source_line::text,
-                   coalesce(f.sha256 = '' AND f.path = $3 AND f.id <> $4::bigint, false)::text,
-                   (extract(epoch FROM n.signed_date) * 1000)::int8::text
+            SELECT n.original_transaction_id, n.notification_uuid::text AS notification_uuid, n.source_line,
+                   coalesce(f.sha256 = '' AND f.path = $3 AND f.id <> $4::bigint, false) AS unfinished_load_of_path,
+                   (extract(epoch FROM n.signed_date) * 1000)::int8 AS signed_date_ms
             FROM unnest($1::text[], $2::uuid[]) AS k (original_transaction_id, notification_uuid)
             JOIN notifications n USING (original_transaction_id, notification_uuid)
             JOIN source_files f ON f.id = n.source_file_id
             """,
             [
                 PGArray.literal(keys.map(\.subscription)), "{" + keys.map(\.uuid).joined(separator: ",") + "}", path,
-                fileID.map(String.init),
+                fileID,
             ]
-        ).rows
+        )
+        let fields = (
+            subscription: try result.field("original_transaction_id"), uuid: try result.field("notification_uuid"),
+            line: try result.field("source_line"), isUnfinished: try result.field("unfinished_load_of_path"),
+            signedDate: try result.field("signed_date_ms")
+        )
         var origins: [NotificationKey: Origin] = [:]
-        for row in rows {
-            guard row.count == 5, let subscription = row[0], let uuid = row[1] else { continue }
-            origins[NotificationKey(subscription: subscription, uuid: uuid)] = Origin(
-                line: row[2].flatMap { Int64($0) }, isUnfinishedLoadOfPath: row[3] == "true",
-                signedDate: row[4].flatMap { Int64($0) } ?? 0
+        for row in result.rows {
+            let key = NotificationKey(
+                subscription: try row.decode(String.self, fields.subscription),
+                uuid: try row.decode(String.self, fields.uuid))
+            origins[key] = Origin(
+                line: try row.decode(Int64?.self, fields.line),
+                isUnfinishedLoadOfPath: try row.decode(Bool.self, fields.isUnfinished),
+                signedDate: try row.decode(Int64.self, fields.signedDate)
             )
         }
         return origins

@@ -2,45 +2,31 @@ import AppStoreNotifications
 import Crypto
 import Foundation
 import PGClient
+import Store
 
 /// One notification as stored: the typed columns of the `notifications` table and the decoded document.
 package struct NotificationRow: Sendable {
-    /// The columns, in COPY order. Staging and `notifications` share them.
-    package static let columns = [
-        "notification_uuid", "notification_type", "subtype", "signed_date", "version", "environment", "bundle_id",
-        "app_apple_id", "status", "original_transaction_id", "transaction_id", "web_order_line_item_id",
-        "product_id", "subscription_group_identifier", "storefront", "storefront_id", "purchase_date",
-        "original_purchase_date", "expires_date", "price", "currency", "in_app_ownership_type", "transaction_reason",
-        "offer_type", "offer_identifier", "offer_discount_type", "offer_period", "revocation_date",
-        "revocation_reason", "grace_period_expires_date", "is_in_billing_retry_period", "expiration_intent",
-        "auto_renew_status", "auto_renew_product_id", "renewal_price", "renewal_currency", "renewal_date",
-        "app_account_token", "app_transaction_id", "payload",
-        "verified", "source_file_id", "source_line", "load_run_id", "signed_payload_sha256",
-    ]
+    /// The `notifications` table's declaration: each column and its type, in the order `encode` writes them. The
+    /// loader's staging table has the same columns.
+    package static let table = StoredTables.notifications
+
+    /// The column names, in COPY order (``table``'s).
+    package static let columns = table.columnNames
+
+    /// The column types, in the order of ``columns`` (``table``'s): the binary format writes each value in its
+    /// type's own format.
+    package static let types: [CopyBinary.FieldType] = table.types
 
     /// The position of `original_transaction_id` in ``columns``.
-    static let subscriptionField = columns.firstIndex(of: "original_transaction_id") ?? columns.count
+    static let subscriptionField = table.position(of: "original_transaction_id") ?? columns.count
 
     /// The position of `signed_date` in ``columns``.
-    static let signedDateField = columns.firstIndex(of: "signed_date") ?? columns.count
+    static let signedDateField = table.position(of: "signed_date") ?? columns.count
 
     /// The position of `source_line` in ``columns``.
-    static let sourceLineField = columns.firstIndex(of: "source_line") ?? columns.count
+    static let sourceLineField = table.position(of: "source_line") ?? columns.count
 
-    /// The column types, in the order of ``columns``: the binary format writes each value in its type's own format.
-    package static let types: [CopyBinary.FieldType] = [
-        .uuid, .text, .text, .timestamptz, .text, .text, .text,
-        .bigint, .smallint, .text, .text, .text,
-        .text, .text, .text, .text, .timestamptz,
-        .timestamptz, .timestamptz, .bigint, .text, .text, .text,
-        .integer, .text, .text, .text, .timestamptz,
-        .integer, .timestamptz, .boolean, .integer,
-        .integer, .text, .bigint, .text, .timestamptz,
-        .text, .text, .jsonb,
-        .boolean, .bigint, .bigint, .bigint, .bytea,
-    ]
-
-    /// Encodes one decoded notification as a row of binary COPY, in the order of ``columns``.
+    /// Encodes one decoded notification as a row of binary COPY, in the order of ``table``'s columns.
     ///
     /// `signedPayloadSHA256` is the SHA-256 of the compact JWS `decoded` came from, as the export carried it
     /// (``StoredPayloads/digest(of:)``): the loader recognises the same signed text by it when it comes again.

@@ -1,4 +1,5 @@
 import PGClient
+import Store
 
 /// The `quarantine` table as `churn quarantine` reads and clears it: each refused input with its file, line, reason
 /// and raw text, and whether a later load resolved it (stored its notification, or accepted it once an option was
@@ -30,9 +31,9 @@ package struct QuarantineRows {
         package var isNarrowed: Bool { !ids.isEmpty || reason != nil || file != nil }
 
         /// The WHERE clause and its parameters.
-        fileprivate var condition: (sql: String, parameters: [String?]) {
+        fileprivate var condition: (sql: String, parameters: [any PGParameter]) {
             var clauses: [String] = []
-            var parameters: [String?] = []
+            var parameters: [any PGParameter] = []
             if !resolved { clauses.append("resolved_by_run IS NULL") }
             if !ids.isEmpty {
                 parameters.append(PGArray.literal(ids.map(String.init)))
@@ -71,24 +72,54 @@ package struct QuarantineRows {
         self.connection = connection
     }
 
+    /// The columns a ``Row`` is read from.
+    private struct Columns {
+        let selection: PGSelection
+        let id: PGField
+        let loadRunID: PGField
+        let file: PGField
+        let line: PGField
+        let reason: PGField
+        let detail: PGField
+        let quarantinedAt: PGField
+        let resolvedByRun: PGField
+
+        init() {
+            var selection = PGSelection(StoredTables.quarantine)
+            id = selection.add("id")
+            loadRunID = selection.add("load_run_id")
+            file = selection.add("file")
+            line = selection.add("line")
+            reason = selection.add("reason")
+            detail = selection.add("detail")
+            quarantinedAt = selection.add(
+                "quarantined_at",
+                expression: #"to_char(quarantined_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')"#)
+            resolvedByRun = selection.add("resolved_by_run")
+            self.selection = selection
+        }
+    }
+
+    private static let columns = Columns()
+
     /// The selected rows, oldest first.
     package func list(_ selection: Selection) throws -> [Row] {
         let condition = selection.condition
+        let columns = Self.columns
         return try connection.execute(
-            """
-            SELECT id, load_run_id, file, line, reason, detail,
-                   to_char(quarantined_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), resolved_by_run
-            FROM quarantine WHERE \(condition.sql) ORDER BY id
-            """,
+            "SELECT \(columns.selection.list) FROM quarantine WHERE \(condition.sql) ORDER BY id",
             condition.parameters
-        ).rows.map { field in
-            guard field.count == 8, let id = field[0].flatMap({ Int64($0) }),
-                let run = field[1].flatMap({ Int64($0) }), let file = field[2], let reason = field[4],
-                let detail = field[5], let at = field[6]
-            else { throw PGError(kind: .unexpectedResult, message: "a quarantine row has an unexpected shape") }
-            return Row(
-                id: id, loadRunID: run, file: file, line: field[3].flatMap { Int64($0) }, reason: reason,
-                detail: detail, quarantinedAt: at, resolvedByRun: field[7].flatMap { Int64($0) })
+        ).rows.map { row in
+            Row(
+                id: try row.decode(Int64.self, columns.id),
+                loadRunID: try row.decode(Int64.self, columns.loadRunID),
+                file: try row.decode(String.self, columns.file),
+                line: try row.decode(Int64?.self, columns.line),
+                reason: try row.decode(String.self, columns.reason),
+                detail: try row.decode(String.self, columns.detail),
+                quarantinedAt: try row.decode(String.self, columns.quarantinedAt),
+                resolvedByRun: try row.decode(Int64?.self, columns.resolvedByRun)
+            )
         }
     }
 

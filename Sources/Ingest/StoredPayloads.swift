@@ -52,23 +52,34 @@ enum StoredPayloads {
             literal.append(UInt8(ascii: "\""))
         }
         literal.append(UInt8(ascii: "}"))
-        let rows = try connection.execute(
+        let result = try connection.execute(
             """
-            SELECT encode(n.signed_payload_sha256, 'hex'), n.original_transaction_id, n.notification_uuid::text,
-                   (extract(epoch FROM n.signed_date) * 1000)::int8::text, n.environment, n.bundle_id, r.acceptance
+            SELECT encode(n.signed_payload_sha256, 'hex') AS sha256_hex, n.original_transaction_id,
+                   n.notification_uuid::text AS notification_uuid,
+                   (extract(epoch FROM n.signed_date) * 1000)::int8 AS signed_date_ms, n.environment, n.bundle_id,
+                   r.acceptance
             FROM notifications n JOIN load_runs r ON r.id = n.load_run_id
             WHERE n.signed_payload_sha256 = ANY($1::bytea[])
             """,
             [String(decoding: literal, as: UTF8.self)]
-        ).rows
+        )
+        let fields = (
+            hex: try result.field("sha256_hex"), subscription: try result.field("original_transaction_id"),
+            uuid: try result.field("notification_uuid"), signedDate: try result.field("signed_date_ms"),
+            environment: try result.field("environment"), bundleID: try result.field("bundle_id"),
+            acceptance: try result.field("acceptance")
+        )
         var matches: [SHA256Digest: Match] = [:]
-        for row in rows {
-            guard row.count == 7, let hex = row[0], let digest = byHex[hex], let subscription = row[1],
-                let uuid = row[2], let signedDate = row[3].flatMap({ Int64($0) })
-            else { continue }
+        for row in result.rows {
+            guard let digest = byHex[try row.decode(String.self, fields.hex)] else { continue }
             matches[digest] = Match(
-                key: NotificationKey(subscription: subscription, uuid: uuid), signedDate: signedDate,
-                environment: row[4], bundleID: row[5], acceptance: row[6]
+                key: NotificationKey(
+                    subscription: try row.decode(String.self, fields.subscription),
+                    uuid: try row.decode(String.self, fields.uuid)),
+                signedDate: try row.decode(Int64.self, fields.signedDate),
+                environment: try row.decode(String?.self, fields.environment),
+                bundleID: try row.decode(String?.self, fields.bundleID),
+                acceptance: try row.decode(String?.self, fields.acceptance)
             )
         }
         return matches
