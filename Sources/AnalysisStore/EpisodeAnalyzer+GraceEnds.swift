@@ -2,6 +2,16 @@ import Analysis
 import PGClient
 
 extension EpisodeAnalyzer {
+    /// The session's temporary table of changed grace decisions, in the order ``inferGraceEnds(environment:)``
+    /// writes its rows; `grace_end_ms` is Unix milliseconds.
+    private static let graceEnds = PGTable(
+        "churn_grace_ends",
+        [
+            "original_transaction_id": .text, "sequence": .integer, "grace_end_ms": .bigint,
+            "grace_end_inferred": .boolean, "saved_in_grace": .boolean, "grace_days": .integer,
+        ]
+    )
+
     /// Dates the stored grace periods Apple announced without a `gracePeriodExpiresDate` (METRICS.md, "Grace without
     /// a date"), as reports date them at read time (``EpisodeDataset/finish(_:asOf:graceLengths:)``): Swift decides
     /// each one's `grace_end`, `grace_end_inferred`, `saved_in_grace` and `grace_days`
@@ -12,27 +22,25 @@ extension EpisodeAnalyzer {
     /// - Returns: the episodes whose stored grace end changed.
     @discardableResult
     func inferGraceEnds(environment: String) throws -> Int {
+        let columns = StoredEpisodeColumns(withGraceDecisions: true)
         let undated = try writer.execute(
             """
-            SELECT \(StoredEpisodeColumns.selectList), saved_in_grace, grace_days
+            SELECT \(columns.selectList)
             FROM billing_episodes
             WHERE environment = $1 AND has_grace AND (grace_end IS NULL OR grace_end_inferred)
             """,
             [environment]
         ).rows
-        guard !undated.isEmpty else { return 0 }
+        guard !undated.isEmpty, let decisions = columns.graceDecisions else { return 0 }
         let lengths = try GraceLengths.stored(environment: environment, connection: writer)
         var changes = CopyText()
         var changed = 0
         for row in undated {
-            let columns = StoredEpisodeColumns.count
-            guard row.count == columns + 2 else {
-                throw PGError(kind: .unexpectedResult, message: "a billing_episodes row has an unexpected shape")
-            }
-            var episode = try StoredEpisodeColumns.episode(Array(row.prefix(columns)), environment: environment)
+            var episode = try columns.episode(row, environment: environment)
             let stored = (
-                graceEnd: episode.graceEnd, inferred: episode.graceEndInferred, saved: row[columns] == "t",
-                days: row[columns + 1].flatMap { Int($0) }
+                graceEnd: episode.graceEnd, inferred: episode.graceEndInferred,
+                saved: try row.decode(Bool.self, decisions.savedInGrace),
+                days: try row.decode(Int?.self, decisions.graceDays)
             )
             lengths.inferGraceEnd(of: &episode)
             guard
@@ -49,21 +57,11 @@ extension EpisodeAnalyzer {
             changed += 1
         }
         guard changed > 0 else { return 0 }
+        let table = Self.graceEnds
         try writer.execute(
-            """
-            CREATE TEMP TABLE IF NOT EXISTS churn_grace_ends (
-                original_transaction_id text, sequence integer, grace_end_ms bigint, grace_end_inferred boolean,
-                saved_in_grace boolean, grace_days integer
-            ) ON COMMIT DELETE ROWS
-            """
-        )
-        try writer.execute("TRUNCATE churn_grace_ends")
-        try writer.copyIn(
-            """
-            COPY churn_grace_ends (original_transaction_id, sequence, grace_end_ms, grace_end_inferred, saved_in_grace,
-                                   grace_days) FROM STDIN
-            """
-        ) { out in try out.write(changes.bytes) }
+            "CREATE TEMP TABLE IF NOT EXISTS \(table.name) (\(table.columnDefinitions)) ON COMMIT DELETE ROWS")
+        try writer.execute("TRUNCATE \(table.name)")
+        try writer.copyIn(table.copyFromStdin()) { out in try out.write(changes.bytes) }
         try writer.execute(
             """
             UPDATE billing_episodes b

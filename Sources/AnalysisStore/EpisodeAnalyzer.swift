@@ -57,7 +57,7 @@ package struct EpisodeAnalyzer {
         let started = Date()
         var full = requestedFull
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.analyze, on: writer)
-        try writer.execute("SELECT pg_advisory_lock($1::bigint)", [String(lock)])
+        try writer.execute("SELECT pg_advisory_lock($1::bigint)", [lock])
         defer { _ = try? writer.advisoryUnlock(lock) }
         // Before the snapshot: the files of loads that died are settled.
         try LoadRunLocks(connection: writer).markAbandonedRunsInterrupted()
@@ -163,7 +163,7 @@ package struct EpisodeAnalyzer {
         return summary
     }
 
-    private static let tables = ["billing_episodes", "subscription_analysis", "subscription_renewals"]
+    private static let tables = StoredTables.episodeTables.map(\.name)
 
     /// Removes the environment's stored rows for a full rebuild, in the writer's transaction.
     ///
@@ -200,7 +200,7 @@ package struct EpisodeAnalyzer {
         var notifications = 0
         var subscriptions = 0
         try writer.copyIn(
-            "COPY subscription_renewals (\(EpisodeRows.renewalColumns)) FROM STDIN"
+            StoredTables.subscriptionRenewals.copyFromStdin()
         ) { renewals in
             notifications = try NotificationEventReader(connection: reader).read(
                 everything ? .all(asOf: nil) : .touched
@@ -216,10 +216,10 @@ package struct EpisodeAnalyzer {
                 subscriptions += 1
             }
         }
-        try writer.copyIn("COPY billing_episodes (\(EpisodeRows.episodeColumns)) FROM STDIN") { out in
+        try writer.copyIn(StoredTables.billingEpisodes.copyFromStdin()) { out in
             try rows.episodes.send(to: &out)
         }
-        try writer.copyIn("COPY subscription_analysis (\(EpisodeRows.analysisColumns)) FROM STDIN") { out in
+        try writer.copyIn(StoredTables.subscriptionAnalysis.copyFromStdin()) { out in
             try rows.analysis.send(to: &out)
         }
         return (notifications, rows.episodeCount, subscriptions)

@@ -20,9 +20,9 @@ package struct EpisodeQuery {
     }
 
     /// The SELECT over `billing_episodes` and its parameters, in the order of `$1`, `$2`, ….
-    package var statement: (sql: String, parameters: [String?]) {
-        var parameters: [String?] = []
-        func bind(_ value: String, as type: String) -> String {
+    package var statement: (sql: String, parameters: [any PGParameter]) {
+        var parameters: [any PGParameter] = []
+        func bind(_ value: some PGParameter, as type: String) -> String {
             parameters.append(value)
             return "$\(parameters.count)::\(type)"
         }
@@ -54,13 +54,13 @@ package struct EpisodeQuery {
             }
         }
         if let isTrialConversion = filter.isTrialConversion {
-            conditions.append("trial_conversion = \(bind(isTrialConversion ? "true" : "false", as: "boolean"))")
+            conditions.append("trial_conversion = \(bind(isTrialConversion, as: "boolean"))")
         }
         if let isFirstEpisode = filter.isFirstEpisode {
             conditions.append(isFirstEpisode ? "sequence = 1" : "sequence <> 1")
         }
         let sql = """
-            SELECT \(StoredEpisodeColumns.selectList)
+            SELECT \(StoredEpisodeColumns.episode.selectList)
             FROM billing_episodes
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(StoredEpisodeColumns.orderBy)
@@ -88,7 +88,7 @@ package struct EpisodeQuery {
                 let rows = try connection.execute("FETCH FORWARD \(Self.batchSize) FROM churn_episode_query").rows
                 if rows.isEmpty { break }
                 for row in rows {
-                    try body(try StoredEpisodeColumns.episode(row, environment: environment))
+                    try body(try StoredEpisodeColumns.episode.episode(row, environment: environment))
                 }
             }
             try connection.execute("CLOSE churn_episode_query")

@@ -1,23 +1,10 @@
 import Analysis
 import PGClient
+import Store
 
-/// Encodes builder results as COPY rows for the three episode tables.
+/// Encodes builder results as COPY rows for the three episode tables, each row in the order of its table's
+/// declaration (``StoredTables``).
 struct EpisodeRows {
-    static let episodeColumns = """
-        environment, original_transaction_id, sequence, product_id, storefront, start_at, has_grace, grace_end, end_at, \
-        outcome, duration, saved_in_grace, recovery_price, recovery_currency, cohort_month, cohort_week, offer_type, \
-        offer_discount_type, trial_conversion, opening_notification_uuid, closing_notification_uuid, recovered_by, \
-        end_inferred, grace_end_inferred, stake_price, stake_currency, bundle_id, app_account_token, grace_days, \
-        window_end, matures_at
-        """
-    static let analysisColumns = """
-        environment, original_transaction_id, outside_environment, family_shared_skipped, \
-        orphan_did_renew_billing_recovery, orphan_expired_billing_retry, orphan_grace_period_expired, \
-        stale_failure_notice, late_failure_notice
-        """
-
-    static let renewalColumns = "environment, original_transaction_id, month, renewals"
-
     let environment: String
     private(set) var episodeCount = 0
     /// Episode and data-quality rows, held until the renewals' COPY is done.

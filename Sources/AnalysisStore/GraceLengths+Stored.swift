@@ -6,18 +6,24 @@ extension GraceLengths {
     /// ``GraceLengths/init(observedIn:)`` finds them in those episodes: SQL only counts the stored `grace_days` (the
     /// analysis's ``Episode/graceDays``) of the grace periods dated by a notification.
     static func stored(environment: String, connection: PGConnection) throws -> GraceLengths {
-        let counts = try connection.execute(
+        let result = try connection.execute(
             """
-            SELECT product_id, bundle_id, grace_days, count(*)
+            SELECT product_id, bundle_id, grace_days, count(*) AS episodes
             FROM billing_episodes
             WHERE environment = $1 AND grace_days IS NOT NULL AND NOT grace_end_inferred
             GROUP BY 1, 2, 3
             """,
             [environment]
-        ).rows.compactMap { row -> GraceLengths.Count? in
-            guard row.count == 4, let days = row[2].flatMap({ Int($0) }), let episodes = row[3].flatMap({ Int($0) })
-            else { return nil }
-            return GraceLengths.Count(productId: row[0], bundleId: row[1], days: days, episodes: episodes)
+        )
+        let fields = (
+            product: try result.field("product_id"), bundle: try result.field("bundle_id"),
+            days: try result.field("grace_days"), episodes: try result.field("episodes")
+        )
+        let counts = try result.rows.map { row in
+            GraceLengths.Count(
+                productId: try row.decode(String?.self, fields.product),
+                bundleId: try row.decode(String?.self, fields.bundle),
+                days: try row.decode(Int.self, fields.days), episodes: try row.decode(Int.self, fields.episodes))
         }
         return GraceLengths(counts: counts)
     }

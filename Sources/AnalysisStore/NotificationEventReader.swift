@@ -1,5 +1,6 @@
 import Analysis
 import PGClient
+import Store
 
 /// Streams stored notifications as ``NotificationEvent`` values, ordered by subscription, `signedDate` and
 /// `notificationUUID`, with one `COPY … TO STDOUT`: memory stays flat however many rows there are.
@@ -17,21 +18,65 @@ struct NotificationEventReader {
         case touched
     }
 
-    /// Milliseconds since the epoch of a timestamptz column, exact for millisecond values.
-    private static func milliseconds(_ column: String) -> String {
-        "(date_part('epoch', n.\(column)) * 1000)::int8"
+    /// The columns an event is read from, as fields of one row; times as Unix milliseconds.
+    private struct Columns {
+        let selection: PGSelection
+        let uuid: PGField
+        let type: PGField
+        let subtype: PGField
+        let signedDate: PGField
+        let environment: PGField
+        let subscription: PGField
+        let transactionID: PGField
+        let productID: PGField
+        let storefront: PGField
+        let purchaseDate: PGField
+        let expiresDate: PGField
+        let price: PGField
+        let currency: PGField
+        let ownershipType: PGField
+        let offerType: PGField
+        let offerDiscountType: PGField
+        let gracePeriodExpiresDate: PGField
+        let transactionReason: PGField
+        let bundleID: PGField
+        let renewalPrice: PGField
+        let renewalCurrency: PGField
+        let appAccountToken: PGField
+
+        init() {
+            var selection = PGSelection(StoredTables.notifications, qualifier: "n")
+            uuid = selection.add("notification_uuid")
+            type = selection.add("notification_type")
+            subtype = selection.add("subtype")
+            signedDate = selection.add("signed_date")
+            environment = selection.add("environment")
+            subscription = selection.add(
+                "original_transaction_id", expression: "nullif(n.original_transaction_id, '')")
+            transactionID = selection.add("transaction_id")
+            productID = selection.add("product_id")
+            storefront = selection.add("storefront")
+            purchaseDate = selection.add("purchase_date")
+            expiresDate = selection.add("expires_date")
+            price = selection.add("price")
+            currency = selection.add("currency")
+            ownershipType = selection.add("in_app_ownership_type")
+            offerType = selection.add("offer_type")
+            offerDiscountType = selection.add("offer_discount_type")
+            gracePeriodExpiresDate = selection.add("grace_period_expires_date")
+            transactionReason = selection.add("transaction_reason")
+            bundleID = selection.add("bundle_id")
+            renewalPrice = selection.add("renewal_price")
+            renewalCurrency = selection.add("renewal_currency")
+            appAccountToken = selection.add("app_account_token", expression: "nullif(n.app_account_token, '')")
+            self.selection = selection
+        }
     }
 
+    private static let columns = Columns()
+
     static func query(_ scope: Scope) -> String {
-        let columns = [
-            "n.notification_uuid", "n.notification_type", "n.subtype", milliseconds("signed_date"), "n.environment",
-            "nullif(n.original_transaction_id, '')", "n.transaction_id", "n.product_id", "n.storefront",
-            milliseconds("purchase_date"), milliseconds("expires_date"), "n.price", "n.currency",
-            "n.in_app_ownership_type", "n.offer_type", "n.offer_discount_type",
-            milliseconds("grace_period_expires_date"), "n.transaction_reason", "n.bundle_id", "n.renewal_price",
-            "n.renewal_currency", "nullif(n.app_account_token, '')",
-        ].joined(separator: ", ")
-        var sql = "SELECT \(columns) FROM notifications n"
+        var sql = "SELECT \(columns.selection.list) FROM notifications n"
         switch scope {
         case .all(let asOf):
             // COPY takes no parameters; asOf is an integer formatted here, never text from outside.
@@ -53,37 +98,39 @@ struct NotificationEventReader {
     @discardableResult
     func read(_ scope: Scope, _ body: (consuming NotificationEvent) throws -> Void) throws -> Int {
         var fields = CopyTextRowReader()
+        let columns = Self.columns
         return try connection.copyOut(Self.query(scope)) { row in
             fields.read(row)
-            guard fields.count == 22, let uuid = fields.text(0), let type = fields.text(1),
-                let signedDate = fields.int64(3)
-            else {
-                throw PGError(kind: .unexpectedResult, message: "a notification row has an unexpected shape")
+            guard fields.count == columns.selection.count else {
+                throw PGError(
+                    kind: .unexpectedResult,
+                    message:
+                        "a notification row has \(fields.count) fields where \(columns.selection.count) were selected")
             }
             try body(
                 NotificationEvent(
-                    notificationUUID: uuid,
-                    notificationType: type,
-                    subtype: fields.text(2),
-                    signedDate: signedDate,
-                    environment: fields.text(4),
-                    bundleId: fields.text(18),
-                    originalTransactionId: fields.text(5),
-                    transactionId: fields.text(6),
-                    productId: fields.text(7),
-                    storefront: fields.text(8),
-                    purchaseDate: fields.int64(9),
-                    expiresDate: fields.int64(10),
-                    price: fields.int64(11),
-                    currency: fields.text(12),
-                    inAppOwnershipType: fields.text(13),
-                    offerType: fields.int64(14).flatMap { Int32(exactly: $0) },
-                    offerDiscountType: fields.text(15),
-                    gracePeriodExpiresDate: fields.int64(16),
-                    renewalPrice: fields.int64(19),
-                    renewalCurrency: fields.text(20),
-                    transactionReason: fields.text(17),
-                    appAccountToken: fields.text(21)
+                    notificationUUID: try fields.decode(String.self, columns.uuid),
+                    notificationType: try fields.decode(String.self, columns.type),
+                    subtype: try fields.decode(String?.self, columns.subtype),
+                    signedDate: try fields.decode(Int64.self, columns.signedDate),
+                    environment: try fields.decode(String?.self, columns.environment),
+                    bundleId: try fields.decode(String?.self, columns.bundleID),
+                    originalTransactionId: try fields.decode(String?.self, columns.subscription),
+                    transactionId: try fields.decode(String?.self, columns.transactionID),
+                    productId: try fields.decode(String?.self, columns.productID),
+                    storefront: try fields.decode(String?.self, columns.storefront),
+                    purchaseDate: try fields.decode(Int64?.self, columns.purchaseDate),
+                    expiresDate: try fields.decode(Int64?.self, columns.expiresDate),
+                    price: try fields.decode(Int64?.self, columns.price),
+                    currency: try fields.decode(String?.self, columns.currency),
+                    inAppOwnershipType: try fields.decode(String?.self, columns.ownershipType),
+                    offerType: try fields.decode(Int32?.self, columns.offerType),
+                    offerDiscountType: try fields.decode(String?.self, columns.offerDiscountType),
+                    gracePeriodExpiresDate: try fields.decode(Int64?.self, columns.gracePeriodExpiresDate),
+                    renewalPrice: try fields.decode(Int64?.self, columns.renewalPrice),
+                    renewalCurrency: try fields.decode(String?.self, columns.renewalCurrency),
+                    transactionReason: try fields.decode(String?.self, columns.transactionReason),
+                    appAccountToken: try fields.decode(String?.self, columns.appAccountToken)
                 )
             )
         }

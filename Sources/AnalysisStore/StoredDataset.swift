@@ -41,14 +41,17 @@ package struct StoredDataset {
         try connection.withTransaction {
             try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             var dataset = EpisodeDataset(asOf: asOf)
+            let columns = StoredEpisodeColumns.episode
+            var fields = CopyTextRowReader()
             try connection.copyOut(
                 """
-                COPY (SELECT \(StoredEpisodeColumns.selectList)
+                COPY (SELECT \(columns.selectList)
                       FROM billing_episodes WHERE environment = \(try literal(environment))
                       ORDER BY \(StoredEpisodeColumns.orderBy)) TO STDOUT
                 """
             ) { row in
-                var episode = try StoredEpisodeColumns.episode(CopyTextParser.fields(row), environment: environment)
+                fields.read(row)
+                var episode = try columns.episode(fields, environment: environment)
                 episode.closeRetryWindow(asOf: asOf)
                 dataset.dataQuality.countInferences(of: episode)
                 try body(episode)
@@ -61,36 +64,40 @@ package struct StoredDataset {
 
     /// The counts of `environment` that come from analysis and loading: data quality and ordinary renewals.
     private func readCounts(environment: String, into dataset: inout EpisodeDataset) throws {
-        let quality =
-            try connection.execute(
-                """
-                SELECT coalesce(sum(outside_environment), 0), coalesce(sum(family_shared_skipped), 0),
-                       coalesce(sum(orphan_did_renew_billing_recovery), 0), coalesce(sum(orphan_expired_billing_retry), 0),
-                       coalesce(sum(orphan_grace_period_expired), 0), coalesce(sum(stale_failure_notice), 0),
-                       coalesce(sum(late_failure_notice), 0)
-                FROM subscription_analysis WHERE environment = $1
-                """,
-                [environment]
-            ).rows.first?.map { $0.flatMap { Int($0) } ?? 0 } ?? []
-        if quality.count == 7 {
-            dataset.dataQuality.outsideEnvironment = quality[0]
-            dataset.dataQuality.familySharedSkipped = quality[1]
-            dataset.dataQuality.orphanDidRenewBillingRecovery = quality[2]
-            dataset.dataQuality.orphanExpiredBillingRetry = quality[3]
-            dataset.dataQuality.orphanGracePeriodExpired = quality[4]
-            dataset.dataQuality.staleFailureNotice = quality[5]
-            dataset.dataQuality.lateFailureNotice = quality[6]
+        let quality = try connection.execute(
+            """
+            SELECT coalesce(sum(outside_environment), 0) AS outside_environment,
+                   coalesce(sum(family_shared_skipped), 0) AS family_shared_skipped,
+                   coalesce(sum(orphan_did_renew_billing_recovery), 0) AS orphan_did_renew_billing_recovery,
+                   coalesce(sum(orphan_expired_billing_retry), 0) AS orphan_expired_billing_retry,
+                   coalesce(sum(orphan_grace_period_expired), 0) AS orphan_grace_period_expired,
+                   coalesce(sum(stale_failure_notice), 0) AS stale_failure_notice,
+                   coalesce(sum(late_failure_notice), 0) AS late_failure_notice
+            FROM subscription_analysis WHERE environment = $1
+            """,
+            [environment]
+        )
+        if let row = quality.rows.first {
+            func sum(_ column: String) throws -> Int { try row.decode(Int.self, try quality.field(column)) }
+            dataset.dataQuality.outsideEnvironment = try sum("outside_environment")
+            dataset.dataQuality.familySharedSkipped = try sum("family_shared_skipped")
+            dataset.dataQuality.orphanDidRenewBillingRecovery = try sum("orphan_did_renew_billing_recovery")
+            dataset.dataQuality.orphanExpiredBillingRetry = try sum("orphan_expired_billing_retry")
+            dataset.dataQuality.orphanGracePeriodExpired = try sum("orphan_grace_period_expired")
+            dataset.dataQuality.staleFailureNotice = try sum("stale_failure_notice")
+            dataset.dataQuality.lateFailureNotice = try sum("late_failure_notice")
         }
         let renewals = try connection.execute(
             """
-            SELECT (date_part('epoch', to_date(month, 'YYYY-MM')) * 1000)::int8, sum(renewals)
+            SELECT (date_part('epoch', to_date(month, 'YYYY-MM')) * 1000)::int8 AS month_start, sum(renewals) AS renewals
             FROM subscription_renewals WHERE environment = $1 GROUP BY month ORDER BY month
             """,
             [environment]
-        ).rows
-        for row in renewals {
-            guard let start = row[0].flatMap({ Int64($0) }), let count = row[1].flatMap({ Int($0) }) else { continue }
-            dataset.renewals.add(CalendarPeriod(.month, containing: start), count: count)
+        )
+        let (monthStart, count) = (try renewals.field("month_start"), try renewals.field("renewals"))
+        for row in renewals.rows {
+            let start = try row.decode(Int64.self, monthStart)
+            dataset.renewals.add(CalendarPeriod(.month, containing: start), count: try row.decode(Int.self, count))
         }
     }
 
@@ -185,25 +192,30 @@ package struct StoredDataset {
                 JOIN source_files f ON f.id = c.source_file_id JOIN load_runs r ON r.id = f.load_run_id
                 WHERE c.signed_date <= \(asOfTime) AND (f.sha256 <> '' OR r.status <> 'running')
                 """,
-                [String(asOf)]
+                [asOf]
             ).scalar.flatMap { Int($0) } ?? 0
         var rejections: [String: Int] = [:]
-        let rows = try connection.execute(
+        let result = try connection.execute(
             """
-            SELECT reason, coalesce(environment = $2, false)::text,
-                   (count(*) FILTER (WHERE notification_uuid IS NULL) + count(DISTINCT notification_uuid))::text,
-                   count(*)::text
+            SELECT reason, coalesce(environment = $2, false) AS in_environment,
+                   count(*) FILTER (WHERE notification_uuid IS NULL) + count(DISTINCT notification_uuid)
+                       AS notifications,
+                   count(*) AS inputs
             FROM quarantine
             WHERE resolved_by_run IS NULL AND (signed_date IS NULL OR signed_date <= \(asOfTime))
             GROUP BY 1, 2
             """,
-            [String(asOf), environment]
-        ).rows
-        for row in rows {
-            guard row.count == 4, let reason = row[0], let notifications = row[2].flatMap({ Int($0) }),
-                let inputs = row[3].flatMap({ Int($0) })
-            else { continue }
-            let inEnvironment = row[1] == "true"
+            [asOf, environment]
+        )
+        let fields = (
+            reason: try result.field("reason"), inEnvironment: try result.field("in_environment"),
+            notifications: try result.field("notifications"), inputs: try result.field("inputs")
+        )
+        for row in result.rows {
+            let reason = try row.decode(String.self, fields.reason)
+            let inEnvironment = try row.decode(Bool.self, fields.inEnvironment)
+            let notifications = try row.decode(Int.self, fields.notifications)
+            let inputs = try row.decode(Int.self, fields.inputs)
             // The reasons of the load's filters (Ingest's `Rejection.Reason`).
             switch reason {
             case "wrong_environment" where !inEnvironment, "wrong_bundle_id" where !inEnvironment:

@@ -1,67 +1,126 @@
 import Analysis
 import PGClient
+import Store
 
 /// The `billing_episodes` columns an ``Episode`` is read from, and how one row of them becomes an episode.
 ///
-/// Shared by the COPY that reads a whole environment (``StoredDataset``) and the parameterized query that reads a
-/// filtered selection (``EpisodeQuery``): both see the same text values, so both build the same episodes.
-enum StoredEpisodeColumns {
-    /// The select list, in the order ``episode(_:environment:)`` reads it; times as Unix milliseconds.
-    static let selectList = """
-        original_transaction_id, sequence, product_id, storefront, (date_part('epoch', start_at) * 1000)::int8, \
-        has_grace, (date_part('epoch', grace_end) * 1000)::int8, (date_part('epoch', end_at) * 1000)::int8, \
-        outcome, recovery_price, recovery_currency, offer_type, offer_discount_type, trial_conversion, \
-        opening_notification_uuid, closing_notification_uuid, recovered_by, end_inferred, grace_end_inferred, \
-        stake_price, stake_currency, bundle_id, app_account_token
-        """
+/// Shared by the COPY that reads a whole environment (``StoredDataset``), the parameterized query that reads a
+/// filtered selection (``EpisodeQuery``) and the dating of grace periods (``EpisodeAnalyzer``): all see the same text
+/// values, so all build the same episodes. The select list follows from the fields added here, and their types from
+/// the table's declaration (``StoredTables/billingEpisodes``): times are read as Unix milliseconds.
+struct StoredEpisodeColumns: Sendable {
+    /// The columns read, in select-list order.
+    let selection: PGSelection
+    private let subscription: PGField
+    private let sequence: PGField
+    private let productID: PGField
+    private let storefront: PGField
+    private let start: PGField
+    private let hasGrace: PGField
+    private let graceEnd: PGField
+    private let end: PGField
+    private let outcome: PGField
+    private let recoveryPrice: PGField
+    private let recoveryCurrency: PGField
+    private let offerType: PGField
+    private let offerDiscountType: PGField
+    private let trialConversion: PGField
+    private let openingNotification: PGField
+    private let closingNotification: PGField
+    private let recoveredBy: PGField
+    private let endInferred: PGField
+    private let graceEndInferred: PGField
+    private let stakePrice: PGField
+    private let stakeCurrency: PGField
+    private let bundleID: PGField
+    private let appAccountToken: PGField
+    /// `saved_in_grace` and `grace_days`, the grace decisions stored beside the episode; nil unless asked for.
+    let graceDecisions: (savedInGrace: PGField, graceDays: PGField)?
 
-    /// How many columns ``selectList`` names.
-    static let count = 23
+    /// The columns of an episode, and with `withGraceDecisions` also `saved_in_grace` and `grace_days`.
+    init(withGraceDecisions: Bool = false) {
+        var selection = PGSelection(StoredTables.billingEpisodes)
+        subscription = selection.add("original_transaction_id")
+        sequence = selection.add("sequence")
+        productID = selection.add("product_id")
+        storefront = selection.add("storefront")
+        start = selection.add("start_at")
+        hasGrace = selection.add("has_grace")
+        graceEnd = selection.add("grace_end")
+        end = selection.add("end_at")
+        outcome = selection.add("outcome")
+        recoveryPrice = selection.add("recovery_price")
+        recoveryCurrency = selection.add("recovery_currency")
+        offerType = selection.add("offer_type")
+        offerDiscountType = selection.add("offer_discount_type")
+        trialConversion = selection.add("trial_conversion")
+        openingNotification = selection.add("opening_notification_uuid")
+        closingNotification = selection.add("closing_notification_uuid")
+        recoveredBy = selection.add("recovered_by")
+        endInferred = selection.add("end_inferred")
+        graceEndInferred = selection.add("grace_end_inferred")
+        stakePrice = selection.add("stake_price")
+        stakeCurrency = selection.add("stake_currency")
+        bundleID = selection.add("bundle_id")
+        appAccountToken = selection.add("app_account_token")
+        graceDecisions = withGraceDecisions ? (selection.add("saved_in_grace"), selection.add("grace_days")) : nil
+        self.selection = selection
+    }
+
+    /// The columns of an episode.
+    static let episode = StoredEpisodeColumns()
+
+    /// The select list.
+    var selectList: String { selection.list }
 
     /// The order episodes are read in.
     static let orderBy = "original_transaction_id, sequence"
 
-    /// One row (text values, nil for NULL) as an episode.
-    /// - Throws: ``PGError`` of kind `unexpectedResult` when a required value is missing or malformed.
-    static func episode(_ field: [String?], environment: String) throws -> Episode {
-        guard field.count == count, let subscription = field[0], let sequence = field[1].flatMap({ Int($0) }),
-            let start = field[4].flatMap({ Int64($0) }), let outcomeText = field[8],
-            let outcome = Episode.Outcome(rawValue: outcomeText), let opening = field[14]
-        else {
-            throw PGError(kind: .unexpectedResult, message: "a billing_episodes row has an unexpected shape")
+    /// One row of ``selection`` as an episode.
+    /// - Throws: ``PGError`` of kind `unexpectedResult`, naming the column, when a required value is missing or
+    ///   malformed.
+    func episode(_ row: some PGFieldSource, environment: String) throws -> Episode {
+        guard row.count == selection.count else {
+            throw PGError(
+                kind: .unexpectedResult,
+                message: "a billing_episodes row has \(row.count) fields where \(selection.count) were selected")
         }
-        var recoveredBy: Episode.RecoveredBy?
-        if let text = field[16] {
+        let outcomeText = try row.decode(String.self, outcome)
+        guard let outcomeValue = Episode.Outcome(rawValue: outcomeText) else {
+            throw PGError(kind: .unexpectedResult, message: "a billing_episodes row has outcome '\(outcomeText)'")
+        }
+        var recoveredByValue: Episode.RecoveredBy?
+        if let text = try row.decode(String?.self, recoveredBy) {
             guard let value = Episode.RecoveredBy(rawValue: text) else {
                 throw PGError(kind: .unexpectedResult, message: "a billing_episodes row has recovered_by '\(text)'")
             }
-            recoveredBy = value
+            recoveredByValue = value
         }
         return Episode(
-            subscription: subscription,
-            sequence: sequence,
+            subscription: try row.decode(String.self, subscription),
+            sequence: try row.decode(Int.self, sequence),
             environment: environment,
-            productId: field[2],
-            storefront: field[3],
-            start: start,
-            hasGrace: field[5] == "t",
-            graceEnd: field[6].flatMap { Int64($0) },
-            end: field[7].flatMap { Int64($0) },
-            outcome: outcome,
-            recoveryPrice: field[9].flatMap { Int64($0) },
-            recoveryCurrency: field[10],
-            recoveredBy: recoveredBy,
-            endInferred: field[17] == "t",
-            graceEndInferred: field[18] == "t",
-            stakePrice: field[19].flatMap { Int64($0) },
-            stakeCurrency: field[20],
-            bundleId: field[21],
-            openingNotificationUUID: opening,
-            closingNotificationUUID: field[15],
-            offerType: field[11].flatMap { Int32($0) },
-            offerDiscountType: field[12],
-            isTrialConversion: field[13] == "t",
-            appAccountToken: field[22]
+            productId: try row.decode(String?.self, productID),
+            storefront: try row.decode(String?.self, storefront),
+            start: try row.decode(Int64.self, start),
+            hasGrace: try row.decode(Bool.self, hasGrace),
+            graceEnd: try row.decode(Int64?.self, graceEnd),
+            end: try row.decode(Int64?.self, end),
+            outcome: outcomeValue,
+            recoveryPrice: try row.decode(Int64?.self, recoveryPrice),
+            recoveryCurrency: try row.decode(String?.self, recoveryCurrency),
+            recoveredBy: recoveredByValue,
+            endInferred: try row.decode(Bool.self, endInferred),
+            graceEndInferred: try row.decode(Bool.self, graceEndInferred),
+            stakePrice: try row.decode(Int64?.self, stakePrice),
+            stakeCurrency: try row.decode(String?.self, stakeCurrency),
+            bundleId: try row.decode(String?.self, bundleID),
+            openingNotificationUUID: try row.decode(String.self, openingNotification),
+            closingNotificationUUID: try row.decode(String?.self, closingNotification),
+            offerType: try row.decode(Int32?.self, offerType),
+            offerDiscountType: try row.decode(String?.self, offerDiscountType),
+            isTrialConversion: try row.decode(Bool.self, trialConversion),
+            appAccountToken: try row.decode(String?.self, appAccountToken)
         )
     }
 }

@@ -132,7 +132,7 @@ import Testing
         ]
         for query in queries {
             #expect(!query.statement.sql.contains("DROP"))
-            #expect(query.statement.parameters.contains(evil))
+            #expect(query.statement.parameters.map { $0.parameterText }.contains(evil))
             #expect(try query.storedEpisodes(connection).isEmpty)
         }
         #expect(try QueryFixture.count("notifications", connection) == fixture.notificationCount)
@@ -147,7 +147,7 @@ import Testing
         )
         let statement = EpisodeQuery(environment: "Production", filter: filter).statement
         #expect(
-            statement.parameters == [
+            statement.parameters.map { $0.parameterText } == [
                 "Production", "b1", "p1", "p2", "USA", "2023-11-15 22:13:20.000+00", "2023-11-23 22:13:20.000+00",
                 "true",
             ]
