@@ -1,4 +1,5 @@
 import PGClient
+import Store
 
 /// The `fetch_checkpoints` table: one row per fetched range of the notification history, updated after each page
 /// a fetch keeps.
@@ -9,12 +10,86 @@ package struct FetchCheckpoints {
         self.connection = connection
     }
 
-    private static let columns = """
-        id, environment, bundle_id, (extract(epoch FROM start_date) * 1000)::bigint,
-        (extract(epoch FROM end_date) * 1000)::bigint, notification_type, notification_subtype, only_failures,
-        directory, status, pagination_token, pages, notifications, malformed_pages, file_part, part_pages,
-        part_notifications, part_bytes, part_start_token, last_page_kept
-        """
+    /// The columns a ``FetchCheckpoint`` is read from; times as Unix milliseconds.
+    private struct Columns {
+        let selection: PGSelection
+        let id: PGField
+        let environment: PGField
+        let bundleID: PGField
+        let startDate: PGField
+        let endDate: PGField
+        let notificationType: PGField
+        let notificationSubtype: PGField
+        let onlyFailures: PGField
+        let directory: PGField
+        let status: PGField
+        let paginationToken: PGField
+        let pages: PGField
+        let notifications: PGField
+        let malformedPages: PGField
+        let filePart: PGField
+        let partPages: PGField
+        let partNotifications: PGField
+        let partBytes: PGField
+        let partStartToken: PGField
+        let lastPageKept: PGField
+
+        init() {
+            var selection = PGSelection(StoredTables.fetchCheckpoints)
+            id = selection.add("id")
+            environment = selection.add("environment")
+            bundleID = selection.add("bundle_id")
+            startDate = selection.add("start_date")
+            endDate = selection.add("end_date")
+            notificationType = selection.add("notification_type")
+            notificationSubtype = selection.add("notification_subtype")
+            onlyFailures = selection.add("only_failures")
+            directory = selection.add("directory")
+            status = selection.add("status")
+            paginationToken = selection.add("pagination_token")
+            pages = selection.add("pages")
+            notifications = selection.add("notifications")
+            malformedPages = selection.add("malformed_pages")
+            filePart = selection.add("file_part")
+            partPages = selection.add("part_pages")
+            partNotifications = selection.add("part_notifications")
+            partBytes = selection.add("part_bytes")
+            partStartToken = selection.add("part_start_token")
+            lastPageKept = selection.add("last_page_kept")
+            self.selection = selection
+        }
+
+        /// One row of ``selection`` as a checkpoint.
+        /// - Throws: ``PGError`` naming the column whose value is missing or malformed.
+        func checkpoint(_ row: [String?]) throws -> FetchCheckpoint {
+            FetchCheckpoint(
+                id: try row.decode(Int64.self, id),
+                scope: HistoryScope(
+                    environment: try row.decode(String.self, environment),
+                    bundleID: try row.decode(String.self, bundleID),
+                    notificationType: try row.decode(String?.self, notificationType),
+                    notificationSubtype: try row.decode(String?.self, notificationSubtype),
+                    onlyFailures: try row.decode(Bool.self, onlyFailures)
+                ),
+                startDate: try row.decode(Int64.self, startDate),
+                endDate: try row.decode(Int64.self, endDate),
+                directory: try row.decode(String.self, directory),
+                status: try row.decode(String.self, status),
+                paginationToken: try row.decode(String?.self, paginationToken),
+                hasLastPage: try row.decode(Bool.self, lastPageKept),
+                pages: try row.decode(Int.self, pages),
+                notifications: try row.decode(Int64.self, notifications),
+                malformedPages: try row.decode(Int.self, malformedPages),
+                filePart: try row.decode(Int.self, filePart),
+                partPages: try row.decode(Int.self, partPages),
+                partNotifications: try row.decode(Int64.self, partNotifications),
+                partBytes: try row.decode(Int64.self, partBytes),
+                partStartToken: try row.decode(String?.self, partStartToken)
+            )
+        }
+    }
+
+    private static let columns = Columns()
 
     /// The filters of `scope` as a condition on parameters $1…$5.
     private static let scopeCondition = """
@@ -22,11 +97,8 @@ package struct FetchCheckpoints {
         AND notification_subtype IS NOT DISTINCT FROM $4 AND only_failures = $5::boolean
         """
 
-    private static func scopeParameters(_ scope: HistoryScope) -> [String?] {
-        [
-            scope.environment, scope.bundleID, scope.notificationType, scope.notificationSubtype,
-            scope.onlyFailures ? "true" : "false",
-        ]
+    private static func scopeParameters(_ scope: HistoryScope) -> [any PGParameter] {
+        [scope.environment, scope.bundleID, scope.notificationType, scope.notificationSubtype, scope.onlyFailures]
     }
 
     /// Starts recording a new range.
@@ -39,14 +111,14 @@ package struct FetchCheckpoints {
             INSERT INTO fetch_checkpoints (environment, bundle_id, notification_type, notification_subtype,
                 only_failures, start_date, end_date, directory)
             VALUES ($1, $2, $3, $4, $5::boolean, to_timestamp($6::bigint / 1000.0), to_timestamp($7::bigint / 1000.0), $8)
-            RETURNING \(Self.columns)
+            RETURNING \(Self.columns.selection.list)
             """,
-            Self.scopeParameters(scope) + [String(startDate), String(endDate), directory]
+            Self.scopeParameters(scope) + [startDate, endDate, directory]
         ).rows
-        guard let row = rows.first, let checkpoint = Self.checkpoint(row) else {
+        guard let row = rows.first else {
             throw PGError(kind: .unexpectedResult, message: "INSERT INTO fetch_checkpoints … RETURNING gave no row")
         }
-        return checkpoint
+        return try Self.columns.checkpoint(row)
     }
 
     /// The ranges of `scope` writing into `directory` that did not finish (`running` or `failed`), oldest first.
@@ -54,12 +126,12 @@ package struct FetchCheckpoints {
     package func unfinished(scope: HistoryScope, directory: String) throws -> [FetchCheckpoint] {
         try connection.execute(
             """
-            SELECT \(Self.columns) FROM fetch_checkpoints
+            SELECT \(Self.columns.selection.list) FROM fetch_checkpoints
             WHERE \(Self.scopeCondition) AND directory = $6 AND status IN ('running', 'failed')
             ORDER BY id
             """,
             Self.scopeParameters(scope) + [directory]
-        ).rows.compactMap(Self.checkpoint)
+        ).rows.map(Self.columns.checkpoint)
     }
 
     /// The end of the latest range of `scope` that succeeded, Unix milliseconds; nil before the first.
@@ -77,8 +149,9 @@ package struct FetchCheckpoints {
     /// The row of `id`.
     /// - Throws: ``PGError``.
     package func checkpoint(id: Int64) throws -> FetchCheckpoint? {
-        try connection.execute("SELECT \(Self.columns) FROM fetch_checkpoints WHERE id = $1::bigint", [String(id)])
-            .rows.first.flatMap(Self.checkpoint)
+        try connection.execute(
+            "SELECT \(Self.columns.selection.list) FROM fetch_checkpoints WHERE id = $1::bigint", [id]
+        ).rows.first.map(Self.columns.checkpoint)
     }
 
     /// Records a page that is durably in the current file (or, with no notifications, that needed no line).
@@ -92,9 +165,8 @@ package struct FetchCheckpoints {
             WHERE id = $1::bigint
             """,
             [
-                String(checkpoint.id), checkpoint.paginationToken, String(checkpoint.pages),
-                String(checkpoint.notifications), String(checkpoint.partPages), String(checkpoint.partNotifications),
-                String(checkpoint.partBytes), checkpoint.hasLastPage ? "true" : "false",
+                checkpoint.id, checkpoint.paginationToken, checkpoint.pages, checkpoint.notifications,
+                checkpoint.partPages, checkpoint.partNotifications, checkpoint.partBytes, checkpoint.hasLastPage,
             ]
         )
     }
@@ -111,8 +183,8 @@ package struct FetchCheckpoints {
             WHERE id = $1::bigint
             """,
             [
-                String(checkpoint.id), checkpoint.paginationToken, String(checkpoint.pages),
-                String(checkpoint.notifications), String(checkpoint.filePart),
+                checkpoint.id, checkpoint.paginationToken, checkpoint.pages, checkpoint.notifications,
+                checkpoint.filePart,
             ]
         )
     }
@@ -122,7 +194,7 @@ package struct FetchCheckpoints {
     package func countMalformedPage(id: Int64) throws {
         try connection.execute(
             "UPDATE fetch_checkpoints SET malformed_pages = malformed_pages + 1, updated_at = now() WHERE id = $1::bigint",
-            [String(id)]
+            [id]
         )
     }
 
@@ -135,30 +207,7 @@ package struct FetchCheckpoints {
                 finished_at = CASE WHEN $2 = 'failed' THEN NULL ELSE now() END
             WHERE id = $1::bigint
             """,
-            [String(id), status, error]
-        )
-    }
-
-    private static func checkpoint(_ row: [String?]) -> FetchCheckpoint? {
-        guard row.count == 20, let id = row[0].flatMap({ Int64($0) }), let environment = row[1],
-            let bundleID = row[2], let startDate = row[3].flatMap({ Int64($0) }),
-            let endDate = row[4].flatMap({ Int64($0) }), let directory = row[8], let status = row[9],
-            let pages = row[11].flatMap({ Int($0) }), let notifications = row[12].flatMap({ Int64($0) }),
-            let malformedPages = row[13].flatMap({ Int($0) }), let filePart = row[14].flatMap({ Int($0) }),
-            let partPages = row[15].flatMap({ Int($0) }), let partNotifications = row[16].flatMap({ Int64($0) }),
-            let partBytes = row[17].flatMap({ Int64($0) })
-        else { return nil }
-        return FetchCheckpoint(
-            id: id,
-            scope: HistoryScope(
-                environment: environment, bundleID: bundleID, notificationType: row[5], notificationSubtype: row[6],
-                onlyFailures: row[7] == "t"
-            ),
-            startDate: startDate, endDate: endDate, directory: directory, status: status, paginationToken: row[10],
-            hasLastPage: row[19] == "t",
-            pages: pages, notifications: notifications, malformedPages: malformedPages, filePart: filePart,
-            partPages: partPages, partNotifications: partNotifications, partBytes: partBytes,
-            partStartToken: row[18]
+            [id, status, error]
         )
     }
 }
