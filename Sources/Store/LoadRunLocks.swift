@@ -43,9 +43,11 @@ package struct LoadRunLocks {
 
     /// Marks the runs whose process died (status `running`, lock free) as `interrupted`.
     package func markAbandonedRunsInterrupted() throws {
-        let running = try connection.execute("SELECT id FROM load_runs WHERE status = 'running' ORDER BY id").rows
-        for row in running {
-            guard let text = row.first ?? nil, let id = Int64(text), try !isHeld(runID: id) else { continue }
+        let running = try connection.execute("SELECT id FROM load_runs WHERE status = 'running' ORDER BY id")
+        let idField = try running.field("id")
+        for row in running.rows {
+            let id = try row.decode(Int64.self, idField)
+            guard try !isHeld(runID: id) else { continue }
             try connection.execute(
                 """
                 UPDATE load_runs SET status = 'interrupted', finished_at = now(),

@@ -48,14 +48,16 @@ package struct QueryWorkflow {
             ("--storefront", "storefront", inputs.filter.storefronts),
         ]
         for check in checks where check.values.contains(where: { !$0.isEmpty }) {
-            let known = try connection.execute(
+            let result = try connection.execute(
                 """
                 SELECT DISTINCT \(check.column) FROM billing_episodes
                 WHERE environment = $1 AND \(check.column) IS NOT NULL AND \(check.column) <> ''
                 ORDER BY 1
                 """,
                 [inputs.environment]
-            ).rows.compactMap { $0.first ?? nil }
+            )
+            let field = try result.field(check.column)
+            let known = try result.rows.map { try $0.decode(String.self, field) }
             if let unknown = check.values.first(where: { !$0.isEmpty && !known.contains($0) }) {
                 throw WorkflowError.unknownFilterValue(
                     option: check.option, value: unknown, environment: inputs.environment, known: known)
