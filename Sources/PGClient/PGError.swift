@@ -1,6 +1,7 @@
 /// The one error type of the PostgreSQL client: what failed, the server's message and SQLSTATE, and where.
 ///
 /// Descriptions never contain the connection string or a password.
+@usableFromInline
 package struct PGError: Error, CustomStringConvertible, Sendable {
     /// The broad class of failure; callers map these to exit codes.
     package enum Kind: String, Sendable {
@@ -91,6 +92,7 @@ package struct PGError: Error, CustomStringConvertible, Sendable {
         sqlState == "55P03"
     }
 
+    @usableFromInline
     package var description: String {
         var text: String
         switch kind {

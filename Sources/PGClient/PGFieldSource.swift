@@ -2,6 +2,7 @@
 /// ``CopyTextRowReader`` last read.
 ///
 /// `decode(_:_:)` reads a field as a typed value and names the column when it cannot.
+@usableFromInline
 package protocol PGFieldSource {
     /// The number of fields of the row.
     var count: Int { get }
@@ -13,45 +14,65 @@ package protocol PGFieldSource {
     func int64(_ position: Int) -> Int64?
 }
 
+/// The decoding is inlinable, so that a reader in another module gets it specialized for its row type and value
+/// types: a hot loop (a COPY of every stored episode) then costs what reading the fields by position costs.
 extension PGFieldSource {
     /// The value of `field`.
     /// - Throws: ``PGError`` of kind `unexpectedResult`, naming the column, when the row has no such field, the
     ///   field is NULL, or its text is not a `Value`.
+    @inlinable @inline(__always)
     package func decode<Value: PGDecodable>(_ type: Value.Type, _ field: PGField) throws(PGError) -> Value {
-        guard let value = try decode(Value?.self, field) else {
-            throw PGError(kind: .unexpectedResult, message: "column \(field.name) is NULL where a value is required")
-        }
+        guard let value = try decode(Value?.self, field) else { throw field.nullError() }
         return value
     }
 
     /// The value of `field`, nil for SQL NULL.
     /// - Throws: ``PGError`` of kind `unexpectedResult`, naming the column, when the row has no such field or its
     ///   text is not a `Value`.
+    @inlinable @inline(__always)
     package func decode<Value: PGDecodable>(_ type: Value?.Type, _ field: PGField) throws(PGError) -> Value? {
-        guard field.position < count else {
-            throw PGError(
-                kind: .unexpectedResult,
-                message: "a row has \(count) fields, and no column \(field.name) at position \(field.position + 1)")
-        }
+        // A value is read with one call; NULL, a missing field and bad text are told apart only after.
+        if let value = Value.decode(self, at: field.position) { return value }
+        guard field.position < count else { throw field.missingError(fieldCount: count) }
         if isNull(field.position) { return nil }
-        guard let value = Value.decode(self, at: field.position) else {
-            throw PGError(
-                kind: .unexpectedResult,
-                message: "column \(field.name) holds '\((text(field.position) ?? "").prefix(60))', not \(Value.self)")
-        }
-        return value
+        throw field.malformedError(text(field.position), as: Value.self)
+    }
+}
+
+extension PGField {
+    /// The error for a NULL where a value is required. Not inlined, as errors are rare.
+    @usableFromInline
+    func nullError() -> PGError {
+        PGError(kind: .unexpectedResult, message: "column \(name) is NULL where a value is required")
+    }
+
+    /// The error for a row of `fieldCount` fields that has no field at this one's position.
+    @usableFromInline
+    func missingError(fieldCount: Int) -> PGError {
+        PGError(
+            kind: .unexpectedResult,
+            message: "a row has \(fieldCount) fields, and no column \(name) at position \(position + 1)")
+    }
+
+    /// The error for text that is not a value of `type`.
+    @usableFromInline
+    func malformedError(_ text: String?, as type: Any.Type) -> PGError {
+        PGError(kind: .unexpectedResult, message: "column \(name) holds '\((text ?? "").prefix(60))', not \(type)")
     }
 }
 
 extension [String?]: PGFieldSource {
+    @inlinable @inline(__always)
     package func isNull(_ position: Int) -> Bool {
         position < count && self[position] == nil
     }
 
+    @inlinable @inline(__always)
     package func text(_ position: Int) -> String? {
         position < count ? self[position] : nil
     }
 
+    @inlinable @inline(__always)
     package func int64(_ position: Int) -> Int64? {
         text(position).flatMap { Int64($0) }
     }
