@@ -14,28 +14,98 @@ package protocol PGFieldSource {
     func int64(_ position: Int) -> Int64?
 }
 
-/// The decoding is inlinable, so that a reader in another module gets it specialized for its row type and value
-/// types: a hot loop (a COPY of every stored episode) then costs what reading the fields by position costs.
+/// Typed reads of one field, for the types stored columns are read as: text, integers, booleans. Each names the
+/// column in its error (kind `unexpectedResult`): a field the row does not have, text that is not a value of the
+/// type, and, for a non-optional type, NULL.
+///
+/// They are inlinable and concrete, so a reader in another module gets them compiled for its row type: a hot loop
+/// (a COPY of every notification) then costs what reading the fields by position costs, one call a field.
 extension PGFieldSource {
-    /// The value of `field`.
-    /// - Throws: ``PGError`` of kind `unexpectedResult`, naming the column, when the row has no such field, the
-    ///   field is NULL, or its text is not a `Value`.
+    /// The text of `field`.
     @inlinable @inline(__always)
-    package func decode<Value: PGDecodable>(_ type: Value.Type, _ field: PGField) throws(PGError) -> Value {
-        guard let value = try decode(Value?.self, field) else { throw field.nullError() }
+    package func decode(_ type: String.Type, _ field: PGField) throws(PGError) -> String {
+        try required(checked(text(field.position), field, String.self), field)
+    }
+
+    /// The text of `field`, nil for SQL NULL.
+    @inlinable @inline(__always)
+    package func decode(_ type: String?.Type, _ field: PGField) throws(PGError) -> String? {
+        try checked(text(field.position), field, String.self)
+    }
+
+    /// The 64-bit integer of `field`.
+    @inlinable @inline(__always)
+    package func decode(_ type: Int64.Type, _ field: PGField) throws(PGError) -> Int64 {
+        try required(checked(int64(field.position), field, Int64.self), field)
+    }
+
+    /// The 64-bit integer of `field`, nil for SQL NULL.
+    @inlinable @inline(__always)
+    package func decode(_ type: Int64?.Type, _ field: PGField) throws(PGError) -> Int64? {
+        try checked(int64(field.position), field, Int64.self)
+    }
+
+    /// The integer of `field`.
+    @inlinable @inline(__always)
+    package func decode(_ type: Int.Type, _ field: PGField) throws(PGError) -> Int {
+        try required(checked(int64(field.position).flatMap { Int(exactly: $0) }, field, Int.self), field)
+    }
+
+    /// The integer of `field`, nil for SQL NULL.
+    @inlinable @inline(__always)
+    package func decode(_ type: Int?.Type, _ field: PGField) throws(PGError) -> Int? {
+        try checked(int64(field.position).flatMap { Int(exactly: $0) }, field, Int.self)
+    }
+
+    /// The 32-bit integer of `field`.
+    @inlinable @inline(__always)
+    package func decode(_ type: Int32.Type, _ field: PGField) throws(PGError) -> Int32 {
+        try required(checked(int64(field.position).flatMap { Int32(exactly: $0) }, field, Int32.self), field)
+    }
+
+    /// The 32-bit integer of `field`, nil for SQL NULL.
+    @inlinable @inline(__always)
+    package func decode(_ type: Int32?.Type, _ field: PGField) throws(PGError) -> Int32? {
+        try checked(int64(field.position).flatMap { Int32(exactly: $0) }, field, Int32.self)
+    }
+
+    /// The boolean of `field`: `t` or `f` as PostgreSQL prints one, `true` or `false` as `boolean::text` does.
+    @inlinable @inline(__always)
+    package func decode(_ type: Bool.Type, _ field: PGField) throws(PGError) -> Bool {
+        try required(checked(Self.boolean(text(field.position)), field, Bool.self), field)
+    }
+
+    /// The boolean of `field`, nil for SQL NULL.
+    @inlinable @inline(__always)
+    package func decode(_ type: Bool?.Type, _ field: PGField) throws(PGError) -> Bool? {
+        try checked(Self.boolean(text(field.position)), field, Bool.self)
+    }
+
+    /// `value` when the field had one; else nil for SQL NULL, and an error for a missing field or text that is not
+    /// a `type`. A value is read with one call; the rest is told apart only after.
+    @inlinable @inline(__always)
+    func checked<Value>(_ value: Value?, _ field: PGField, _ type: Any.Type) throws(PGError) -> Value? {
+        if let value { return value }
+        guard field.position < count else { throw field.missingError(fieldCount: count) }
+        if isNull(field.position) { return nil }
+        throw field.malformedError(text(field.position), as: type)
+    }
+
+    /// `value`, or the error for a NULL where a value is required.
+    @inlinable @inline(__always)
+    func required<Value>(_ value: Value?, _ field: PGField) throws(PGError) -> Value {
+        guard let value else { throw field.nullError() }
         return value
     }
 
-    /// The value of `field`, nil for SQL NULL.
-    /// - Throws: ``PGError`` of kind `unexpectedResult`, naming the column, when the row has no such field or its
-    ///   text is not a `Value`.
+    /// A boolean's text as a value.
     @inlinable @inline(__always)
-    package func decode<Value: PGDecodable>(_ type: Value?.Type, _ field: PGField) throws(PGError) -> Value? {
-        // A value is read with one call; NULL, a missing field and bad text are told apart only after.
-        if let value = Value.decode(self, at: field.position) { return value }
-        guard field.position < count else { throw field.missingError(fieldCount: count) }
-        if isNull(field.position) { return nil }
-        throw field.malformedError(text(field.position), as: Value.self)
+    static func boolean(_ text: String?) -> Bool? {
+        switch text {
+        case "t", "true": true
+        case "f", "false": false
+        default: nil
+        }
     }
 }
 
