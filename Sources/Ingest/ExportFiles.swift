@@ -1,3 +1,6 @@
+// `stat`'s initializer and fields are found through CoreFoundation or Glibc, whichever module the compiler met
+// `sys/stat.h` through first among the files it compiles together, so both are imported.
+import CoreFoundation
 import Foundation
 
 #if canImport(Glibc)
