@@ -92,12 +92,13 @@ extension SummaryDocument {
             writer.paragraph("No episode has recovered or expired, and none is open, so there is no money to show.")
             return
         }
-        if let expected = expectedOfAtRisk() {
+        // The amounts themselves lead "What to decide"; here, what they are.
+        if expectedOfAtRisk() != nil {
             let open = report.money.reduce(0) { $0 + $1.openEpisodes }
             writer.paragraph(
-                "**Expected back from retry: " + expected + " at risk now**, each of the " + HumanFormat.count(open)
-                    + " episodes still in retry weighed by its chance of recovering by day 60: an estimate from this "
-                    + "app's past episodes, not a promise.")
+                "*Expected back* weighs each of the " + HumanFormat.count(open)
+                    + " episodes still in retry by its chance of recovering by day 60: an estimate from this app's "
+                    + "past episodes, not a promise.")
         }
         writer.paragraph(
             "Customer prices before the App Store's commission, per currency (never added together), over every "
