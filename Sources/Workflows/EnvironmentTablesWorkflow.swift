@@ -1,7 +1,6 @@
 import Analysis
 import AnalysisStore
 import Logging
-import PGClient
 import Reports
 import Store
 
@@ -35,23 +34,13 @@ package struct EnvironmentTablesWorkflow {
     /// - Throws: ``WorkflowError/nothingLoaded(database:)``, ``WorkflowError/asOfAfterData(asOf:latest:)``;
     ///   `PGError`, `EmbeddedClusterError`.
     package func run(_ table: Table, environment: String, asOf: Int64?) throws -> Answer {
-        let writer = try target.connectToStored(logger: logger)
-        let reader = try target.connect(logger: logger)
-        try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment)
-        let store = StoredDataset(connection: writer)
-        guard let latest = try store.latestSignedDate() else {
-            throw WorkflowError.nothingLoaded(database: writer.target)
-        }
-        let asOf = asOf ?? latest
-        try AsOfCheck.check(asOf: asOf, latest: latest, logger: logger)
+        let episodes = try UpToDateEpisodes(target: target, environment: environment, asOf: asOf, logger: logger)
+        let asOf = episodes.asOf
         var tally = ChurnReport.Tally(asOf: asOf)
-        let counts =
-            switch ReportWriting.Episodes(asOf: asOf, latest: latest) {
-            case .stored: try store.streamStored(environment: environment, asOf: asOf) { tally.add($0) }
-            case .builtAfresh:
-                try store.streamBuilt(environment: environment, asOf: asOf, reader: reader) { tally.add($0) }
-            }
-        let rejections = try store.loadQuality(environment: environment, asOf: asOf).rejections
+        let counts = try ReportWriting.stream(
+            episodes.source, environment: environment, asOf: asOf, store: episodes.store, reader: episodes.reader
+        ) { tally.add($0) }
+        let rejections = try episodes.store.loadQuality(environment: environment, asOf: asOf).rejections
         let report = ChurnReport(
             tally, dataQuality: counts.dataQuality, renewals: counts.renewals, rejections: rejections)
         switch table {

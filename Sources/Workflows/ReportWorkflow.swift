@@ -2,7 +2,6 @@ import Analysis
 import AnalysisStore
 import Foundation
 import Logging
-import PGClient
 import Reports
 import Store
 
@@ -45,23 +44,17 @@ package struct ReportWorkflow {
     /// - Throws: ``WorkflowError/nothingLoaded``, ``WorkflowError/asOfAfterData(asOf:latest:)``; `PGError`,
     ///   `ReportsError`, `EmbeddedClusterError`.
     package func run(_ inputs: Inputs) throws -> WrittenReport {
-        let writer = try target.connectToStored(logger: logger)
-        let reader = try target.connect(logger: logger)
-        try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: inputs.environment)
-        let store = StoredDataset(connection: writer)
-        guard let latest = try store.latestSignedDate() else {
-            throw WorkflowError.nothingLoaded(database: writer.target)
-        }
-        let asOf = inputs.asOf ?? latest
-        try AsOfCheck.check(asOf: asOf, latest: latest, logger: logger)
+        let episodes = try UpToDateEpisodes(
+            target: target, environment: inputs.environment, asOf: inputs.asOf, logger: logger)
+        let asOf = episodes.asOf
         let root = Report.root(
             URL(fileURLWithPath: inputs.reportsRoot, isDirectory: true), environment: inputs.environment)
         let directory =
             inputs.out.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? root.appendingPathComponent(Report.directoryName(asOf: asOf), isDirectory: true)
         return try ReportWriting.write(
-            ReportWriting.Episodes(asOf: asOf, latest: latest), environment: inputs.environment, asOf: asOf,
-            store: store, reader: reader, root: root, directory: directory, granularity: inputs.granularity,
+            episodes.source, environment: inputs.environment, asOf: asOf, store: episodes.store,
+            reader: episodes.reader, root: root, directory: directory, granularity: inputs.granularity,
             schedule: inputs.schedule, isAsOfGiven: inputs.asOf != nil)
     }
 }

@@ -40,10 +40,19 @@ package enum ReportWriting {
             environment: environment, asOf: asOf, store: store, reader: reader, root: root, directory: directory,
             granularity: granularity, schedule: schedule, isAsOfGiven: isAsOfGiven
         ) { body in
-            switch episodes {
-            case .stored: try store.streamStored(environment: environment, asOf: asOf, body)
-            case .builtAfresh: try store.streamBuilt(environment: environment, asOf: asOf, reader: reader, body)
-            }
+            try stream(episodes, environment: environment, asOf: asOf, store: store, reader: reader, body)
+        }
+    }
+
+    /// Streams the episodes of `environment` as of `asOf` from `episodes`' source through `body`, holding none.
+    /// - Returns: the dataset's counts (data quality, renewals).
+    static func stream(
+        _ episodes: Episodes, environment: String, asOf: Int64, store: StoredDataset, reader: PGConnection,
+        _ body: (Episode) throws -> Void
+    ) throws -> EpisodeDataset {
+        switch episodes {
+        case .stored: try store.streamStored(environment: environment, asOf: asOf, body)
+        case .builtAfresh: try store.streamBuilt(environment: environment, asOf: asOf, reader: reader, body)
         }
     }
 

@@ -1,0 +1,39 @@
+import AnalysisStore
+import Logging
+import PGClient
+import Store
+
+/// The stored episodes of one environment brought up to date, and the as-of time a reading command answers for:
+/// what `churn report` and the environment-wide questions of `churn query` start from.
+struct UpToDateEpisodes {
+    let writer: PGConnection
+    /// Streams notifications, for episodes built afresh.
+    let reader: PGConnection
+    let store: StoredDataset
+    /// The latest `signedDate` loaded (Unix ms).
+    let latest: Int64
+    /// The as-of time asked for, else ``latest``.
+    let asOf: Int64
+
+    /// Connects without creating a cluster or a schema, brings `environment`'s episodes up to date and checks the
+    /// as-of time against the latest notification.
+    /// - Throws: ``WorkflowError/nothingLoaded(database:)``, ``WorkflowError/asOfAfterData(asOf:latest:)``;
+    ///   `PGError`, `EmbeddedClusterError`.
+    init(target: DatabaseTarget, environment: String, asOf: Int64?, logger: Logger) throws {
+        writer = try target.connectToStored(logger: logger)
+        reader = try target.connect(logger: logger)
+        try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment)
+        store = StoredDataset(connection: writer)
+        guard let latest = try store.latestSignedDate() else {
+            throw WorkflowError.nothingLoaded(database: writer.target)
+        }
+        self.latest = latest
+        self.asOf = asOf ?? latest
+        try AsOfCheck.check(asOf: self.asOf, latest: latest, logger: logger)
+    }
+
+    /// Where the episodes as of ``asOf`` come from.
+    var source: ReportWriting.Episodes {
+        ReportWriting.Episodes(asOf: asOf, latest: latest)
+    }
+}
