@@ -139,7 +139,7 @@ struct QueryOptions: ParsableArguments {
         let logger = global.makeLogger()
         let question = EpisodeQuestion(
             kind, grouping: grouping, schedule: schedule, limit: limit, openEpisodes: openEpisodes, outcomes: outcomes)
-        let allColumns = question.table(answer: [], asOf: 0, for: format).columns
+        let allColumns = question.columns(for: format)
         if let unknown = columns.first(where: { !allColumns.contains($0) }) {
             throw ValidationError(
                 "--columns: '\(unknown)' is not a column of this answer; its columns are "
