@@ -26,6 +26,8 @@ package struct ChurnReport: Hashable, Sendable {
     package var openEpisodes: [OpenEpisodes.Row]
     /// The open episodes of 61 days before, their chances then against their outcomes now.
     package var forecastCheck: ForecastCheck.Check
+    /// `returns.csv`: of the expired episodes, the customers who came back, by month of the episode's end.
+    package var returns: [Returns.Row]
     package var flows: [Flows.Week]
     package var billingFailures: [BillingFailures.Row]
     package var dataQuality: [DataQuality.Row]
@@ -57,10 +59,13 @@ package struct ChurnReport: Hashable, Sendable {
     ///   - renewals: ordinary renewals per month (``EpisodeDataset/renewals``).
     ///   - rejections: inputs quarantined at load time, by reason.
     ///   - forecastCheck: the check of the method on the episodes open 61 days before; nil for none.
+    ///   - returns: `returns.csv`'s rows (``Returns/Tally``), which need the customers' purchases besides the
+    ///     episodes; none when not at hand.
     package init(
         _ tally: Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts, rejections: [String: Int] = [:],
-        forecastCheck: ForecastCheck.Check? = nil
+        forecastCheck: ForecastCheck.Check? = nil, returns: [Returns.Row] = []
     ) {
+        self.returns = returns
         options = tally.options
         recoveryByCohort = tally.recoveryByCohort.rows
         let curve = tally.recoveryCurve.curve

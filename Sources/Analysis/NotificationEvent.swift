@@ -42,6 +42,10 @@ package struct NotificationEvent: Hashable, Sendable {
     package let transactionReason: String?
     /// The app's own user id: the transaction's `appAccountToken`, else the renewal info's; nil when empty.
     package let appAccountToken: String?
+    /// The customer's Apple Account for this app: the transaction's `appTransactionId`, else the renewal info's.
+    package let appTransactionId: String?
+    /// The transaction's `previousOriginalTransactionId`: the subscription this one continues after a migration.
+    package let previousOriginalTransactionId: String?
 
     /// - Parameters:
     ///   - notificationType: the type as it is on the wire (`DID_RENEW`).
@@ -68,7 +72,9 @@ package struct NotificationEvent: Hashable, Sendable {
         renewalPrice: Int64? = nil,
         renewalCurrency: String? = nil,
         transactionReason: String? = nil,
-        appAccountToken: String? = nil
+        appAccountToken: String? = nil,
+        appTransactionId: String? = nil,
+        previousOriginalTransactionId: String? = nil
     ) {
         self.notificationUUID = notificationUUID
         self.notificationType = NotificationTypeV2(rawValue: notificationType)
@@ -92,5 +98,7 @@ package struct NotificationEvent: Hashable, Sendable {
         self.renewalCurrency = renewalCurrency
         self.transactionReason = transactionReason
         self.appAccountToken = appAccountToken
+        self.appTransactionId = appTransactionId
+        self.previousOriginalTransactionId = previousOriginalTransactionId
     }
 }

@@ -30,6 +30,38 @@ package struct ReturnSurvival: Sendable {
         followUps.append(followUp)
     }
 
+    /// The follow-ups added.
+    package var count: Int { followUps.count }
+
+    package var isEmpty: Bool { followUps.isEmpty }
+
+    /// Greenwood's standard error of 1 − S(t) at `time` (ms): S(t) · √Σ dᵢ / (nᵢ (nᵢ − dᵢ)) over the return times
+    /// at or before `time`; nil where ``returned(by:)`` is nil, and where S(t) is 0.
+    package func standardError(at time: Int64) -> Double? {
+        let ordered = followUps.sorted { ($0.time, $0.returned ? 0 : 1) < ($1.time, $1.returned ? 0 : 1) }
+        guard let longest = ordered.last?.time, time <= longest else { return nil }
+        var atRisk = ordered.count
+        var survival = 1.0
+        var sum = 0.0
+        var index = 0
+        while index < ordered.count, ordered[index].time <= time {
+            let current = ordered[index].time
+            var returns = 0
+            var leaving = 0
+            while index < ordered.count, ordered[index].time == current {
+                if ordered[index].returned { returns += 1 }
+                leaving += 1
+                index += 1
+            }
+            if returns > 0 {
+                survival *= 1 - Double(returns) / Double(atRisk)
+                if atRisk > returns { sum += Double(returns) / (Double(atRisk) * Double(atRisk - returns)) }
+            }
+            atRisk -= leaving
+        }
+        return survival > 0 ? survival * sum.squareRoot() : nil
+    }
+
     /// 1 − S(t) at each of `times` (milliseconds, in any order), nil where no follow-up reaches it.
     package func returned(by times: [Int64]) -> [Double?] {
         // Returns before censorings at a tie: both leave the risk set after the returns at that time are counted.

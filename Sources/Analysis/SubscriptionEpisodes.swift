@@ -8,6 +8,8 @@ package struct SubscriptionEpisodes: Hashable, Sendable {
     /// `DID_RENEW` notifications whose subtype is not `BILLING_RECOVERY`, by UTC month of `signedDate`
     /// (the denominator part of `billing_failure_rate`).
     package var renewals: PeriodCounts
+    /// The keys that link the subscription to its customer, and its purchases that may be a return.
+    package var customer = CustomerFacts()
 
     package init(
         subscription: String?,

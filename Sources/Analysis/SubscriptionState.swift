@@ -50,6 +50,7 @@ struct SubscriptionState {
     }
 
     mutating func apply(_ event: NotificationEvent, subscription: String) {
+        result.customer.add(event, subscription: subscription)
         if let token = event.appAccountToken, !token.isEmpty { appAccountToken = token }
         if event.notificationType == .didRenew, event.subtype != .billingRecovery {
             result.renewals.add(CalendarPeriod(monthContaining: event.signedDate))

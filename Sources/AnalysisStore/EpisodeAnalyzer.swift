@@ -30,6 +30,8 @@ package struct EpisodeAnalyzer {
         package var episodesWritten: Int
         /// Stored episodes whose inferred grace end was set, changed or removed (any subscription of the environment).
         package var graceEndsChanged = 0
+        /// Subscriptions linked to another into a customer (any subscription of the environment).
+        package var linkedSubscriptions = 0
         package var seconds: Double
     }
 
@@ -138,6 +140,7 @@ package struct EpisodeAnalyzer {
             let counts = try rebuildTouched(environment: environment, everything: full)
             FaultPoint.reach("analyze.episodes-copied")
             summary.graceEndsChanged = try inferGraceEnds(environment: environment)
+            summary.linkedSubscriptions = try CustomerLinks(connection: writer).store(environment: environment)
             summary.notificationsRead = counts.notifications
             summary.episodesWritten = counts.episodes
             if full { summary.subscriptionsRebuilt = counts.subscriptions }
@@ -221,6 +224,12 @@ package struct EpisodeAnalyzer {
         }
         try writer.copyIn(StoredTables.subscriptionAnalysis.copyFromStdin()) { out in
             try rows.analysis.send(to: &out)
+        }
+        try writer.copyIn(StoredTables.subscriptionLinks.copyFromStdin()) { out in
+            try rows.links.send(to: &out)
+        }
+        try writer.copyIn(StoredTables.subscriptionPurchases.copyFromStdin()) { out in
+            try rows.purchases.send(to: &out)
         }
         return (notifications, rows.episodeCount, subscriptions)
     }

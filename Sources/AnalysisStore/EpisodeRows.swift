@@ -2,7 +2,8 @@ import Analysis
 import PGClient
 import Store
 
-/// Encodes builder results as COPY rows for the three episode tables, each row in the order of its table's
+/// Encodes builder results as COPY rows for the episode tables (episodes, data quality, renewals, customer links and
+/// purchases), each row in the order of its table's
 /// declaration (``StoredTables``).
 struct EpisodeRows {
     let environment: String
@@ -10,6 +11,9 @@ struct EpisodeRows {
     /// Episode and data-quality rows, held until the renewals' COPY is done.
     let episodes = CopySpool()
     let analysis = CopySpool()
+    /// `subscription_links` and `subscription_purchases` rows.
+    let links = CopySpool()
+    let purchases = CopySpool()
     private var row = CopyText()
 
     init(environment: String) {
@@ -82,6 +86,29 @@ struct EpisodeRows {
             row.endRow()
             try analysis.append(row.bytes)
         }
+        row.removeAll()
+        for entry in result.customer.links {
+            try row.append(environment)
+            try row.append(subscription)
+            try row.append(entry.link.key)
+            try appendTimestamp(entry.firstSigned)
+            row.endRow()
+        }
+        try links.append(row.bytes)
+        row.removeAll()
+        for purchase in result.customer.purchases {
+            try row.append(environment)
+            try row.append(subscription)
+            try appendTimestamp(purchase.purchaseDate)
+            try appendTimestamp(purchase.signedDate)
+            try row.append(purchase.notificationUUID)
+            try row.append(purchase.notificationType)
+            try row.append(purchase.subtype)
+            try row.append(purchase.bundleId)
+            try row.append(purchase.productId)
+            row.endRow()
+        }
+        try purchases.append(row.bytes)
         row.removeAll()
         for entry in result.renewals.entries where entry.count > 0 {
             try row.append(environment)

@@ -43,6 +43,8 @@ struct NotificationEventReader {
         let renewalPrice: PGField
         let renewalCurrency: PGField
         let appAccountToken: PGField
+        let appTransactionID: PGField
+        let previousSubscription: PGField
 
         init() {
             var selection = PGSelection(StoredTables.notifications, qualifier: "n")
@@ -69,6 +71,8 @@ struct NotificationEventReader {
             renewalPrice = selection.add("renewal_price")
             renewalCurrency = selection.add("renewal_currency")
             appAccountToken = selection.add("app_account_token", expression: "nullif(n.app_account_token, '')")
+            appTransactionID = selection.add("app_transaction_id")
+            previousSubscription = selection.add("previous_original_transaction_id")
             self.selection = selection
         }
     }
@@ -130,7 +134,9 @@ struct NotificationEventReader {
                     renewalPrice: try fields.decode(Int64?.self, columns.renewalPrice),
                     renewalCurrency: try fields.decode(String?.self, columns.renewalCurrency),
                     transactionReason: try fields.decode(String?.self, columns.transactionReason),
-                    appAccountToken: try fields.decode(String?.self, columns.appAccountToken)
+                    appAccountToken: try fields.decode(String?.self, columns.appAccountToken),
+                    appTransactionId: try fields.decode(String?.self, columns.appTransactionID),
+                    previousOriginalTransactionId: try fields.decode(String?.self, columns.previousSubscription)
                 )
             )
         }

@@ -109,6 +109,26 @@ package struct NotificationRow: Sendable {
             } else {
                 row.appendNull()
             }
+            try row.append(nonEmpty(transaction?.previousOriginalTransactionId))
+            try row.append(transaction?.revocationType?.rawValue)
+            row.append(transaction?.revocationPercentage)
+            try row.append(transaction?.billingPlanType?.rawValue)
+            let commitment = transaction?.commitmentInfo
+            row.append(commitment?.billingPeriodNumber)
+            row.append(commitment?.totalBillingPeriods)
+            try appendDate(
+                commitment?.commitmentExpiresDate, "data.signedTransactionInfo.commitmentInfo.commitmentExpiresDate",
+                &row)
+            row.append(commitment?.commitmentPrice)
+            try row.append(renewal?.renewalBillingPlanType?.rawValue)
+            let renewalCommitment = renewal?.commitmentInfo
+            try row.append(renewalCommitment?.commitmentAutoRenewProductId)
+            row.append(renewalCommitment?.commitmentAutoRenewStatus?.rawValue)
+            try row.append(renewalCommitment?.commitmentRenewalBillingPlanType?.rawValue)
+            try appendDate(
+                renewalCommitment?.commitmentRenewalDate, "data.signedRenewalInfo.commitmentInfo.commitmentRenewalDate",
+                &row)
+            row.append(renewalCommitment?.commitmentRenewalPrice)
             row.endRow()
         } catch let rejection as RowRejection {
             throw rejection

@@ -44,7 +44,12 @@ package enum NotificationTypeV2: String, CaseIterable, Sendable {
     case rescindConsent = "RESCIND_CONSENT"
     /// Advanced Commerce API: subscription metadata changed.
     case metadataUpdate = "METADATA_UPDATE"
-    /// Advanced Commerce API: a subscription migrated.
+    /// A subscription migrated (for instance between a standalone subscription and a bundle, or into the Advanced
+    /// Commerce API): the new subscription's transaction carries `previousOriginalTransactionId`. Apple's changelog
+    /// of 2025-03-24 and this project's contract name it `MIGRATE`; Apple's server libraries spell it `MIGRATION`
+    /// (``migration``). Both are read alike: neither opens, closes nor returns anything.
+    case migrate = "MIGRATE"
+    /// `MIGRATE` as Apple's server libraries spell it.
     case migration = "MIGRATION"
     /// Advanced Commerce API: a price changed.
     case priceChange = "PRICE_CHANGE"

@@ -114,7 +114,7 @@ package struct Report: Sendable {
     package static let fileNames: [String] = [
         RecoveryByCohort.fileName, RecoveryCurve.fileName, GracePeriod.fileName, GraceRevenue.fileName,
         MessageBands.fileName, RetryDays.fileName, Revenue.fileName, OpenEpisodes.fileName, ForecastCheck.fileName,
-        GraceWhatIf.fileName, Flows.fileName, BillingFailures.fileName, DataQuality.fileName,
+        GraceWhatIf.fileName, Returns.fileName, Flows.fileName, BillingFailures.fileName, DataQuality.fileName,
         RecoveryCurveChart.fileName,
         RecoveryHazardChart.fileName, summaryFileName, Headline.fileName,
     ]
@@ -203,9 +203,10 @@ package struct Report: Sendable {
     ///     (``EpisodeDataset/dataQuality``).
     ///   - renewals: ordinary renewals per month (``EpisodeDataset/renewals``).
     ///   - forecastCheck: the check of the method on the episodes open 61 days before; nil for none.
+    ///   - returns: `returns.csv`'s rows; none when not at hand.
     package init(
         _ tally: Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts,
-        forecastCheck: ForecastCheck.Check? = nil
+        forecastCheck: ForecastCheck.Check? = nil, returns: [Returns.Row] = []
     ) {
         let options = tally.options
         let asOf = tally.asOf
@@ -214,7 +215,7 @@ package struct Report: Sendable {
         self.options = options
         let figures = ChurnReport(
             tally.figures, dataQuality: dataQuality, renewals: renewals, rejections: options.rejections,
-            forecastCheck: forecastCheck)
+            forecastCheck: forecastCheck, returns: returns)
         self.figures = figures
         let curve = figures.recoveryCurve
         self.curve = curve

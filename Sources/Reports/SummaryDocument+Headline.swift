@@ -41,6 +41,7 @@ extension SummaryDocument {
                     + " ended otherwise: the subscriber turned off renewal during retry, or a refund or revocation "
                     + "ended it.")
         }
+        if let returns = returnsHeadlineLine() { items.append(returns) }
         if let failures = failureShareLine() { items.append(failures) }
         writer.bulletList(items)
         let leftOut =

@@ -4,7 +4,7 @@ import Analysis
 ///
 /// Sections: scope (and a one-line note when the latest 7 days may still be incomplete), what to decide, the
 /// headline over mature episodes, money per currency, changes since the previous report (when there is one), how
-/// well the chances of recovery given 61 days ago did, week by week, grace period, another grace length, when
+/// well the chances of recovery given 61 days ago did, week by week, customers who come back, grace period, another grace length, when
 /// recoveries come (both charts), cohorts, products, storefronts and data quality; then the method detail: how to read the
 /// report (its terms), billing-issue messages, and the list of files. Figures come from the same analyzers as the
 /// CSV files; numbers are formatted by `HumanFormat`.
@@ -27,6 +27,7 @@ package struct SummaryDocument: Sendable {
         }
         writeForecastCheck(to: &writer)
         writeWeeks(to: &writer)
+        writeReturns(to: &writer)
         writeGrace(to: &writer)
         writeGraceWhatIf(to: &writer)
         writeTiming(to: &writer)
@@ -136,6 +137,11 @@ package struct SummaryDocument: Sendable {
             GraceWhatIf.fileName,
             "per product, the paid days each grace length would have kept and the free access it would have given "
                 + "over mature episodes, if every recovery came when it came."
+        ),
+        (
+            Returns.fileName,
+            "of the customers billing retry lost, per month of the expiry, how many came back (by any subscription of "
+                + "theirs) and the share back within 30, 90 and 180 days."
         ),
         (Flows.fileName, "episodes entering and leaving billing retry, per ISO week, every week."),
         (BillingFailures.fileName, "episodes started against ordinary renewals, per month."),

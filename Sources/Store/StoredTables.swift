@@ -25,7 +25,12 @@ package enum StoredTables {
             "auto_renew_product_id": .text, "renewal_price": .bigint, "renewal_currency": .text,
             "renewal_date": .timestamptz, "app_account_token": .text, "app_transaction_id": .text, "payload": .jsonb,
             "verified": .boolean, "source_file_id": .bigint, "source_line": .bigint, "load_run_id": .bigint,
-            "signed_payload_sha256": .bytea,
+            "signed_payload_sha256": .bytea, "previous_original_transaction_id": .text, "revocation_type": .text,
+            "revocation_percentage": .integer, "billing_plan_type": .text, "commitment_billing_period_number": .integer,
+            "commitment_total_billing_periods": .integer, "commitment_expires_date": .timestamptz,
+            "commitment_price": .bigint, "renewal_billing_plan_type": .text, "renewal_commitment_product_id": .text,
+            "renewal_commitment_auto_renew_status": .integer, "renewal_commitment_billing_plan_type": .text,
+            "renewal_commitment_date": .timestamptz, "renewal_commitment_price": .bigint,
         ]
     )
 
@@ -62,6 +67,28 @@ package enum StoredTables {
         ["environment": .text, "original_transaction_id": .text, "month": .text, "renewals": .integer]
     )
 
+    /// One row per analysed subscription and key that links it to a customer, written by the analysis.
+    package static let subscriptionLinks = PGTable(
+        "subscription_links",
+        ["environment": .text, "original_transaction_id": .text, "link": .text, "first_signed": .timestamptz]
+    )
+
+    /// One row per `SUBSCRIBED` or `OFFER_REDEEMED` notification of an analysed subscription, written by the analysis.
+    package static let subscriptionPurchases = PGTable(
+        "subscription_purchases",
+        [
+            "environment": .text, "original_transaction_id": .text, "purchase_date": .timestamptz,
+            "signed_date": .timestamptz, "notification_uuid": .uuid, "notification_type": .text, "subtype": .text,
+            "bundle_id": .text, "product_id": .text,
+        ]
+    )
+
+    /// One row per subscription linked to another, with its customer, written after each analysis.
+    package static let subscriptionCustomers = PGTable(
+        "subscription_customers",
+        ["environment": .text, "original_transaction_id": .text, "customer_id": .text]
+    )
+
     /// One row per refused input (`churn quarantine`).
     package static let quarantine = PGTable(
         "quarantine",
@@ -88,11 +115,13 @@ package enum StoredTables {
     )
 
     /// The tables the analysis rebuilds for an environment.
-    package static let episodeTables = [billingEpisodes, subscriptionAnalysis, subscriptionRenewals]
+    package static let episodeTables = [
+        billingEpisodes, subscriptionAnalysis, subscriptionRenewals, subscriptionLinks, subscriptionPurchases,
+    ]
 
     /// Every declared table.
     package static let all = [
-        notifications, billingEpisodes, subscriptionAnalysis, subscriptionRenewals, quarantine,
-        fetchCheckpoints,
+        notifications, billingEpisodes, subscriptionAnalysis, subscriptionRenewals, subscriptionLinks,
+        subscriptionPurchases, subscriptionCustomers, quarantine, fetchCheckpoints,
     ]
 }

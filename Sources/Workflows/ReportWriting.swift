@@ -38,7 +38,8 @@ package enum ReportWriting {
     ) throws -> WrittenReport {
         try writeStreamed(
             environment: environment, asOf: asOf, store: store, reader: reader, root: root, directory: directory,
-            granularity: granularity, schedule: schedule, isAsOfGiven: isAsOfGiven
+            granularity: granularity, schedule: schedule, isAsOfGiven: isAsOfGiven,
+            customersAsOfLatest: episodes == .stored
         ) { body in
             try stream(episodes, environment: environment, asOf: asOf, store: store, reader: reader, body)
         }
@@ -69,6 +70,7 @@ package enum ReportWriting {
         granularity: CalendarPeriod.Granularity,
         schedule: MessageSchedule,
         isAsOfGiven: Bool,
+        customersAsOfLatest: Bool,
         episodes: (_ body: (Episode) throws -> Void) throws -> EpisodeDataset
     ) throws -> WrittenReport {
         let (options, previousReportProblem) = try options(
@@ -77,12 +79,19 @@ package enum ReportWriting {
         var tally = Report.Tally(asOf: asOf, options: options)
         var check = ForecastCheck.Tally(
             forecast: try forecast(environment: environment, asOf: asOf, store: store, reader: reader))
+        var expired = CustomerReturns()
         let counts = try episodes { episode in
             tally.add(episode)
             check.add(episode)
+            try expired.add(episode)
         }
+        var returns = Returns.Tally(asOf: asOf)
+        try expired.followUps(
+            environment: environment, asOf: asOf, customersAsOfLatest: customersAsOfLatest, store: store
+        ) { returns.add($0) }
         let report = Report(
-            tally, dataQuality: counts.dataQuality, renewals: counts.renewals, forecastCheck: check.check)
+            tally, dataQuality: counts.dataQuality, renewals: counts.renewals, forecastCheck: check.check,
+            returns: returns.rows)
         try report.write(to: directory)
         return WrittenReport(
             report: report, directory: directory, asOf: asOf, previousReportProblem: previousReportProblem)

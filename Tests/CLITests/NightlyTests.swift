@@ -79,7 +79,7 @@ import Testing
                 "billing_failures.csv", "data_quality.csv", "flows.csv", "forecast_check.csv", "grace_period.csv",
                 "grace_revenue.csv", "grace_whatif.csv", "headline.json", "message_bands.csv", "open_episodes.csv",
                 "recovery_by_cohort.csv", "recovery_curve.csv", "recovery_curve.svg", "recovery_hazard.svg",
-                "retry_days.csv", "revenue.csv", "summary.md",
+                "retry_days.csv", "returns.csv", "revenue.csv", "summary.md",
             ])
 
         let second = try workspace.nightly(["--verbose"])

@@ -56,6 +56,20 @@ import Testing
                 // Empty now and then: stored as NULL, as from the renewal info when only it has one.
                 ("appAccountToken", index % 4 == 0 ? nil : index % 7 == 0 ? "" : some(texts[index % texts.count])),
                 ("appTransactionId", some("70\(index)")),
+                // Apple's 2025–2026 additions: migrations, partial refunds, 12-month commitments.
+                ("previousOriginalTransactionId", index % 6 == 0 ? "\(index)9" : nil),
+                ("revocationType", index % 5 == 0 ? (index % 2 == 0 ? "REFUND_PRORATED" : "REFUND_FULL") : nil),
+                ("revocationPercentage", index % 10 == 0 ? 25_000 + index : nil),
+                ("billingPlanType", some(index % 2 == 0 ? "MONTHLY" : "BILLED_UPFRONT")),
+                (
+                    "commitmentInfo",
+                    index % 3 == 0
+                        ? [
+                            "billingPeriodNumber": index % 12 + 1, "totalBillingPeriods": 12,
+                            "commitmentExpiresDate": instants[(index + 3) % instants.count],
+                            "commitmentPrice": Int64(index) * 12_000,
+                        ] as [String: Any] : nil
+                ),
             ]
             for case (let key, let value?) in fields { transaction[key] = value }
             var renewal: [String: Any] = [:]
@@ -70,6 +84,18 @@ import Testing
                 ("renewalDate", some(instants[(index + 2) % instants.count])),
                 ("appAccountToken", some("00000000-0000-4000-8000-\(String(format: "%012d", index))")),
                 ("appTransactionId", some("70\(index)")),
+                ("renewalBillingPlanType", some(index % 2 == 0 ? "MONTHLY" : "BILLED_UPFRONT")),
+                (
+                    "commitmentInfo",
+                    index % 4 == 1
+                        ? [
+                            "commitmentAutoRenewProductId": texts[(index + 1) % texts.count],
+                            "commitmentAutoRenewStatus": index % 2,
+                            "commitmentRenewalBillingPlanType": "MONTHLY",
+                            "commitmentRenewalDate": instants[(index + 4) % instants.count],
+                            "commitmentRenewalPrice": Int64(index) * 9_990,
+                        ] as [String: Any] : nil
+                ),
             ]
             for case (let key, let value?) in renewalFields { renewal[key] = value }
             let statuses = [1, 2, 3, 4, 5, -32_768, 32_767]
@@ -176,6 +202,47 @@ import Testing
             ("source_line", "source_line", "expected.line"),
             ("load_run_id", "load_run_id", "3"),
             ("signed_payload_sha256", "signed_payload_sha256", "sha256(convert_to(expected.token, 'UTF8'))"),
+            (
+                "previous_original_transaction_id", "previous_original_transaction_id",
+                "nullif(\(tx) ->> 'previousOriginalTransactionId', '')"
+            ),
+            ("revocation_type", "revocation_type", "\(tx) ->> 'revocationType'"),
+            ("revocation_percentage", "revocation_percentage", "(\(tx) ->> 'revocationPercentage')::integer"),
+            ("billing_plan_type", "billing_plan_type", "\(tx) ->> 'billingPlanType'"),
+            (
+                "commitment_billing_period_number", "commitment_billing_period_number",
+                "(\(tx) #>> '{commitmentInfo,billingPeriodNumber}')::integer"
+            ),
+            (
+                "commitment_total_billing_periods", "commitment_total_billing_periods",
+                "(\(tx) #>> '{commitmentInfo,totalBillingPeriods}')::integer"
+            ),
+            (
+                "commitment_expires_date", milliseconds("commitment_expires_date"),
+                "(\(tx) #>> '{commitmentInfo,commitmentExpiresDate}')::bigint"
+            ),
+            ("commitment_price", "commitment_price", "(\(tx) #>> '{commitmentInfo,commitmentPrice}')::bigint"),
+            ("renewal_billing_plan_type", "renewal_billing_plan_type", "\(renewal) ->> 'renewalBillingPlanType'"),
+            (
+                "renewal_commitment_product_id", "renewal_commitment_product_id",
+                "\(renewal) #>> '{commitmentInfo,commitmentAutoRenewProductId}'"
+            ),
+            (
+                "renewal_commitment_auto_renew_status", "renewal_commitment_auto_renew_status",
+                "(\(renewal) #>> '{commitmentInfo,commitmentAutoRenewStatus}')::integer"
+            ),
+            (
+                "renewal_commitment_billing_plan_type", "renewal_commitment_billing_plan_type",
+                "\(renewal) #>> '{commitmentInfo,commitmentRenewalBillingPlanType}'"
+            ),
+            (
+                "renewal_commitment_date", milliseconds("renewal_commitment_date"),
+                "(\(renewal) #>> '{commitmentInfo,commitmentRenewalDate}')::bigint"
+            ),
+            (
+                "renewal_commitment_price", "renewal_commitment_price",
+                "(\(renewal) #>> '{commitmentInfo,commitmentRenewalPrice}')::bigint"
+            ),
         ]
     }()
 

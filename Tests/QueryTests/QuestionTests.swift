@@ -62,7 +62,7 @@ import Testing
         Case(name: "retry-days", question: EpisodeQuestion(.retryDays)) { ($0[5].columns, $0[5].rows) },
         Case(name: "revenue", question: EpisodeQuestion(.revenue)) { ($0[6].columns, $0[6].rows) },
         Case(name: "grace-whatif", question: EpisodeQuestion(.graceWhatIf)) { ($0[9].columns, $0[9].rows) },
-        Case(name: "flows", question: EpisodeQuestion(.flows)) { ($0[10].columns, $0[10].rows) },
+        Case(name: "flows", question: EpisodeQuestion(.flows)) { ($0[11].columns, $0[11].rows) },
         Case(
             name: "open-episodes --sort start",
             question: EpisodeQuestion(.openEpisodes, openEpisodes: OpenEpisodes.Selection(order: .start))

@@ -25,7 +25,8 @@ import Testing
             Report.fileNames == [
                 "recovery_by_cohort.csv", "recovery_curve.csv", "grace_period.csv", "grace_revenue.csv",
                 "message_bands.csv", "retry_days.csv", "revenue.csv", "open_episodes.csv", "forecast_check.csv",
-                "grace_whatif.csv", "flows.csv", "billing_failures.csv", "data_quality.csv", "recovery_curve.svg",
+                "grace_whatif.csv", "returns.csv", "flows.csv", "billing_failures.csv", "data_quality.csv",
+                "recovery_curve.svg",
                 "recovery_hazard.svg",
                 "summary.md", "headline.json",
             ])

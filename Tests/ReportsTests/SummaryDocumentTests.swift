@@ -212,7 +212,8 @@ import Testing
         #expect(
             headings == [
                 "## What to decide", "## Headline", "## Money", "## Changes since the previous report",
-                "## How well the forecast did", "## Week by week", "## Grace period", "## Another grace length",
+                "## How well the forecast did", "## Week by week", "## Customers who come back", "## Grace period",
+                "## Another grace length",
                 "## When recoveries come", "## Cohorts", "## Products", "## Storefronts", "## Data quality",
                 "## How to read this report",
                 "## Billing-issue messages", "## Files",

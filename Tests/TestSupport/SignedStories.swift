@@ -31,13 +31,15 @@ package struct SignedStories {
     /// The transaction's `purchaseDate` is `purchase` (a day), else the signed date; `graceHours` are added to the
     /// grace end's day; the renewal info carries `renewalPrice` and its `currency` when given. `copyOf` gives the
     /// line the notificationUUID of the `copyOf`-th notification made (``lastNumber`` after it): another copy of it.
+    /// `transactionFields` and `renewalFields` are added to (or replace) the transaction's and renewal info's.
     package mutating func line(
         _ subscription: String, _ type: String, _ subtype: String? = nil, at day: Int64,
         product: String = "com.example.monthly", storefront: String = "USA", expires: Int64? = nil,
         grace: Int64? = nil, graceHours: Int64 = 0, price: Int64 = 2990, currency: String = "USD",
         offerType: Int? = nil, offerDiscountType: String? = nil, environment: String = "Production",
         bundleId: String = "com.example", purchase: Int64? = nil, renewalPrice: Int64? = nil,
-        renewalCurrency: String? = nil, copyOf: Int? = nil
+        renewalCurrency: String? = nil, copyOf: Int? = nil, transactionFields: [String: Any] = [:],
+        renewalFields: [String: Any] = [:]
     ) throws -> String {
         counter += 1
         let signedDate = Self.day(day)
@@ -54,6 +56,8 @@ package struct SignedStories {
         if let grace { renewal["gracePeriodExpiresDate"] = Self.day(grace) + graceHours * 3_600_000 }
         if let renewalPrice { renewal["renewalPrice"] = renewalPrice }
         if let renewalCurrency { renewal["currency"] = renewalCurrency }
+        transaction.merge(transactionFields) { _, given in given }
+        renewal.merge(renewalFields) { _, given in given }
         var payload: [String: Any] = [
             "notificationType": type,
             "notificationUUID": String(format: "00000000-0000-4000-8000-%012d", copyOf ?? counter),

@@ -44,6 +44,10 @@ package struct JWSRenewalInfoDecodedPayload: Codable, ScannedDecodable, Hashable
     package var appTransactionId: String?
     /// The duration of the offer for the next renewal, as an ISO 8601 duration (`P1Y`).
     package var offerPeriod: String?
+    /// How the next renewal of a subscription with a 12-month commitment is billed (April 2026).
+    package var renewalBillingPlanType: OpenEnum<BillingPlanType>?
+    /// The next commitment of a subscription with a 12-month commitment (April 2026).
+    package var commitmentInfo: RenewalCommitmentInfo?
 
     /// Empty renewal info; set the fields you need.
     package init() {}
@@ -54,6 +58,7 @@ package struct JWSRenewalInfoDecodedPayload: Codable, ScannedDecodable, Hashable
         case isInBillingRetryPeriod, priceIncreaseStatus, gracePeriodExpiresDate, offerType, offerIdentifier
         case signedDate, environment, recentSubscriptionStartDate, renewalDate, currency, renewalPrice
         case offerDiscountType, eligibleWinBackOfferIds, appAccountToken, appTransactionId, offerPeriod
+        case renewalBillingPlanType, commitmentInfo
     }
 
     init(reading container: some FieldReader<CodingKeys>) throws {
@@ -78,5 +83,7 @@ package struct JWSRenewalInfoDecodedPayload: Codable, ScannedDecodable, Hashable
         appAccountToken = try container.field(.appAccountToken)
         appTransactionId = try container.field(.appTransactionId)
         offerPeriod = try container.field(.offerPeriod)
+        renewalBillingPlanType = try container.field(.renewalBillingPlanType)
+        commitmentInfo = try container.field(.commitmentInfo)
     }
 }

@@ -62,6 +62,12 @@ package struct JWSTransactionDecodedPayload: Codable, ScannedDecodable, Hashable
     package var revocationType: OpenEnum<RevocationType>?
     /// The refunded share for a prorated refund, in milli-percent (50000 is 50 %).
     package var revocationPercentage: Int32?
+    /// The original transaction id of the subscription this one continues after a migration (March 2025).
+    package var previousOriginalTransactionId: String?
+    /// How a subscription with a 12-month commitment is billed (April 2026).
+    package var billingPlanType: OpenEnum<BillingPlanType>?
+    /// Where this transaction stands in its 12-month commitment (April 2026).
+    package var commitmentInfo: TransactionCommitmentInfo?
 
     /// An empty transaction; set the fields you need.
     package init() {}
@@ -73,6 +79,7 @@ package struct JWSTransactionDecodedPayload: Codable, ScannedDecodable, Hashable
         case appAccountToken, inAppOwnershipType, signedDate, revocationReason, revocationDate, isUpgraded
         case offerType, offerIdentifier, environment, storefront, storefrontId, transactionReason, currency, price
         case offerDiscountType, appTransactionId, offerPeriod, revocationType, revocationPercentage
+        case previousOriginalTransactionId, billingPlanType, commitmentInfo
     }
 
     init(reading container: some FieldReader<CodingKeys>) throws {
@@ -106,5 +113,8 @@ package struct JWSTransactionDecodedPayload: Codable, ScannedDecodable, Hashable
         offerPeriod = try container.field(.offerPeriod)
         revocationType = try container.field(.revocationType)
         revocationPercentage = try container.field(.revocationPercentage)
+        previousOriginalTransactionId = try container.field(.previousOriginalTransactionId)
+        billingPlanType = try container.field(.billingPlanType)
+        commitmentInfo = try container.field(.commitmentInfo)
     }
 }

@@ -30,6 +30,7 @@ extension ChurnReport {
         let after: [ReportTable] = [
             ForecastCheck.table(forecastCheck),
             GraceWhatIf.table(graceWhatIf),
+            Returns.table(returns),
             Flows.table(flows),
             BillingFailures.table(billingFailures),
             DataQuality.table(dataQuality),

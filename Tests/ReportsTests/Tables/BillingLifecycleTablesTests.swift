@@ -140,7 +140,7 @@ import Testing
             tables.map(\.name) == [
                 "recovery_by_cohort.csv", "recovery_curve.csv", "grace_period.csv", "grace_revenue.csv",
                 "message_bands.csv", "retry_days.csv", "revenue.csv", "open_episodes.csv", "forecast_check.csv",
-                "grace_whatif.csv", "flows.csv", "billing_failures.csv", "data_quality.csv",
+                "grace_whatif.csv", "returns.csv", "flows.csv", "billing_failures.csv", "data_quality.csv",
             ])
     }
 }

@@ -1,0 +1,108 @@
+import Analysis
+import PGClient
+import Store
+
+/// Finds the return of each expired episode (METRICS.md v2.1, "Customers who come back"): the earliest
+/// `purchaseDate` after the episode's end of a `SUBSCRIBED` or `OFFER_REDEEMED` notification of the same customer
+/// (any of its subscriptions, in the episode's app), signed by the as-of time.
+///
+/// A report collects its expired episodes while they stream (``add(_:)``): they wait in a spool, memory then a
+/// temporary file, and go to the server in one COPY, where one join with the customers and their purchases finds
+/// every return. Nothing is held per episode but its row in the spool.
+package struct CustomerReturns {
+    private let spool = CopySpool()
+    private var row = CopyText()
+    /// Expired episodes collected.
+    package private(set) var count = 0
+
+    package init() {}
+
+    /// Keeps `episode` when it expired (inferred expiries included), as finished for the report's as-of time.
+    package mutating func add(_ episode: Episode) throws {
+        guard episode.outcome == .expired, let end = episode.end else { return }
+        row.removeAll()
+        try row.append(episode.subscription)
+        row.append(end)
+        try row.append(episode.bundleId)
+        try row.append(episode.productId)
+        try row.append(episode.storefront)
+        row.endRow()
+        try spool.append(row.bytes)
+        count += 1
+    }
+
+    private static let expiredTable = PGTable(
+        "churn_expired",
+        [
+            "original_transaction_id": .text, "end_ms": .bigint, "bundle_id": .text, "product_id": .text,
+            "storefront": .text,
+        ]
+    )
+
+    /// Calls `body` with each collected episode's follow-up.
+    /// - Parameters:
+    ///   - asOf: the report's as-of time (Unix ms): purchases signed later do not count.
+    ///   - customersAsOfLatest: link customers by the stored `subscription_customers` (a report as of the latest
+    ///     data), else by the keys known at `asOf` (``CustomerLinks/link(environment:asOf:)``).
+    package func followUps(
+        environment: String, asOf: Int64, customersAsOfLatest: Bool, store: StoredDataset,
+        _ body: (Returns.FollowUp) throws -> Void
+    ) throws {
+        guard count > 0 else { return }
+        let connection = store.connection
+        let table = Self.expiredTable
+        try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \(table.name) (\(table.columnDefinitions))")
+        try connection.execute("TRUNCATE \(table.name)")
+        try connection.copyIn(table.copyFromStdin()) { out in try spool.send(to: &out) }
+        try connection.execute("ANALYZE \(table.name)")
+        let customers: String
+        if customersAsOfLatest {
+            customers =
+                "(SELECT original_transaction_id, customer_id FROM subscription_customers WHERE environment = "
+                + "\(try connection.quoteLiteral(environment)))"
+        } else {
+            try CustomerLinks(connection: connection).link(environment: environment, asOf: asOf)
+            customers = CustomerLinks.asOfTable
+        }
+        // asOf is an integer formatted here, never text from outside; COPY takes no parameters.
+        let cutoff = "'epoch'::timestamptz + \(asOf) * interval '1 millisecond'"
+        let sql = """
+            WITH expired AS (
+                SELECT row_number() OVER () AS id, e.*, 'epoch'::timestamptz + e.end_ms * interval '1 millisecond' AS end_at,
+                       coalesce(c.customer_id, e.original_transaction_id) AS customer
+                FROM churn_expired e LEFT JOIN \(customers) c ON c.original_transaction_id = e.original_transaction_id
+            ), members AS (
+                SELECT x.id, coalesce(c.original_transaction_id, x.original_transaction_id) AS member
+                FROM expired x LEFT JOIN \(customers) c ON c.customer_id = x.customer
+            ), returns AS (
+                SELECT x.id, min(p.purchase_date) AS returned_at
+                FROM expired x
+                JOIN members m ON m.id = x.id
+                JOIN subscription_purchases p
+                  ON p.environment = \(try connection.quoteLiteral(environment))
+                 AND p.original_transaction_id = m.member
+                 AND p.purchase_date > x.end_at AND p.signed_date <= \(cutoff)
+                 AND p.bundle_id IS NOT DISTINCT FROM x.bundle_id
+                GROUP BY x.id
+            )
+            SELECT x.end_ms, (date_part('epoch', r.returned_at) * 1000)::int8, x.product_id, x.storefront,
+                   x.original_transaction_id
+            FROM expired x LEFT JOIN returns r ON r.id = x.id
+            """
+        var fields = CopyTextRowReader()
+        let end = PGField(name: "end_ms", position: 0)
+        let returned = PGField(name: "returned_at", position: 1)
+        let product = PGField(name: "product_id", position: 2)
+        let storefront = PGField(name: "storefront", position: 3)
+        let subscription = PGField(name: "original_transaction_id", position: 4)
+        try connection.copyOut("COPY (\(sql)) TO STDOUT") { row in
+            fields.read(row)
+            try body(
+                Returns.FollowUp(
+                    subscription: try fields.decode(String.self, subscription), end: try fields.decode(Int64.self, end),
+                    returnedAt: try fields.decode(Int64?.self, returned),
+                    productId: try fields.decode(String?.self, product),
+                    storefront: try fields.decode(String?.self, storefront)))
+        }
+    }
+}
