@@ -29,6 +29,8 @@ package struct ExportSimulation: Sendable {
         package var exportPath: String
         package var truthPath: String
         package var rootPath: String
+        /// The planted returns, written when ``SimulationOptions/returnRate`` is set.
+        package var returnsPath: String
         package var format: ExportFormat
         package var isCompressed: Bool
 
@@ -39,6 +41,7 @@ package struct ExportSimulation: Sendable {
             let base = Self.basePath(of: exportPath)
             self.truthPath = base + ".truth.csv"
             self.rootPath = base + ".root.der"
+            self.returnsPath = base + ".returns.csv"
             self.format = format
             self.isCompressed = compressed || exportPath.hasSuffix(".gz")
         }
@@ -126,6 +129,8 @@ package struct ExportSimulation: Sendable {
         let export = try OutputFile(path: output.exportPath)
         let truth = try OutputFile(path: output.truthPath)
         try truth.write(GroundTruthEpisode.columns.joined(separator: ",") + "\n")
+        let returns = try options.returnRate.map { _ in try OutputFile(path: output.returnsPath) }
+        try returns?.write(PlantedReturn.columns.joined(separator: ",") + "\n")
 
         var summary = SimulationSummary()
         let blockCount = (options.subscribers + Self.blockSize - 1) / Self.blockSize
@@ -136,6 +141,7 @@ package struct ExportSimulation: Sendable {
             for block in blocks {
                 try export.write(block.export)
                 try truth.write(block.truth)
+                try returns?.write(block.returns)
                 summary.add(block.summary)
             }
             nextBlock = round.upperBound
@@ -151,6 +157,7 @@ package struct ExportSimulation: Sendable {
         summary.exportBytes = export.bytesWritten
         try OutputFile.write(authority.rootDER(), to: output.rootPath)
         try truth.commit()
+        try returns?.commit()
         try export.commit()
         summary.exportPath = output.exportPath
         summary.truthPath = output.truthPath
@@ -166,6 +173,7 @@ package struct ExportSimulation: Sendable {
     private struct Block: Sendable {
         var export: [UInt8]
         var truth: String
+        var returns: String
         var summary: SimulationSummary
     }
 
@@ -201,6 +209,7 @@ package struct ExportSimulation: Sendable {
         let subscribers = first..<min(options.subscribers, first + Self.blockSize)
         var summary = SimulationSummary()
         var truth = ""
+        var returns = ""
         var records: [ExportRecord] = []
         for index in subscribers {
             let subscriber = try SimulatedSubscriber(
@@ -209,6 +218,9 @@ package struct ExportSimulation: Sendable {
             summary.add(subscriber)
             for episode in subscriber.truth {
                 truth += episode.fields.map(CSVWriter.field).joined(separator: ",") + "\n"
+            }
+            for planted in subscriber.returns {
+                returns += planted.fields.joined(separator: ",") + "\n"
             }
             records += subscriber.records
         }
@@ -252,7 +264,7 @@ package struct ExportSimulation: Sendable {
                 throw SimulationError.output(path: output.exportPath, reason: error.description)
             }
         }
-        return Block(export: bytes, truth: truth, summary: summary)
+        return Block(export: bytes, truth: truth, returns: returns, summary: summary)
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -82,7 +82,8 @@ package struct GroundTruthEpisode: Hashable, Sendable {
         ]
     }
 
-    /// The episodes of one subscription, from the roles the simulator gave its notifications.
+    /// The episodes of one account's subscriptions (one, unless the customer came back on a new one or it migrated),
+    /// from the roles the simulator gave its notifications.
     /// - Parameters:
     ///   - notifications: one subscription's notifications, in signed order.
     ///   - asOf: the end of the history (ms, exclusive).
@@ -106,9 +107,13 @@ package struct GroundTruthEpisode: Hashable, Sendable {
             }
         }
         // An episode exists once its failure notice was sent.
-        return opened.keys.sorted().enumerated().compactMap { index, number in
+        // Numbered per subscription: a customer who comes back on a new subscription, or a migrated subscription,
+        // starts again from 1.
+        var sequences: [String: Int] = [:]
+        return opened.keys.sorted().compactMap { number in
             guard var episode = opened[number] else { return nil }
-            episode.sequence = index + 1
+            sequences[episode.subscription, default: 0] += 1
+            episode.sequence = sequences[episode.subscription] ?? 1
             episode.staleNotices = staleNotices[number] ?? 0
             if let closing = closings[number] {
                 episode.close(by: closing)

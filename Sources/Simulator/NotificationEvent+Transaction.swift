@@ -38,7 +38,10 @@ extension NotificationEvent {
             renewalCurrency: renewalInfo?.currency,
             transactionReason: transaction?.transactionReason?.rawValue,
             appAccountToken: [transaction?.appAccountToken, renewalInfo?.appAccountToken]
-                .lazy.compactMap { $0 }.first { !$0.isEmpty }
+                .lazy.compactMap { $0 }.first { !$0.isEmpty },
+            appTransactionId: [transaction?.appTransactionId, renewalInfo?.appTransactionId]
+                .lazy.compactMap { $0 }.first { !$0.isEmpty },
+            previousOriginalTransactionId: transaction?.previousOriginalTransactionId
         )
     }
 }

@@ -12,6 +12,8 @@ package struct SimulatedSubscriber: Sendable {
     /// (swapped with the next one), with resends (the same line again, one to four lines later).
     package var records: [ExportRecord]
     package var truth: [GroundTruthEpisode]
+    /// The purchaser's planted returns (``SimulationOptions/returnRate``).
+    package var returns: [PlantedReturn]
     /// How many lines are resends.
     package var duplicates: Int
     /// How many notifications were delivered after the next one of their subscription.
@@ -31,6 +33,7 @@ package struct SimulatedSubscriber: Sendable {
         let notifications = history.notifications
         self.notifications = notifications
         self.truth = history.truth
+        self.returns = history.returns
 
         var noise = SplitMix64(seed: options.seed, index: UInt64(index), stream: 3)
         var delivery = SplitMix64(seed: options.seed, index: UInt64(index), stream: 4)

@@ -67,6 +67,15 @@ package struct SimulationOptions: Hashable, Sendable {
     package var refundRate = 0.01
     /// Share of lapsed subscribers who subscribe again (`SUBSCRIBED`/`RESUBSCRIBE`) after 3 to 90 days.
     package var resubscribeRate = 0.1
+    /// Share of involuntary expiries (billing retry ending unpaid) whose customer comes back within 180 days, at a
+    /// time drawn uniformly from day 1 to day 179 after the expiry: half on the same subscription
+    /// (`SUBSCRIBED`/`RESUBSCRIBE`), half on a new subscription of the same Apple Account (`SUBSCRIBED`/`INITIAL_BUY`
+    /// with another `originalTransactionId`, the same `appTransactionId`). Nil: such customers resubscribe at
+    /// ``resubscribeRate`` like every lapsed subscriber.
+    package var returnRate: Double?
+    /// Share of ordinary renewals after which the subscription migrates: a `MIGRATE` notification whose transaction
+    /// starts a new subscription carrying `previousOriginalTransactionId`, which the later notifications belong to.
+    package var migrationRate = 0.0
     /// Share of subscriptions shared with 1 to 3 family members, each with a `FAMILY_SHARED` copy of every
     /// notification under their own `originalTransactionId`.
     package var familyRate = 0.05
@@ -115,7 +124,8 @@ package struct SimulationOptions: Hashable, Sendable {
             ("other rate", otherRate), ("new purchase rate", newPurchaseRate),
             ("voluntary churn rate", voluntaryChurnRate), ("trial rate", trialRate),
             ("trial conversion rate", trialConversionRate), ("refund rate", refundRate),
-            ("resubscribe rate", resubscribeRate), ("family rate", familyRate), ("sandbox rate", sandboxRate),
+            ("resubscribe rate", resubscribeRate), ("return rate", returnRate ?? 0), ("migration rate", migrationRate),
+            ("family rate", familyRate), ("sandbox rate", sandboxRate),
             ("duplicate rate", duplicateRate), ("out-of-order rate", outOfOrderRate),
             ("late failure notice rate", lateFailureNoticeRate), ("stale failure notice rate", staleFailureNoticeRate),
             ("undated grace rate", undatedGraceRate), ("missing expiry rate", missingExpiryRate),

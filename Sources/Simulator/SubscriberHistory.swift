@@ -9,6 +9,8 @@ package struct SubscriberHistory: Sendable {
     package var notifications: [[SimulatedNotification]]
     /// The subscriber's episodes, purchaser's first, as of the end of the history.
     package var truth: [GroundTruthEpisode]
+    /// The purchaser's returns after involuntary expiries (with ``SimulationOptions/returnRate``).
+    package var returns: [PlantedReturn]
 
     /// Simulates subscriber `index`.
     /// - Parameters:
@@ -38,6 +40,12 @@ package struct SubscriberHistory: Sendable {
             }
         }
         self.notifications = notifications
+        let environment = timeline.profile.environment.rawValue
+        self.returns = timeline.returns.map { planted in
+            var planted = planted
+            planted.environment = environment
+            return planted
+        }
         self.truth = notifications.flatMap { GroundTruthEpisode.episodes(of: $0, asOf: options.end) }
     }
 }

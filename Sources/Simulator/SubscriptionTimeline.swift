@@ -111,6 +111,15 @@ struct SubscriptionTimeline {
     private var episodes = 0
     /// The product subscribed to: the profile's, until an upgrade.
     private var product: Catalog.Product
+    /// The purchase number of the current subscription's first transaction: 0 until the customer comes back on a
+    /// new subscription, or the subscription migrates.
+    private var originalSequence = 0
+    /// The first purchase of the current subscription.
+    private var subscriptionStart: Int64
+    /// The original transaction id the current subscription continues after a migration.
+    private var previousSequence: Int?
+    /// The customer's returns after an involuntary expiry (with ``SimulationOptions/returnRate``).
+    private(set) var returns: [PlantedReturn] = []
 
     /// Draws the subscriber's profile; ``run()`` then makes the history.
     init(index: Int, options: SimulationOptions, model: RetryModel, identifiers: Identifiers) {
@@ -127,6 +136,7 @@ struct SubscriptionTimeline {
         self.product = profile.product
         self.clock = profile.joined
         self.recentStart = profile.joined
+        self.subscriptionStart = profile.joined
         self.accounts = (0...profile.familyMembers).map { member in
             let number = Identifiers.account(subscriber: index, member: member)
             return Account(
@@ -217,7 +227,20 @@ struct SubscriptionTimeline {
             let purchase = periodEnd - life.int64(in: 0...(30 * Self.minute))
             startPaidPeriod(purchase: purchase, expires: product.period.end(startingAt: periodEnd), reason: .renewal)
             emit(.didRenew, nil, at: purchase, status: .active, renewal: RenewalState(isInBillingRetry: retryFlag))
+            if options.migrationRate > 0, life.chance(options.migrationRate) { migrate(at: purchase + Self.hour) }
         }
+    }
+
+    /// The subscription migrates at `time`: a `MIGRATE` notification whose transaction, the current period's under
+    /// a new transaction id, starts a new subscription that names the old one in `previousOriginalTransactionId`.
+    /// Nothing is charged, and the later notifications belong to the new subscription.
+    private mutating func migrate(at time: Int64) {
+        previousSequence = originalSequence
+        sequence += 1
+        originalSequence = sequence
+        subscriptionStart = time
+        transaction.originalPurchaseDate = time
+        emit(.migrate, nil, at: time, status: .active, renewal: RenewalState(isInBillingRetry: retryFlag))
     }
 
     /// How an episode leaves billing retry, as drawn day by day.
@@ -424,7 +447,11 @@ struct SubscriptionTimeline {
                     role: .closes(episode: episode, outcome: .expired)
                 )
             }
-            lapse()
+            if options.returnRate != nil {
+                comeBack(afterExpiryAt: notices.isExpiryUnnotified ? start + Self.retryPeriod : course.time)
+            } else {
+                lapse()
+            }
         }
     }
 
@@ -493,6 +520,38 @@ struct SubscriptionTimeline {
         emit(.subscribed, .resubscribe, at: time, status: .active, renewal: RenewalState(isInBillingRetry: retryFlag))
     }
 
+    /// After an involuntary expiry at `expiry`: at ``SimulationOptions/returnRate``, the customer comes back 1 to
+    /// 179 days later, on the same subscription or (half the time) on a new one of the same account; else the
+    /// history ends.
+    private mutating func comeBack(afterExpiryAt expiry: Int64) {
+        guard !isFinished, life.chance(options.returnRate ?? 0) else {
+            isFinished = true
+            return
+        }
+        let time = max(clock, expiry) + life.int64(in: Self.day...(179 * Self.day))
+        let isNewSubscription = life.chance(0.5)
+        let expired = identifiers.transactionId(account: accounts[0].number, sequence: originalSequence)
+        let subscription = identifiers.transactionId(
+            account: accounts[0].number, sequence: isNewSubscription ? sequence + 1 : originalSequence)
+        if time - (transaction.expiresDate ?? clock) >= Self.retryPeriod || isNewSubscription { recentStart = time }
+        if isNewSubscription {
+            originalSequence = sequence + 1
+            subscriptionStart = time
+            previousSequence = nil
+            hasBeenInRetry = false
+        }
+        startPaidPeriod(purchase: time, expires: product.period.end(startingAt: time), reason: .purchase)
+        if emit(
+            .subscribed, isNewSubscription ? .initialBuy : .resubscribe, at: time, status: .active,
+            renewal: RenewalState(isInBillingRetry: isNewSubscription ? nil : retryFlag))
+        {
+            returns.append(
+                PlantedReturn(
+                    expiredSubscription: expired, expiredAt: expiry, subscription: subscription, returnedAt: time,
+                    isNewSubscription: isNewSubscription))
+        }
+    }
+
     /// A time drawn uniformly from `lower...upper`, or `lower` when the interval is empty.
     private mutating func draw(from lower: Int64, to upper: Int64) -> Int64 {
         upper <= lower ? lower : life.int64(in: lower...upper)
@@ -522,7 +581,7 @@ struct SubscriptionTimeline {
         transaction.productId = product.productId
         transaction.subscriptionGroupIdentifier = Catalog.subscriptionGroupIdentifier
         transaction.purchaseDate = purchase
-        transaction.originalPurchaseDate = profile.joined
+        transaction.originalPurchaseDate = subscriptionStart
         transaction.expiresDate = expires
         transaction.quantity = 1
         transaction.type = .known(.autoRenewableSubscription)
@@ -602,7 +661,10 @@ struct SubscriptionTimeline {
         var copy = purchase?.transaction ?? transaction
         let sequence = purchase?.sequence ?? sequence
         copy.transactionId = identifiers.transactionId(account: account.number, sequence: sequence)
-        copy.originalTransactionId = identifiers.transactionId(account: account.number, sequence: 0)
+        copy.originalTransactionId = identifiers.transactionId(account: account.number, sequence: originalSequence)
+        copy.previousOriginalTransactionId = previousSequence.map {
+            identifiers.transactionId(account: account.number, sequence: $0)
+        }
         copy.webOrderLineItemId = identifiers.webOrderLineItemId(account: account.number, sequence: sequence)
         copy.appTransactionId = identifiers.appTransactionId(account: account.number)
         copy.inAppOwnershipType = .known(account.ownership)
@@ -618,7 +680,7 @@ struct SubscriptionTimeline {
         renewalDate: Int64?
     ) -> JWSRenewalInfoDecodedPayload {
         var info = JWSRenewalInfoDecodedPayload()
-        info.originalTransactionId = identifiers.transactionId(account: account.number, sequence: 0)
+        info.originalTransactionId = identifiers.transactionId(account: account.number, sequence: originalSequence)
         info.productId = product.productId
         info.autoRenewProductId = product.productId
         info.autoRenewStatus = .known(state.autoRenew ? .on : .off)

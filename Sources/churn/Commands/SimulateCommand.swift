@@ -252,6 +252,24 @@ extension Churn {
 
         @Option(
             parsing: .unconditional,
+            help: ArgumentHelp(
+                "Share of billing-retry expiries whose customer comes back within 180 days (half on the same "
+                    + "subscription, half on a new one of the same Apple Account); listed in <out>.returns.csv. "
+                    + "Without it, they resubscribe as other lapsed subscribers do.",
+                valueName: "rate")
+        )
+        var returnRate: Double?
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Share of renewals after which the subscription migrates (MIGRATE, previousOriginalTransactionId).",
+                valueName: "rate")
+        )
+        var migrationRate = SimulationOptions().migrationRate
+
+        @Option(
+            parsing: .unconditional,
             help: ArgumentHelp("Share of notifications resent (the same line again).", valueName: "rate")
         )
         var duplicateRate = SimulationOptions().duplicateRate
@@ -369,6 +387,8 @@ extension Churn {
             options.staleFailureNoticeRate = staleFailureNoticeRate
             options.undatedGraceRate = undatedGraceRate
             options.missingExpiryRate = missingExpiryRate
+            options.returnRate = returnRate
+            options.migrationRate = migrationRate
             options.bundleID = bundleID
             return options
         }
