@@ -3,7 +3,8 @@
 package struct PlantedReturn: Hashable, Sendable {
     /// The subscription whose billing retry ended unpaid.
     package var expiredSubscription: String
-    /// When it expired (Unix ms): the `EXPIRED`/`BILLING_RETRY` event, or day 60 when none was sent.
+    /// When it expired (Unix ms): the episode's end, the signed date of its `EXPIRED`/`BILLING_RETRY`, or day 60 after
+    /// t0 when none was sent.
     package var expiredAt: Int64
     /// The subscription the customer came back on: the same one, or a new one of the same Apple Account.
     package var subscription: String

@@ -448,7 +448,8 @@ struct SubscriptionTimeline {
                 )
             }
             if options.returnRate != nil {
-                comeBack(afterExpiryAt: notices.isExpiryUnnotified ? start + Self.retryPeriod : course.time)
+                // The episode ends when its EXPIRED is signed, or at day 60 by inference when none is sent.
+                comeBack(afterExpiryAt: notices.isExpiryUnnotified ? start + Self.retryPeriod : lastSigned)
             } else {
                 lapse()
             }
