@@ -35,7 +35,7 @@ extension TableRenderer {
     }
 
     /// A JSON string literal (RFC 8259): `"` and `\` escaped, control characters as `\n`, `\t`, … or `\u00XX`.
-    static func jsonString(_ text: String) -> String {
+    package static func jsonString(_ text: String) -> String {
         var output = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

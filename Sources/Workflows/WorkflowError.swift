@@ -21,6 +21,9 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
     /// A filter value that no stored episode of `environment` has: `option` (`--product`), the value given, and the
     /// values the episodes have.
     case unknownFilterValue(option: String, value: String, environment: String, known: [String])
+    /// No analysed subscription of `environment` has `id` as its original transaction id, `appTransactionId` or
+    /// `appAccountToken` (`churn query customer`).
+    case unknownCustomer(id: String, environment: String)
 
     /// What a nightly run that stored no new notification found under the paths it was given.
     package struct NoNewData: Sendable, Equatable {
@@ -71,6 +74,9 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
             }
             let shown = known.prefix(12).joined(separator: ", ") + (known.count > 12 ? ", …" : "")
             return text + ". Its episodes have: \(shown)."
+        case .unknownCustomer(let id, let environment):
+            return "no subscription of \(environment) has '\(id)' as its original transaction id, appTransactionId or "
+                + "appAccountToken (ids are matched exactly; is it another environment? try --environment Sandbox)."
         case .noNewData(let found):
             let paths = found.paths.joined(separator: ", ")
             if found.newFiles == 0, found.skipped == 0 {

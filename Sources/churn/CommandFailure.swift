@@ -83,7 +83,7 @@ package struct CommandFailure: Equatable {
         case .nightlyLockBusy: return .lockBusy
         case .tooManyRejects: return .tooManyRejects
         case .noNewData: return .noNewExports
-        case .asOfAfterData, .unknownFilterValue: return .usage
+        case .asOfAfterData, .unknownFilterValue, .unknownCustomer: return .usage
         }
     }
 }

@@ -39,6 +39,16 @@ extension Churn {
                                   app_account_token and chance of recovery
                                   (open_episodes.csv): whom to reach now
 
+                Customers (the subscriptions linked by appTransactionId,
+                appAccountToken or a migration):
+                  returns         of the customers billing retry lost, how many came
+                                  back within 30, 90 and 180 days (returns.csv);
+                                  --group-by month, product or storefront
+                  customer ID     every subscription, episode, return and
+                                  notification of one customer, found by an
+                                  original transaction id, an appTransactionId or
+                                  an appAccountToken
+
                 Of the whole environment (no filters, no grouping):
                   billing-failures  renewal charges and the share that failed,
                                   per month (billing_failures.csv)
@@ -91,7 +101,8 @@ extension Churn {
             subcommands: [
                 RecoveryRateCommand.self, RecoveryCurveCommand.self, GraceSavesCommand.self, MessageBandsCommand.self,
                 RetryDaysCommand.self, RevenueCommand.self, GraceWhatIfCommand.self, FlowsCommand.self,
-                EpisodesCommand.self, OpenEpisodesCommand.self, BillingFailuresCommand.self, DataQualityCommand.self,
+                EpisodesCommand.self, OpenEpisodesCommand.self, ReturnsCommand.self, CustomerCommand.self,
+                BillingFailuresCommand.self, DataQualityCommand.self,
             ]
         )
     }
