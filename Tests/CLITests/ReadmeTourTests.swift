@@ -283,12 +283,17 @@ import Testing
     /// The columns that count episodes, one or more in every question's answer.
     static let episodeCounts: Set<String> = [
         "episodes", "at_risk", "grace_episodes", "saved_episodes", "episodes_entering", "recovered_episodes",
-        "expired_episodes", "open_episodes", "entered", "mature_episodes",
+        "expired_episodes", "open_episodes", "entered", "mature_episodes", "expired",
     ]
 
     /// Whether an answer (aligned table, CSV, Markdown or JSON) counts some episode: a count column holds a number
     /// above zero, or it lists episodes. (Days, bands and cohorts are numbers too, whether episodes count or not.)
     static func countsEpisodes(_ answer: String) throws -> Bool {
+        // `churn query customer`: its first line counts the customer's episodes, or its JSON lists them.
+        if answer.hasPrefix("Customer ") {
+            return !answer.prefix { $0 != "\n" }.hasSuffix(" 0 episode(s)")
+        }
+        if answer.hasPrefix("{\"customer_id\"") { return !answer.contains("\"episodes\": []") }
         var rows: [[String: String]] = []
         if answer.hasPrefix("[") {
             rows = try JSONValue.objects(answer).map { object in
