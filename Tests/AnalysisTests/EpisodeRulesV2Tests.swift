@@ -365,4 +365,26 @@ import Testing
         #expect(withoutRenewal.episodes.map(\.stakePrice) == [4990])
         #expect(withoutRenewal.episodes.map(\.stakeCurrency) == ["GBP"])
     }
+
+    // MARK: - Apple's 2025 types
+
+    @Test(arguments: ["MIGRATE", "MIGRATION", "METADATA_UPDATE"])
+    func migrationsAndMetadataUpdatesNeitherOpenNorClose(type: String) {
+        // Open from t0; a MIGRATE (or METADATA_UPDATE) on day 5 with a paid-looking transaction leaves it open; it
+        // recovers on day 10. Alone, the same notification opens nothing.
+        let result = build([
+            renewalToT0,
+            event("f1", "DID_FAIL_TO_RENEW", at: t0 + T.minute, expires: t0, price: 9990),
+            event("m1", type, at: t0 + 5 * T.day, expires: t0 + month, purchase: t0 + 5 * T.day, price: 9990),
+            event(
+                "r1", "DID_RENEW", "BILLING_RECOVERY", at: t0 + 10 * T.day, expires: t0 + 10 * T.day + month,
+                purchase: t0 + 10 * T.day, price: 9990),
+        ])
+        #expect(result.episodes.map(\.outcome) == [.recovered])
+        #expect(result.episodes.map(\.end) == [t0 + 10 * T.day])
+        #expect(result.customer.purchases.isEmpty, "no purchase that could be a return")
+        let alone = build([event("m2", type, at: t0, expires: t0 + month, purchase: t0, price: 9990)])
+        #expect(alone.episodes.isEmpty)
+        #expect(alone.dataQuality == DataQualityCounts())
+    }
 }

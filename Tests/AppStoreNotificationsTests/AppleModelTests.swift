@@ -118,6 +118,37 @@ import Testing
         #expect(transaction.offerPeriod == "P1Y")
         #expect(transaction.revocationType == nil)
         #expect(transaction.revocationPercentage == nil)
+        // The 12-month commitment fields of April 2026, as Apple's libraries' samples carry them.
+        #expect(transaction.billingPlanType == .known(.monthly))
+        #expect(transaction.commitmentInfo?.billingPeriodNumber == 3)
+        #expect(transaction.commitmentInfo?.totalBillingPeriods == 12)
+        #expect(transaction.commitmentInfo?.commitmentExpiresDate == 1_698_150_000_000)
+        #expect(transaction.commitmentInfo?.commitmentPrice == 119_880)
+        #expect(transaction.previousOriginalTransactionId == nil)
+    }
+
+    /// A migrated subscription's notification, shaped as Apple documents it: type `MIGRATE` (`MIGRATION` in Apple's
+    /// server libraries; both decode to a known type), the new subscription's transaction naming the one before in
+    /// `previousOriginalTransactionId`.
+    @Test(arguments: ["MIGRATE", "MIGRATION", "METADATA_UPDATE"])
+    func decodesMigrationTypes(type: String) throws {
+        let json = Data(
+            """
+            {"notificationType":"\(type)","notificationUUID":"5e5e2c6c-0a7e-4d0a-9e0e-2b8f1c1d9a01",
+             "signedDate":1743465600000,"version":"2.0",
+             "data":{"environment":"Production","bundleId":"com.example","appAppleId":41234}}
+            """.utf8)
+        let payload = try NotificationDecoder.makeJSONDecoder().decode(ResponseBodyV2DecodedPayload.self, from: json)
+        #expect(payload.notificationType?.known != nil, "\(type) is a type this code knows")
+        let transaction = try NotificationDecoder.decodeTransaction(
+            from: Data(
+                """
+                {"originalTransactionId":"20002","transactionId":"20002","previousOriginalTransactionId":"10001",
+                 "productId":"com.example.bundle","purchaseDate":1743465600000,"expiresDate":1746057600000,
+                 "appTransactionId":"704000000000000001"}
+                """.utf8))
+        #expect(transaction.previousOriginalTransactionId == "10001")
+        #expect(payload.notificationType?.rawValue == type, "stored as it came")
     }
 
     @Test func decodesTransactionWithRevocation() throws {
@@ -156,6 +187,12 @@ import Testing
         #expect(renewal.appTransactionId == "71134")
         #expect(renewal.offerPeriod == "P1Y")
         #expect(renewal.appAccountToken == "7e3fb20b-4cdb-47cc-936d-99d65f608138")
+        #expect(renewal.renewalBillingPlanType == .known(.monthly))
+        #expect(renewal.commitmentInfo?.commitmentAutoRenewProductId == "com.example.product.commitment")
+        #expect(renewal.commitmentInfo?.commitmentAutoRenewStatus == .known(.on))
+        #expect(renewal.commitmentInfo?.commitmentRenewalBillingPlanType == .known(.monthly))
+        #expect(renewal.commitmentInfo?.commitmentRenewalDate == 1_698_149_500_000)
+        #expect(renewal.commitmentInfo?.commitmentRenewalPrice == 9990)
     }
 
     @Test func decodesNotificationHistoryPage() throws {
