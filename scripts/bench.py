@@ -477,8 +477,8 @@ def measure_concurrent(export, runs):
 
 
 def replicate_to(database, target_rows, state):
-    """Replicates the loaded rows (kept in `bench_base`; new notification_uuid, original_transaction_id and
-    transaction_id values, suffixed -r1, -r2, …) until `target_rows` rows are stored: whole copies, then whole
+    """Replicates the loaded rows (kept in `bench_base`; new notification_uuid, original_transaction_id,
+    transaction_id and customer ids, suffixed -r1, -r2, …) until `target_rows` rows are stored: whole copies, then whole
     subscriptions. `state` remembers the copies made, so a second call grows the same database further."""
     columns = psql(
         database,
@@ -494,6 +494,10 @@ def replicate_to(database, target_rows, state):
                 f"CASE original_transaction_id WHEN '' THEN '' ELSE original_transaction_id || '-{suffix}' END"
             ),
             "transaction_id": f"transaction_id || '-{suffix}'",
+            # Each copy is its own customers: the ids that link subscriptions get the suffix too (NULL stays NULL).
+            "app_transaction_id": f"app_transaction_id || '-{suffix}'",
+            "app_account_token": f"app_account_token || '-{suffix}'",
+            "previous_original_transaction_id": f"previous_original_transaction_id || '-{suffix}'",
         }
         return ", ".join(replaced.get(column, column) for column in columns)
 

@@ -35,42 +35,16 @@ package struct ReturnSurvival: Sendable {
 
     package var isEmpty: Bool { followUps.isEmpty }
 
-    /// Greenwood's standard error of 1 − S(t) at `time` (ms): S(t) · √Σ dᵢ / (nᵢ (nᵢ − dᵢ)) over the return times
-    /// at or before `time`; nil where ``returned(by:)`` is nil, and where S(t) is 0.
-    package func standardError(at time: Int64) -> Double? {
+    /// Each time with returns, in time order: the survival just after it and Greenwood's sum Σ dᵢ / (nᵢ (nᵢ − dᵢ))
+    /// up to it; and the longest follow-up (−1 for none).
+    ///
+    /// Returns before censorings at a tie: both leave the risk set after the returns at that time are counted.
+    private func steps() -> (steps: [(time: Int64, survival: Double, greenwood: Double)], longest: Int64) {
         let ordered = followUps.sorted { ($0.time, $0.returned ? 0 : 1) < ($1.time, $1.returned ? 0 : 1) }
-        guard let longest = ordered.last?.time, time <= longest else { return nil }
+        var steps: [(time: Int64, survival: Double, greenwood: Double)] = []
         var atRisk = ordered.count
         var survival = 1.0
-        var sum = 0.0
-        var index = 0
-        while index < ordered.count, ordered[index].time <= time {
-            let current = ordered[index].time
-            var returns = 0
-            var leaving = 0
-            while index < ordered.count, ordered[index].time == current {
-                if ordered[index].returned { returns += 1 }
-                leaving += 1
-                index += 1
-            }
-            if returns > 0 {
-                survival *= 1 - Double(returns) / Double(atRisk)
-                if atRisk > returns { sum += Double(returns) / (Double(atRisk) * Double(atRisk - returns)) }
-            }
-            atRisk -= leaving
-        }
-        return survival > 0 ? survival * sum.squareRoot() : nil
-    }
-
-    /// 1 − S(t) at each of `times` (milliseconds, in any order), nil where no follow-up reaches it.
-    package func returned(by times: [Int64]) -> [Double?] {
-        // Returns before censorings at a tie: both leave the risk set after the returns at that time are counted.
-        let ordered = followUps.sorted { ($0.time, $0.returned ? 0 : 1) < ($1.time, $1.returned ? 0 : 1) }
-        let longest = ordered.last?.time ?? -1
-        // The survival after each time with returns, in time order.
-        var steps: [(time: Int64, survival: Double)] = []
-        var atRisk = ordered.count
-        var survival = 1.0
+        var greenwood = 0.0
         var index = 0
         while index < ordered.count {
             let time = ordered[index].time
@@ -83,14 +57,30 @@ package struct ReturnSurvival: Sendable {
             }
             if returns > 0 {
                 survival *= 1 - Double(returns) / Double(atRisk)
-                steps.append((time, survival))
+                if atRisk > returns { greenwood += Double(returns) / (Double(atRisk) * Double(atRisk - returns)) }
+                steps.append((time, survival, greenwood))
             }
             atRisk -= leaving
         }
+        return (steps, ordered.last?.time ?? -1)
+    }
+
+    /// 1 − S(t) at each of `times` (milliseconds, in any order), nil where no follow-up reaches it.
+    package func returned(by times: [Int64]) -> [Double?] {
+        let (steps, longest) = steps()
         return times.map { time in
             guard time <= longest else { return nil }
             let last = steps.last { $0.time <= time }
             return 1 - (last?.survival ?? 1)
         }
+    }
+
+    /// Greenwood's standard error of 1 − S(t) at `time` (ms): S(t) · √Σ dᵢ / (nᵢ (nᵢ − dᵢ)) over the return times
+    /// at or before `time`; nil where ``returned(by:)`` is nil, and where S(t) is 0.
+    package func standardError(at time: Int64) -> Double? {
+        let (steps, longest) = steps()
+        guard time <= longest else { return nil }
+        guard let last = steps.last(where: { $0.time <= time }) else { return 0 }
+        return last.survival > 0 ? last.survival * last.greenwood.squareRoot() : nil
     }
 }
