@@ -77,6 +77,30 @@ struct FileBookkeeping {
         }
     }
 
+    /// Records a file whose bytes are those of `earlier`, a file stored whole by a run that accepted as this one
+    /// does (``StoredWholeFile``): its `source_files` row, with its SHA-256 and counts, as a load that read it would
+    /// have left it: every line already stored, none new, none refused, none verified again.
+    /// - Returns: the file's summary.
+    /// - Throws: ``PGError``.
+    func recordStoredWhole(
+        path: String, runID: Int64, digest: SourceDigest, earlier: StoredWholeFile
+    ) throws -> LoadSummary.File {
+        try connection.execute(
+            """
+            INSERT INTO source_files (load_run_id, path, size_bytes, sha256, records, loaded, duplicates, rejected)
+            VALUES ($1::bigint, $2, $3::bigint, $4, $5::bigint, 0, $5::bigint, 0)
+            """,
+            [String(runID), path, String(digest.bytesRead), digest.sha256, String(earlier.records)]
+        )
+        var file = LoadSummary.File(
+            path: path, sizeBytes: digest.bytesRead, sha256: digest.sha256, records: earlier.records, loaded: 0,
+            resumed: 0, duplicates: earlier.records, rejected: 0, rejectedByReason: [:],
+            previousRunWithSameContent: earlier.firstRun, sampleRejections: []
+        )
+        file.notVerifiedAgain = earlier.records
+        return file
+    }
+
     /// Records the file's staged copies in `notification_copies` and empties their staging. A copy from the same line
     /// of a file with the same content (a load of the file before, stored whole) is recorded once, as either its
     /// stored notification or its copy; the copies an unfinished load of the same path recorded give way to the

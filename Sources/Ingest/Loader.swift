@@ -29,7 +29,8 @@ import Store
 ///
 /// A line whose signed payload is byte-identical to a stored notification's (by SHA-256, ``StoredPayloads``) is
 /// neither decoded nor verified again: the batch counts it as that notification's copy, with the same bookkeeping as a
-/// verified copy.
+/// verified copy. A whole file whose bytes are those of a file stored whole before, by a run that accepted as this
+/// one does and refused nothing, is only hashed (``StoredWholeFile``).
 package final class Loader {
     private let connection: PGConnection
     private let options: LoadOptions
@@ -121,6 +122,25 @@ package final class Loader {
         return (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
     }
 
+    /// The file's record when its bytes are those of a file stored whole by a run that accepted as this one does
+    /// (``StoredWholeFile``); nil, after reading it once to hash it only when such a file of its size exists, when
+    /// its lines must be read.
+    private func storedWhole(_ path: String, size: Int64?, runID: Int64) throws -> LoadSummary.File? {
+        guard path != "-", !options.checksStoredPayloadsAgain, let size, size > 0 else { return nil }
+        let candidates = try StoredWholeFile.candidates(
+            size: size, acceptance: options.acceptance, connection: connection)
+        guard !candidates.isEmpty else { return nil }
+        let digest = try StoredWholeFile.digest(ofFile: path)
+        guard digest.bytesRead == size, let earlier = candidates.first(where: { $0.sha256 == digest.sha256 }) else {
+            return nil
+        }
+        logger.info(
+            "file stored whole before: not read again",
+            metadata: ["file.path": "\(path)", "file.first_run": .stringConvertible(earlier.firstRun)])
+        return try FileBookkeeping(connection: connection, lock: lock).recordStoredWhole(
+            path: path, runID: runID, digest: digest, earlier: earlier)
+    }
+
     /// Loads one file: its `source_files` row, then its batches, each committed on its own, then the file's
     /// bookkeeping, committed once every batch is.
     private func loadFile(
@@ -129,6 +149,10 @@ package final class Loader {
         runID: Int64,
         progress: (Int64, Int64?, Int, Int) -> Void
     ) async throws -> LoadSummary.File {
+        if let file = try storedWhole(path, size: fileSize, runID: runID) {
+            progress(file.sizeBytes, fileSize, file.records, 0)
+            return file
+        }
         let source = try ByteSource(path: path)
         let displayName = source.displayName
         try staging.prepareForFile()

@@ -1,9 +1,11 @@
 import Foundation
+import PGClient
 import TestSupport
 import Testing
 
 /// `churn load` of an export loaded before: nothing new, every line recognised as stored and not verified again, and
-/// the summary says so; a filter that refuses the stored lines still refuses them.
+/// the summary says so; the same bytes again are only hashed; a filter that refuses the stored lines still refuses
+/// them.
 @Suite struct SecondLoadTests {
     @Test func theSecondLoadSaysItsLinesWereNotCheckedAgain() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("second-\(UUID().uuidString)")
@@ -35,6 +37,33 @@ import Testing
                 "signatures: verified for the \(lines) notification(s) accepted (\(lines) byte-identical to stored "
                     + "notifications verified before: not checked again)"),
             "\(second.stdout)")
+
+        // The same bytes, stored whole by a run that accepted as this one does and refused nothing: only hashed, with
+        // the same summary. A run that checks otherwise (no signatures) reads the lines.
+        let third = try ChurnCommand.run(load + ["--log-level", "info"])
+        let withoutRun = { (text: String) in text.replacingOccurrences(of: "load run 3", with: "load run 2") }
+        #expect(third.status == 0, "\(third.stderr)")
+        #expect(
+            withoutRun(third.stdout).split(separator: "\n").map { $0.replacing(/in [0-9.]+ s \([0-9]+\/s\)/, with: "") }
+                == second.stdout.split(separator: "\n").map { $0.replacing(/in [0-9.]+ s \([0-9]+\/s\)/, with: "") },
+            "\(third.stdout)")
+        #expect(third.stderr.contains("file stored whole before: not read again"), "\(third.stderr)")
+        let unchecked = try ChurnCommand.run(
+            ["load", "--database-url", schema.url, "--no-verify", "--log-level", "info", export.path])
+        #expect(unchecked.status == 0, "\(unchecked.stderr)")
+        #expect(unchecked.stdout.contains("\(lines) inputs, 0 new, \(lines) already stored, 0 rejected"))
+        #expect(!unchecked.stderr.contains("not read again"), "\(unchecked.stderr)")
+        // One byte more (a blank line at the end): other bytes, read line by line, the same lines found stored.
+        let longer = directory.appendingPathComponent("longer.jsonl")
+        try (try Data(contentsOf: export) + Data("\n".utf8)).write(to: longer)
+        let grown = try ChurnCommand.run(
+            ["load", "--database-url", schema.url, "--trust-root", root, "--log-level", "info", longer.path])
+        #expect(grown.status == 0 && !grown.stderr.contains("not read again"), "\(grown.stderr)")
+        #expect(grown.stdout.contains("0 new"), "\(grown.stdout)")
+        let rows = try schema.connect().execute(
+            "SELECT count(*) FROM source_files WHERE sha256 <> '' AND records = \(lines) AND rejected = 0"
+        ).scalar
+        #expect(rows == "5", "each load of the file, and of the longer one, has its row")
 
         // Sandbox only: the stored Production lines are decoded and refused as they would be in a new database.
         let sandbox = try ChurnCommand.run(load + ["--environment", "Sandbox", "--max-rejects", "100000"])
