@@ -74,6 +74,10 @@ package struct Migrator {
             version: 14, name: "014_stored_retry_window.sql",
             sql: String(decoding: PackageResources._14_stored_retry_window_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 16, name: "016_subscription_checks.sql",
+            sql: String(decoding: PackageResources._16_subscription_checks_sql, as: UTF8.self)
+        ),
     ]
 
     /// The versions from `first` to the latest, in order: what migrating a schema made up to `first − 1` applies.
