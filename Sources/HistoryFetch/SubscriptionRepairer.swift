@@ -76,7 +76,8 @@ final class SubscriptionRepairer {
             while let (check, answer) = try await group.next() {
                 var history: (start: Int64, end: Int64)?
                 if answer.verdict == .differs {
-                    let retention = (job.environment == "Sandbox" ? 30 : 180) * Int64(86_400_000)
+                    let retention = HistoryScope(environment: job.environment, bundleID: bundleID)
+                        .retentionMilliseconds
                     history = (now - retention + HistoryFetcher.retentionMarginMilliseconds, now)
                 }
                 try checks.recordStatus(
