@@ -20,11 +20,16 @@ import Testing
 /// - C: opened 95 days ago, and expired; the expiry is listed only by transaction id. Ended by inference too, but
 ///   Apple says expired: the status agrees, and nothing of C is fetched.
 /// - D: renewed yesterday; nothing uncertain.
+/// - E: entered a grace period 3 days ago, with no grace end in its renewal info (`grace_end_unknown`); Apple says in
+///   grace: the status agrees.
+/// - F: open without news, like A, but Apple knows no such transaction (404): the check is `refused`, nothing fetched.
 @Suite struct RepairTests {
     static let a = "1000000001"
     static let b = "1000000002"
     static let c = "1000000003"
     static let d = "1000000004"
+    static let e = "1000000005"
+    static let f = "1000000006"
 
     struct Workspace {
         let key = APIKeyFixture()
@@ -59,11 +64,16 @@ import Testing
             try story.add(RepairTests.c, "EXPIRED", "BILLING_RETRY", day: -35, expires: -95, hidden: true)
             try story.add(RepairTests.d, "SUBSCRIBED", "INITIAL_BUY", day: -30, expires: -1)
             try story.add(RepairTests.d, "DID_RENEW", nil, day: -1, expires: 29)
+            try story.add(RepairTests.e, "SUBSCRIBED", "INITIAL_BUY", day: -33, expires: -3)
+            try story.add(RepairTests.e, "DID_FAIL_TO_RENEW", "GRACE_PERIOD", day: -3, expires: -3)
+            try story.add(RepairTests.f, "SUBSCRIBED", "INITIAL_BUY", day: -60, expires: -25)
+            try story.add(RepairTests.f, "DID_FAIL_TO_RENEW", nil, day: -25, expires: -25)
             notifications = story.notifications
             statuses = [
                 RepairTests.a: try story.status(1, RepairTests.a, expires: 12),
                 RepairTests.b: try story.status(1, RepairTests.b, expires: 25),
                 RepairTests.c: try story.status(2, RepairTests.c, expires: -95),
+                RepairTests.e: try story.status(4, RepairTests.e, expires: -3),
             ]
         }
 
@@ -220,7 +230,8 @@ import Testing
             #expect(first.status == 0, "\(first.stderr)")
             #expect(
                 try workspace.outcomes() == [
-                    Self.a: "open", Self.b: "expired (inferred)", Self.c: "expired (inferred)",
+                    Self.a: "open", Self.b: "expired (inferred)", Self.c: "expired (inferred)", Self.e: "open",
+                    Self.f: "open",
                 ])
             #expect(try !workspace.dataQuality().contains("apple_"), "no check, no line")
 
@@ -229,38 +240,41 @@ import Testing
             #expect(second.status == 0, "\(second.stderr)")
             #expect(
                 second.stdout.contains(
-                    "checked 3 subscription(s) with Apple: 1 agrees, 2 differs, 0 not_found, 0 unverified, 0 refused"),
+                    "checked 5 subscription(s) with Apple: 2 agrees, 2 differs, 0 not_found, 0 unverified, 1 refused"),
                 "\(second.stdout)")
             #expect(second.stdout.contains("fetched the history of 2 subscription(s)"), "\(second.stdout)")
             let asked = Array(server.requests.dropFirst(before))
-            #expect(Set(Self.statusRequests(asked).map(\.path)).count == 3)
+            #expect(Set(Self.statusRequests(asked).map(\.path)).count == 5)
             #expect(
                 Set(Self.historyRequests(asked).map { String($0.prefix { $0 != "/" }) }) == [Self.a, Self.b],
-                "the history of C, whose status agrees, is not asked")
-            // A and B are corrected from Apple's signed notifications; C stays as the notifications left it.
+                "the histories of C and E, whose status agrees, and of F, unknown to Apple, are not asked")
+            // A and B are corrected from Apple's signed notifications; C, E and F stay as the notifications left them.
             #expect(
                 try workspace.outcomes() == [
-                    Self.a: "recovered", Self.b: "recovered", Self.c: "expired (inferred)",
+                    Self.a: "recovered", Self.b: "recovered", Self.c: "expired (inferred)", Self.e: "open",
+                    Self.f: "open",
                 ])
             #expect(
                 try workspace.checks() == [
                     [Self.a, "open_without_news", "done", "differs", "1", "true"],
                     [Self.b, "inferred_expiry", "done", "differs", "1", "true"],
                     [Self.c, "inferred_expiry", "done", "agrees", "2", "false"],
+                    [Self.e, "grace_end_unknown", "done", "agrees", "4", "false"],
+                    [Self.f, "open_without_news", "done", "refused", nil, "false"],
                 ])
             let quality = try workspace.dataQuality()
             for line in [
-                "apple_status_agrees,1", "apple_status_differs,2", "apple_history_fetched,2", "apple_check_failed,0",
+                "apple_status_agrees,2", "apple_status_differs,2", "apple_history_fetched,2", "apple_check_failed,1",
             ] {
                 #expect(quality.contains(line), "\(line): \(quality)")
             }
             #expect(try !workspace.exportNames().contains { $0.hasSuffix(".partial") })
 
-            // C was checked today: the next night leaves it alone.
+            // Every one was checked today: the next night leaves them alone.
             let third = try workspace.nightly(server, ["--repair", "--stale-days", "7"])
             #expect(third.status == 0, "\(third.stderr)")
             #expect(third.stdout.contains("checked 0 subscription(s)"), "\(third.stdout)")
-            #expect(try workspace.checks().count == 3)
+            #expect(try workspace.checks().count == 5)
         }
     }
 
@@ -280,7 +294,7 @@ import Testing
 
             let asked = Array(server.requests.dropFirst(before))
             let statuses = Self.statusRequests(asked).map(\.path)
-            #expect(statuses.count == 3 && Set(statuses).count == 3, "no status asked twice: \(statuses)")
+            #expect(statuses.count == 5 && Set(statuses).count == 5, "no status asked twice: \(statuses)")
             let histories = Self.historyRequests(asked)
             let repeated = fault.hasPrefix("repair.page-written") ? 1 : 0
             #expect(
@@ -297,7 +311,8 @@ import Testing
             #expect(loaded.status == 0, "\(loaded.stderr)")
             #expect(
                 try workspace.outcomes() == [
-                    Self.a: "recovered", Self.b: "recovered", Self.c: "expired (inferred)",
+                    Self.a: "recovered", Self.b: "recovered", Self.c: "expired (inferred)", Self.e: "open",
+                    Self.f: "open",
                 ])
         }
     }
@@ -312,8 +327,9 @@ import Testing
             let repaired = try workspace.repair(server, ["--concurrency", "1"])
             #expect(repaired.status == 0, "\(repaired.stderr)")
             let statuses = Self.statusRequests(Array(server.requests.dropFirst(next - 1)))
-            #expect(statuses.map(\.status) == [429, 500, 200, 200, 200], "\(statuses.map(\.status))")
-            #expect(try workspace.checks().map { $0[3] } == ["differs", "differs", "agrees"])
+            // Oldest episode first: B (429, 500, then answered), C, F (unknown to Apple), A, E.
+            #expect(statuses.map(\.status) == [429, 500, 200, 200, 404, 200, 200], "\(statuses.map(\.status))")
+            #expect(try workspace.checks().map { $0[3] } == ["differs", "differs", "agrees", "agrees", "refused"])
         }
     }
 
