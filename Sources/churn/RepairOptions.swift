@@ -10,7 +10,7 @@ struct RepairOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Days without a notification after which an open episode is checked; also how long a check stands.",
+            "Days without a notification (before the latest one stored) after which an open episode is checked; also how long a check stands.",
             valueName: "days"
         )
     )

@@ -268,6 +268,9 @@ import Testing
             ] {
                 #expect(quality.contains(line), "\(line): \(quality)")
             }
+            let summary = try String(
+                contentsOf: workspace.reports.appendingPathComponent("latest/summary.md"), encoding: .utf8)
+            #expect(summary.contains("Uncertain episodes checked against Apple's status: 5"), "\(summary)")
             #expect(try !workspace.exportNames().contains { $0.hasSuffix(".partial") })
 
             // Every one was checked today: the next night leaves them alone.
