@@ -8,7 +8,9 @@
 ///   notifications signed by the as-of time), `outside_environment` and `outside_bundle` (notifications a load's
 ///   filters left out), added to the builder's;
 /// - as of the report's as-of time, when an episode is finished (``countInferences(of:)``): `inferred_expiry`,
-///   `grace_end_inferred` and `grace_end_unknown`.
+///   `grace_end_inferred` and `grace_end_unknown`;
+/// - from the checks against Apple's subscription status (`churn repair`, `StoredDataset.loadQuality`):
+///   `apple_status_agrees`, `apple_status_differs`, `apple_history_fetched` and `apple_check_failed`.
 package struct DataQualityCounts: Hashable, Sendable {
     /// Further copies of a `notificationUUID` already seen.
     package var duplicatesSkipped = 0
@@ -32,6 +34,20 @@ package struct DataQualityCounts: Hashable, Sendable {
     package var graceEndInferred = 0
     /// Grace episodes whose end is neither dated nor inferable.
     package var graceEndUnknown = 0
+    /// Uncertain episodes whose subscription Apple's status showed as the notifications do.
+    package var appleStatusAgrees = 0
+    /// Uncertain episodes whose subscription Apple's status showed otherwise.
+    package var appleStatusDiffers = 0
+    /// Of those, the ones whose notification history was fetched to its end (for the next load).
+    package var appleHistoryFetched = 0
+    /// Checks without a usable status: not found in Apple's answer, a signed item that failed verification, or a
+    /// request Apple refused.
+    package var appleCheckFailed = 0
+
+    /// Whether any episode was checked against Apple's status.
+    package var hasAppleChecks: Bool {
+        appleStatusAgrees + appleStatusDiffers + appleCheckFailed > 0
+    }
 
     package init(
         duplicatesSkipped: Int = 0,
@@ -62,7 +78,8 @@ package struct DataQualityCounts: Hashable, Sendable {
     }
 
     /// Each check's name in `data_quality.csv` and its count, in the order METRICS.md lists them: the eleven checks
-    /// always, and `outside_bundle` after `outside_environment` when a load's `--bundle-id` left something out.
+    /// always, `outside_bundle` after `outside_environment` when a load's `--bundle-id` left something out, and the
+    /// four checks against Apple's status at the end once an episode was checked.
     package var checks: [(check: String, count: Int)] {
         [
             ("duplicates_skipped", duplicatesSkipped),
@@ -80,6 +97,11 @@ package struct DataQualityCounts: Hashable, Sendable {
                 ("grace_end_inferred", graceEndInferred),
                 ("grace_end_unknown", graceEndUnknown),
             ]
+            + (hasAppleChecks
+                ? [
+                    ("apple_status_agrees", appleStatusAgrees), ("apple_status_differs", appleStatusDiffers),
+                    ("apple_history_fetched", appleHistoryFetched), ("apple_check_failed", appleCheckFailed),
+                ] : [])
     }
 
     package mutating func add(_ other: DataQualityCounts) {
@@ -95,6 +117,10 @@ package struct DataQualityCounts: Hashable, Sendable {
         inferredExpiry += other.inferredExpiry
         graceEndInferred += other.graceEndInferred
         graceEndUnknown += other.graceEndUnknown
+        appleStatusAgrees += other.appleStatusAgrees
+        appleStatusDiffers += other.appleStatusDiffers
+        appleHistoryFetched += other.appleHistoryFetched
+        appleCheckFailed += other.appleCheckFailed
     }
 
     /// Counts what ``EpisodeDataset/finish()`` inferred for one finished episode: `inferred_expiry`,

@@ -173,7 +173,8 @@ package struct StoredDataset {
 
     /// What loading knows of a report of `environment` as of `asOf`, beyond the stored notifications: the copies
     /// signed by `asOf` (`duplicates_skipped`), the notifications a load's filters left out (`outside_environment`,
-    /// `outside_bundle`), and the refused inputs by reason (`rejected_<reason>`).
+    /// `outside_bundle`), the refused inputs by reason (`rejected_<reason>`), and the checks against Apple's status
+    /// (`apple_*`, every check recorded for the environment, whatever `asOf`).
     ///
     /// Only settled files' copies count (as in the analysis, ``EpisodeAnalyzer``), and only refusals no later load
     /// resolved. A refusal whose notification was decoded counts when it was signed by `asOf`, once per
@@ -227,6 +228,24 @@ package struct StoredDataset {
             default:
                 rejections[reason, default: 0] += inputs
             }
+        }
+        // The checks against Apple's status (`churn repair`), all those recorded for the environment.
+        let checks =
+            try connection.execute(
+                """
+                SELECT count(*) FILTER (WHERE verdict = 'agrees'),
+                       count(*) FILTER (WHERE verdict = 'differs'),
+                       count(*) FILTER (WHERE verdict = 'differs' AND state = 'done'),
+                       count(*) FILTER (WHERE verdict IN ('not_found', 'unverified', 'refused'))
+                FROM subscription_checks WHERE environment = $1
+                """,
+                [environment]
+            ).rows.first?.map { $0.flatMap { Int($0) } ?? 0 } ?? []
+        if checks.count == 4 {
+            counts.appleStatusAgrees = checks[0]
+            counts.appleStatusDiffers = checks[1]
+            counts.appleHistoryFetched = checks[2]
+            counts.appleCheckFailed = checks[3]
         }
         return (counts, rejections)
     }

@@ -17,10 +17,24 @@ package final class AppStoreServerAPIClient: Sendable {
 
     /// Apple's base URL of an environment: `https://api.storekit.apple.com` for Production,
     /// `https://api.storekit-sandbox.apple.com` for Sandbox; nil for the environments without a server.
+    ///
+    /// These are the domains Apple recommends since 2026-05-05
+    /// ([changelog](https://developer.apple.com/documentation/appstoreserverapi/app-store-server-api-changelog));
+    /// the older ones, ``previousBaseURL(for:)``, are still served and ``checkedBaseURL(_:)`` accepts them.
     package static func baseURL(for environment: Environment) -> String? {
         switch environment {
         case .production: "https://api.storekit.apple.com"
         case .sandbox: "https://api.storekit-sandbox.apple.com"
+        case .xcode, .localTesting: nil
+        }
+    }
+
+    /// The domain Apple recommended before 2026-05-05 for an environment: `https://api.storekit.itunes.apple.com`,
+    /// `https://api.storekit-sandbox.itunes.apple.com`; still served, for `--base-url` where only it is allowed.
+    package static func previousBaseURL(for environment: Environment) -> String? {
+        switch environment {
+        case .production: "https://api.storekit.itunes.apple.com"
+        case .sandbox: "https://api.storekit-sandbox.itunes.apple.com"
         case .xcode, .localTesting: nil
         }
     }
@@ -140,6 +154,69 @@ package final class AppStoreServerAPIClient: Sendable {
         if let paginationToken {
             url += "?paginationToken=" + Self.percentEncoded(paginationToken)
         }
+        let (response, responseBody, attempts) = try await send(
+            .POST, url: url, body: body, decode: Self.decodePage
+        ) { responseBody, reason, attempt in
+            try onMalformed(
+                MalformedPage(body: responseBody, reason: reason, requestedToken: paginationToken, attempt: attempt)
+            )
+        }
+        logger.debug(
+            "history page received",
+            metadata: [
+                "history.notifications": "\(response.notificationHistory?.count ?? 0)",
+                "history.hasMore": "\(response.hasMore == true)", "history.attempts": "\(attempts)",
+            ]
+        )
+        return NotificationHistoryPage(
+            body: responseBody, response: response, requestedToken: paginationToken, attempts: attempts
+        )
+    }
+
+    /// The path of Get All Subscription Statuses, before the transaction id.
+    package static let statusesPath = "/inApps/v1/subscriptions/"
+
+    /// Get All Subscription Statuses for the customer of `transactionId` (an original transaction id will do): the
+    /// status and the latest signed transaction and renewal info of each of their subscriptions, by group. Tried
+    /// again on 429, 5xx, a malformed answer or a network failure, within the retry policy, as history pages are.
+    ///
+    /// [Get All Subscription Statuses](https://developer.apple.com/documentation/appstoreserverapi/get-all-subscription-statuses)
+    /// - Returns: the decoded answer, its signed fields still tokens, and the tries it took.
+    /// - Throws: ``AppStoreServerAPIError`` (`authenticationFailed` at once, `rejected` for other 4xx, such as an
+    ///   unknown transaction id, `unavailable` past the retry bounds).
+    package func subscriptionStatuses(transactionId: String) async throws -> (response: StatusResponse, attempts: Int) {
+        let url = baseURL + Self.statusesPath + Self.percentEncoded(transactionId)
+        let (response, _, attempts) = try await send(.GET, url: url, body: nil, decode: Self.decodeStatuses) {
+            _, reason, attempt in
+            logger.warning(
+                "a malformed status answer; requesting it again",
+                metadata: ["statuses.reason": "\(reason)", "statuses.attempt": "\(attempt)"]
+            )
+        }
+        logger.debug(
+            "statuses received",
+            metadata: ["statuses.groups": "\(response.data?.count ?? 0)", "statuses.attempts": "\(attempts)"]
+        )
+        return (response, attempts)
+    }
+
+    /// A 200 answer's body: a usable value, or why it is not one.
+    private enum Decoded<Value> {
+        case value(Value)
+        case malformed(String)
+    }
+
+    /// Sends one request until it gets a usable answer, trying again on 429, 5xx, a malformed answer or a network
+    /// failure within the retry policy (honouring `Retry-After`).
+    /// - Parameter onMalformed: gets each malformed answer's body, the reason and the try, before it is tried again.
+    /// - Returns: the decoded answer, its body as received, and the tries it took.
+    private func send<Value>(
+        _ method: HTTPMethod,
+        url: String,
+        body: Data?,
+        decode: ([UInt8]) -> Decoded<Value>,
+        onMalformed: ([UInt8], String, Int) throws -> Void
+    ) async throws -> (Value, [UInt8], Int) {
         let started = ContinuousClock.now
         var waited = Duration.zero
         var attempt = 0
@@ -148,28 +225,15 @@ package final class AppStoreServerAPIClient: Sendable {
             let problem: String
             var retryAfter: Duration?
             do {
-                let (status, headers, responseBody) = try await exchange(url: url, body: body)
+                let (status, headers, responseBody) = try await exchange(method, url: url, body: body)
                 switch status {
                 case 200:
-                    switch Self.decodePage(responseBody) {
-                    case .page(let response):
-                        logger.debug(
-                            "history page received",
-                            metadata: [
-                                "history.notifications": "\(response.notificationHistory?.count ?? 0)",
-                                "history.hasMore": "\(response.hasMore == true)", "history.attempts": "\(attempt)",
-                            ]
-                        )
-                        return NotificationHistoryPage(
-                            body: responseBody, response: response, requestedToken: paginationToken, attempts: attempt
-                        )
+                    switch decode(responseBody) {
+                    case .value(let value):
+                        return (value, responseBody, attempt)
                     case .malformed(let reason):
-                        try onMalformed(
-                            MalformedPage(
-                                body: responseBody, reason: reason, requestedToken: paginationToken, attempt: attempt
-                            )
-                        )
-                        problem = "a malformed page (\(reason))"
+                        try onMalformed(responseBody, reason, attempt)
+                        problem = "a malformed answer (\(reason))"
                     }
                 case 401, 403:
                     throw AppStoreServerAPIError.authenticationFailed(
@@ -203,10 +267,9 @@ package final class AppStoreServerAPIClient: Sendable {
                 )
             }
             logger.info(
-                "retrying a history request",
+                "retrying a request",
                 metadata: [
-                    "history.attempt": "\(attempt)", "history.problem": "\(problem)",
-                    "history.retryIn": "\(Self.seconds(delay))s",
+                    "api.attempt": "\(attempt)", "api.problem": "\(problem)", "api.retryIn": "\(Self.seconds(delay))s",
                 ]
             )
             try await sleep(delay)
@@ -214,21 +277,23 @@ package final class AppStoreServerAPIClient: Sendable {
         }
     }
 
-    /// One POST: the status, headers and whole body of the answer.
-    private func exchange(url: String, body: Data) async throws -> (Int, HTTPHeaders, [UInt8]) {
+    /// One request: the status, headers and whole body of the answer.
+    private func exchange(_ method: HTTPMethod, url: String, body: Data?) async throws -> (Int, HTTPHeaders, [UInt8]) {
         let token = try tokens.withLock { try $0.token(at: now()) }
         var request = HTTPClientRequest(url: url)
-        request.method = .POST
+        request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(token.compact)")
-        request.headers.add(name: "Content-Type", value: "application/json")
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "churn")
-        request.body = .bytes(ByteBuffer(bytes: body))
         logger.trace(
-            "history request",
+            "api request",
             metadata: [
-                "history.keyID": "\(token.keyID)",
-                "history.tokenExpires": "\(Int64(token.expiresAt.timeIntervalSince1970))",
+                "api.keyID": "\(token.keyID)",
+                "api.tokenExpires": "\(Int64(token.expiresAt.timeIntervalSince1970))",
             ]
         )
         let timeout = TimeAmount.nanoseconds(
@@ -240,13 +305,7 @@ package final class AppStoreServerAPIClient: Sendable {
         return (Int(response.status.code), response.headers, bytes)
     }
 
-    /// A 200 answer's body: a usable page, or why it is not one.
-    private enum DecodedPage {
-        case page(NotificationHistoryResponse)
-        case malformed(String)
-    }
-
-    private static func decodePage(_ body: [UInt8]) -> DecodedPage {
+    private static func decodePage(_ body: [UInt8]) -> Decoded<NotificationHistoryResponse> {
         let response: NotificationHistoryResponse
         do {
             response = try NotificationDecoder.decodeHistoryPage(from: Data(body))
@@ -258,7 +317,17 @@ package final class AppStoreServerAPIClient: Sendable {
         if hasMore && (response.paginationToken ?? "").isEmpty {
             return .malformed("hasMore is true but there is no paginationToken")
         }
-        return .page(response)
+        return .value(response)
+    }
+
+    private static func decodeStatuses(_ body: [UInt8]) -> Decoded<StatusResponse> {
+        do {
+            let response = try NotificationDecoder.decodeStatusResponse(from: Data(body))
+            guard response.data != nil else { return .malformed("no data") }
+            return .value(response)
+        } catch {
+            return .malformed(error.description)
+        }
     }
 
     private static func errorPayload(_ body: [UInt8]) -> ErrorPayload? {

@@ -48,9 +48,8 @@ package struct FetchJob: Sendable {
             baseURL: baseURL, tokens: tokens, retry: retry, logger: logger
         ) { client in
             if let range {
-                return [
-                    try await fetcher.fetch(scope: scope, startDate: range.start, endDate: range.end, client: client)
-                ]
+                return try await fetcher.fetch(
+                    scope: scope, startDate: range.start, endDate: range.end, client: client)
             }
             return try await fetcher.fetchSinceLastSuccess(scope: scope, client: client, now: now)
         }

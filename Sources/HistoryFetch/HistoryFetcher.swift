@@ -91,19 +91,39 @@ package final class HistoryFetcher {
     }
 
     /// Fetches `[startDate, endDate)`: resumes the unfinished range of `scope` in this directory with exactly these
-    /// bounds, if there is one, else starts a new one.
+    /// bounds, if there is one, else the one with the same start that ends the latest before `endDate` and then the
+    /// rest as a range of its own, else starts a new one.
+    ///
+    /// A range asked to end today ends at the moment of the run (``HistoryRangeOptions``' `--to` stops at now), so a
+    /// run stopped and run again the same way asks for a later end: it goes on with the range the first run began,
+    /// whose pages and file are kept, instead of starting another beside it and leaving the first half written.
+    /// - Returns: what each range's fetch did, in order (two when a shorter range was resumed).
     /// - Throws: ``AppStoreServerAPIError``, ``FetchError``, ``PGError``.
     package func fetch(
         scope: HistoryScope,
         startDate: Int64,
         endDate: Int64,
         client: AppStoreServerAPIClient
-    ) async throws -> FetchedRange {
+    ) async throws -> [FetchedRange] {
         let unfinished = try checkpoints.unfinished(scope: scope, directory: directory)
-        let checkpoint =
-            try unfinished.last { $0.startDate == startDate && $0.endDate == endDate }
-            ?? checkpoints.begin(scope: scope, startDate: startDate, endDate: endDate, directory: directory)
-        return try await fetch(checkpoint, client: client)
+        if let exact = unfinished.last(where: { $0.startDate == startDate && $0.endDate == endDate }) {
+            return [try await fetch(exact, client: client)]
+        }
+        let shorter = unfinished.filter { $0.startDate == startDate && $0.endDate > startDate && $0.endDate < endDate }
+            .max { ($0.endDate, $0.id) < ($1.endDate, $1.id) }
+        var results: [FetchedRange] = []
+        var restStart = startDate
+        if let shorter {
+            logger.info(
+                "resuming the unfinished range with the same start; the rest of the range follows as a range of its own",
+                metadata: ["fetch.checkpoint": "\(shorter.id)", "fetch.end": "\(shorter.endDate)"]
+            )
+            results.append(try await fetch(shorter, client: client))
+            restStart = shorter.endDate
+        }
+        let rest = try checkpoints.begin(scope: scope, startDate: restStart, endDate: endDate, directory: directory)
+        results.append(try await fetch(rest, client: client))
+        return results
     }
 
     // MARK: - One range

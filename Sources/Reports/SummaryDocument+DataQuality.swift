@@ -90,6 +90,17 @@ extension SummaryDocument {
                     + "(`duplicates_skipped`). The same `notificationUUID` more than once, from exports that overlap "
                     + "or from the App Store sending it again; each notification counts once.")
         }
+        if counts.hasAppleChecks {
+            items.append(
+                "**Uncertain episodes checked against Apple's status: "
+                    + "\(HumanFormat.count(counts.appleStatusAgrees + counts.appleStatusDiffers + counts.appleCheckFailed))** "
+                    + "(`apple_status_agrees` \(HumanFormat.count(counts.appleStatusAgrees)), `apple_status_differs` "
+                    + "\(HumanFormat.count(counts.appleStatusDiffers)), `apple_history_fetched` "
+                    + "\(HumanFormat.count(counts.appleHistoryFetched)), `apple_check_failed` "
+                    + "\(HumanFormat.count(counts.appleCheckFailed))). Where Apple's status differs, the subscription's "
+                    + "notification history was fetched and loaded; the episodes follow from those signed "
+                    + "notifications, never from a status alone.")
+        }
         return items
     }
 }

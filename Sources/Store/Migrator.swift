@@ -78,6 +78,10 @@ package struct Migrator {
             version: 15, name: "015_customers.sql",
             sql: String(decoding: PackageResources._15_customers_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 16, name: "016_subscription_checks.sql",
+            sql: String(decoding: PackageResources._16_subscription_checks_sql, as: UTF8.self)
+        ),
     ]
 
     /// The versions from `first` to the latest, in order: what migrating a schema made up to `first − 1` applies.

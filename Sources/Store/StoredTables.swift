@@ -114,6 +114,21 @@ package enum StoredTables {
         ]
     )
 
+    /// One row per episode checked against Apple's subscription status (`churn repair`).
+    package static let subscriptionChecks = PGTable(
+        "subscription_checks",
+        [
+            "id": .bigint, "environment": .text, "bundle_id": .text, "original_transaction_id": .text,
+            "episode_sequence": .integer, "episode_start": .timestamptz, "reason": .text, "expected": .text,
+            "directory": .text, "state": .text, "verdict": .text, "apple_status": .smallint,
+            "apple_expires_date": .timestamptz, "apple_grace_period_expires_date": .timestamptz,
+            "apple_in_billing_retry": .boolean, "history_start": .timestamptz, "history_end": .timestamptz,
+            "pagination_token": .text, "pages": .integer, "notifications": .integer, "part_bytes": .bigint,
+            "history_file": .text, "created_at": .timestamptz, "checked_at": .timestamptz,
+            "finished_at": .timestamptz, "error": .text,
+        ]
+    )
+
     /// The tables the analysis rebuilds for an environment.
     package static let episodeTables = [
         billingEpisodes, subscriptionAnalysis, subscriptionRenewals, subscriptionLinks, subscriptionPurchases,
@@ -122,6 +137,6 @@ package enum StoredTables {
     /// Every declared table.
     package static let all = [
         notifications, billingEpisodes, subscriptionAnalysis, subscriptionRenewals, subscriptionLinks,
-        subscriptionPurchases, subscriptionCustomers, quarantine, fetchCheckpoints,
+        subscriptionPurchases, subscriptionCustomers, quarantine, fetchCheckpoints, subscriptionChecks,
     ]
 }

@@ -26,11 +26,15 @@ package struct NightlyWorkflow {
         package var expectsNewData: Bool
         /// Seconds to wait for another nightly run to release the lock.
         package var lockTimeout: Double
+        /// The repair to run once the episodes are rebuilt; the history files it fetches are loaded and analysed in
+        /// the same run. Nil: no repair.
+        package var repair: RepairJob?
 
         package init(
             paths: [String], glob: [String], options: LoadOptions, fetch: FetchJob?, reportsRoot: String,
-            environment: String, maxRejects: Int, expectsNewData: Bool, lockTimeout: Double
+            environment: String, maxRejects: Int, expectsNewData: Bool, lockTimeout: Double, repair: RepairJob? = nil
         ) {
+            self.repair = repair
             self.paths = paths
             self.glob = glob
             self.options = options
@@ -64,6 +68,10 @@ package struct NightlyWorkflow {
         case loaded(LoadSummary)
         /// No file needed loading; `skipped` were loaded before.
         case nothingToLoad(skipped: Int)
+        /// Uncertain subscriptions were checked against Apple's status; the history files fetched are loaded next.
+        case repaired(RepairJob.Summary)
+        /// The repair failed; the run goes on with what it has and ends with this error.
+        case repairFailed(any Error)
     }
 
     package struct Result {
@@ -75,8 +83,8 @@ package struct NightlyWorkflow {
         package var rejected: Int
         /// Whether more inputs were rejected than the run allows.
         package var hasTooManyRejects: Bool
-        /// Why the run did not fully succeed, the first reason first: the fetch's error, too many rejects, or no new
-        /// data when it was expected. Nil: it did.
+        /// Why the run did not fully succeed, the first reason first: the fetch's error, the repair's, too many
+        /// rejects, or no new data when it was expected. Nil: it did.
         package var failure: (any Error)?
     }
 
@@ -113,11 +121,32 @@ package struct NightlyWorkflow {
             }
             loadPaths.append(fetch.directory)
         }
-        let load = try await loadNewFiles(loadPaths, inputs, writer: writer, event: event)
+        var load = try await loadNewFiles(loadPaths, inputs, writer: writer, event: event)
 
         let reader = try target.connect(logger: logger)
-        let analysis = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
+        var analysis = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
             .analyze(environment: inputs.environment)
+
+        // Then the episodes the notifications leave uncertain, against Apple's status; what it fetches is loaded and
+        // analysed at once, so the report is written from Apple's own notifications.
+        var repairError: (any Error)?
+        if let repair = inputs.repair {
+            do {
+                let summary = try await repair.run(connection: writer, logger: logger, now: Self.now())
+                event(.repaired(summary))
+                if !summary.files.isEmpty {
+                    let repaired = try await loadNewFiles(summary.files, inputs, writer: writer, event: event)
+                    load.rejected += repaired.rejected
+                    load.newNotifications += repaired.newNotifications
+                    let again = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
+                        .analyze(environment: inputs.environment)
+                    analysis.subscriptionsRebuilt += again.subscriptionsRebuilt
+                }
+            } catch {
+                event(.repairFailed(error))
+                repairError = error
+            }
+        }
         let store = StoredDataset(connection: writer)
         var report: (written: WrittenReport, latestName: String)?
         if let asOf = try store.latestSignedDate() {
@@ -134,7 +163,7 @@ package struct NightlyWorkflow {
             report = (written, name)
         }
         let tooManyRejects = load.rejected > inputs.maxRejects
-        var failure: (any Error)? = fetchError
+        var failure: (any Error)? = fetchError ?? repairError
         if failure == nil, tooManyRejects {
             failure = WorkflowError.tooManyRejects(rejected: load.rejected, limit: inputs.maxRejects)
         }

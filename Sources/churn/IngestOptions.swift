@@ -97,8 +97,15 @@ struct IngestOptions: ParsableArguments {
         return options
     }
 
-    private func makeVerifier() throws -> JWSVerifier? {
+    /// The verifier of `--trust-root` (Apple Root CA - G3 without it); nil with `--no-verify`.
+    func makeVerifier() throws -> JWSVerifier? {
         if noVerify { return nil }
+        return try Self.verifier(trustRoots: trustRoots)
+    }
+
+    /// A verifier trusting the roots in `trustRoots` (files, DER or PEM), or Apple Root CA - G3 when there are none.
+    /// - Throws: `ValidationError` naming a file that cannot be read or holds no certificate.
+    static func verifier(trustRoots: [String]) throws -> JWSVerifier {
         if trustRoots.isEmpty { return try JWSVerifier() }
         var roots: [Certificate] = []
         for path in trustRoots {

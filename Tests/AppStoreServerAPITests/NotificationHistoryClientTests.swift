@@ -185,4 +185,15 @@ import Testing
     func acceptsHTTPSAndPlainHTTPOnlyOnLoopback(_ url: String, _ accepted: Bool) {
         #expect(((try? AppStoreServerAPIClient.checkedBaseURL(url)) != nil) == accepted)
     }
+
+    @Test func theDefaultHostsAreTheOnesAppleRecommendsSinceMay2026AndTheOlderOnesAreStillAccepted() throws {
+        #expect(AppStoreServerAPIClient.baseURL(for: .production) == "https://api.storekit.apple.com")
+        #expect(AppStoreServerAPIClient.baseURL(for: .sandbox) == "https://api.storekit-sandbox.apple.com")
+        for environment in [Environment.production, .sandbox] {
+            let previous = try #require(AppStoreServerAPIClient.previousBaseURL(for: environment))
+            #expect(previous.contains(".itunes.apple.com"))
+            #expect(try AppStoreServerAPIClient.checkedBaseURL(previous) == previous)
+        }
+        #expect(AppStoreServerAPIClient.baseURL(for: .xcode) == nil)
+    }
 }

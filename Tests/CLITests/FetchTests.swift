@@ -152,6 +152,40 @@ import Testing
         }
     }
 
+    @Test func aFetchToTodayKilledMidwayResumesWhenRunAgainTheSameWay() async throws {
+        let workspace = try Workspace()
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        let today = formatter.string(from: Date())
+        let arguments = [
+            "fetch", "--out", workspace.exports.path, "--from", workspace.history.dayText(0), "--to", today,
+            "--pages-per-file", "2",
+        ]
+        try await MockAppStoreServer.with(workspace.key.mock(workspace.history.notifications, pageSize: 4)) { server in
+            let killed = try workspace.churn(arguments, server, fault: "fetch.page-committed:3")
+            #expect(killed.status == SIGKILL, "\(killed.stderr)")
+            #expect(try workspace.exportNames().contains { $0.hasSuffix(".partial") })
+            let firstRun = server.requests.count
+
+            let resumed = try workspace.churn(arguments, server)
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            #expect(resumed.stdout.contains("resumed after page 3"), "\(resumed.stdout)")
+            let asked = server.requests.map { "\($0.body["startDate"] ?? "")/\($0.paginationToken ?? "first")" }
+            #expect(Set(asked).count == asked.count, "no page requested twice: \(asked)")
+            #expect(server.requests.dropFirst(firstRun).first?.paginationToken != nil, "the second run goes on")
+            #expect(!(try workspace.exportNames()).contains { $0.hasSuffix(".partial") })
+            let statuses = try workspace.schema.connect().execute(
+                "SELECT status FROM fetch_checkpoints ORDER BY id"
+            ).rows.compactMap { $0[0] }
+            #expect(statuses.allSatisfy { $0 == "succeeded" }, "\(statuses)")
+
+            let loaded = try workspace.load()
+            #expect(loaded.status == 0, "\(loaded.stderr)")
+            #expect(loaded.stdout.contains("35 new, 0 already stored, 0 rejected"), "\(loaded.stdout)")
+            #expect(try workspace.stored() == workspace.allUUIDs)
+        }
+    }
+
     @Test func refusedCredentialsStopAtOnceWithExitCode77() async throws {
         let workspace = try Workspace(days: 1)
         let stranger = APIKeyFixture()

@@ -44,6 +44,10 @@ import Testing
             "compares with the App Store Server API's history: FetchTests runs it against a mock of the API"
         ),
         (
+            "churn repair",
+            "asks the App Store Server API about the team's subscriptions: RepairTests runs it against a mock of the API"
+        ),
+        (
             "churn nightly /srv/exports",
             "loads the directory a fetch from Apple filled: FetchTests runs the fetch and load"
         ),
@@ -115,7 +119,7 @@ import Testing
         // The tour loads, reports and queries: most of the README ran, and the skips are the rules' lines.
         #expect(ran >= 30, "\(ran) commands ran")
         #expect(steps.contains { $0.command.hasPrefix("churn simulate") && $0.output != nil })
-        #expect(steps.filter(\.isSQL).count == 5)
+        #expect(steps.filter(\.isSQL).count == 6)
         for rule in Self.skipped {
             #expect(
                 skippedLines.contains { $0.contains(": \(rule.prefix)") },

@@ -29,6 +29,20 @@ import Testing
         pagesPerFile: Int = 3,
         retry: RetryPolicy? = nil
     ) async throws -> FetchedRange {
+        let ranges = try await fetch(server, end: history.day(4), pagesPerFile: pagesPerFile, retry: retry)
+        guard ranges.count == 1, let range = ranges.first else {
+            throw FetchError.writeFailed(path: exports.url.path, reason: "\(ranges.count) ranges fetched, not 1")
+        }
+        return range
+    }
+
+    /// Fetches from day 0 to `end`, and returns what each range got.
+    func fetch(
+        _ server: MockAppStoreServer,
+        end: Int64,
+        pagesPerFile: Int = 3,
+        retry: RetryPolicy? = nil
+    ) async throws -> [FetchedRange] {
         let credentials = APICredentials(
             privateKey: key.privateKey, keyID: key.keyID, issuerID: key.issuerID, bundleID: key.bundleID
         )
@@ -40,7 +54,7 @@ import Testing
             retry: try retry ?? RetryPolicy(), requestTimeout: MockAppStoreServer.patientRequestTimeout,
             logger: Logger.test, sleep: { _ in }
         ) { client in
-            try await fetcher.fetch(scope: scope, startDate: history.day(0), endDate: history.day(4), client: client)
+            try await fetcher.fetch(scope: scope, startDate: history.day(0), endDate: end, client: client)
         }
     }
 
@@ -132,6 +146,41 @@ import Testing
             #expect(summary.rejected == 0, "the page written after the checkpoint was cut off")
             #expect(try storedUUIDs() == history.notifications.map(\.uuid).sorted())
             #expect(summary.duplicates == 0)
+        }
+    }
+
+    @Test func aRangeAskedAgainWithALaterEndResumesTheFirstAndFetchesOnlyTheRest() async throws {
+        // As a range ending today does: its end is the moment of the run, later on each run.
+        try await MockAppStoreServer.with(key.mock(history.notifications, pageSize: 4)) { server in
+            server.setFaults([.unavailableFrom(request: 3)])
+            await #expect(throws: AppStoreServerAPIError.self) {
+                try await fetch(server, end: history.day(3), retry: try RetryPolicy(maxAttempts: 1))
+            }
+            let firstRun = server.requests.filter { $0.status == 200 }
+            #expect(firstRun.count == 2)
+            #expect(try directoryNames().contains { $0.hasSuffix(".partial") })
+
+            server.setFaults([])
+            let requestsBefore = server.requests.count
+            let ranges = try await fetch(server, end: history.day(4))
+            try #require(ranges.count == 2)
+            #expect(ranges[0].resumedAfterPages == 2)
+            #expect(ranges[0].endDate == history.day(3), "the first range keeps its end")
+            #expect(ranges[1].startDate == history.day(3))
+            #expect(ranges[1].endDate == history.day(4))
+            let asked = server.requests.filter { $0.status == 200 }.map {
+                "\($0.body["startDate"] ?? "")/\($0.paginationToken ?? "first")"
+            }
+            #expect(Set(asked).count == asked.count, "no page requested twice: \(asked)")
+            #expect(server.requests.dropFirst(requestsBefore).allSatisfy { $0.status == 200 })
+            #expect(Set(served(server)).count == served(server).count, "no notification was served twice")
+            #expect(!(try directoryNames()).contains { $0.hasSuffix(".partial") })
+            let statuses = try harness.rows("SELECT status FROM fetch_checkpoints ORDER BY id").compactMap { $0[0] }
+            #expect(statuses == ["succeeded", "succeeded"])
+
+            let summary = try await loadAll()
+            #expect(summary.rejected == 0)
+            #expect(try storedUUIDs() == history.notifications.map(\.uuid).sorted())
         }
     }
 

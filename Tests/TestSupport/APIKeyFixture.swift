@@ -38,11 +38,14 @@ package struct APIKeyFixture: Sendable {
 
     /// A mock configuration that accepts this key's tokens and serves `notifications`.
     package func mock(
-        _ notifications: [HistoryFixture.Notification], pageSize: Int = 5, faults: [MockAppStoreServer.Fault] = []
+        _ notifications: [HistoryFixture.Notification], pageSize: Int = 5, faults: [MockAppStoreServer.Fault] = [],
+        statuses: [String: MockAppStoreServer.StatusItem] = [:]
     ) -> MockAppStoreServer.Configuration {
-        MockAppStoreServer.Configuration(
+        var configuration = MockAppStoreServer.Configuration(
             keyID: keyID, issuerID: issuerID, bundleID: bundleID, publicKey: privateKey.publicKey,
             notifications: notifications, pageSize: pageSize, faults: faults
         )
+        configuration.statuses = statuses
+        return configuration
     }
 }

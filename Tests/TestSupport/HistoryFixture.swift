@@ -15,6 +15,24 @@ package struct HistoryFixture: Sendable {
         package var isFailure: Bool
         /// The JWS, as `signedPayload`.
         package var signedPayload: String
+        /// The subscription it is about: what a request by `transactionId` matches.
+        package var originalTransactionId: String?
+        /// Whether the history lists it only when asked by transaction id (a notification the ranges fetched before
+        /// missed, for the tests of `churn repair`).
+        package var isTransactionOnly = false
+
+        package init(
+            uuid: String, signedDate: Int64, type: String, isFailure: Bool = false, signedPayload: String,
+            originalTransactionId: String? = nil, isTransactionOnly: Bool = false
+        ) {
+            self.uuid = uuid
+            self.signedDate = signedDate
+            self.type = type
+            self.isFailure = isFailure
+            self.signedPayload = signedPayload
+            self.originalTransactionId = originalTransactionId
+            self.isTransactionOnly = isTransactionOnly
+        }
     }
 
     package let notifications: [Notification]
@@ -67,7 +85,8 @@ package struct HistoryFixture: Sendable {
                 notifications.append(
                     Notification(
                         uuid: uuid, signedDate: signedDate, type: type, isFailure: counter % 5 == 0,
-                        signedPayload: try signer.sign(try JSONSerialization.data(withJSONObject: payload))
+                        signedPayload: try signer.sign(try JSONSerialization.data(withJSONObject: payload)),
+                        originalTransactionId: subscription
                     )
                 )
             }

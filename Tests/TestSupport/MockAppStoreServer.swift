@@ -6,14 +6,17 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// A local stand-in for the App Store Server API's Get Notification History, on 127.0.0.1 and a port of its own,
-/// for the tests of `churn fetch` and `churn gaps`.
+/// A local stand-in for the App Store Server API's Get Notification History and Get All Subscription Statuses, on
+/// 127.0.0.1 and a port of its own, for the tests of `churn fetch`, `churn gaps` and `churn repair`.
 ///
 /// Like Apple, it checks every request's token (ES256 signature against the test key's public key, header `alg`,
 /// `kid` and `typ`, claims `iss`, `aud`, `bid`, `iat` and `exp` at most an hour apart and not expired) and answers
 /// 401 to a bad one; serves the notifications signed in `[startDate, endDate)` (and of the filters) in pages of
 /// ``Configuration/pageSize``, oldest first, each with a token for the next; and refuses a token issued for another
-/// request body. ``Fault``s script 429 with `Retry-After`, 500, a malformed page or an expired token at given requests.
+/// request body. A request by `transactionId` gets the notifications of that subscription only, those kept from the
+/// ranges (``HistoryFixture/Notification/isTransactionOnly``) included. `GET /inApps/v1/subscriptions/{id}` answers
+/// with the configured ``StatusItem`` of the subscription, or 404 (4040010). ``Fault``s script 429 with
+/// `Retry-After`, 500, a malformed page or an expired token at given requests, whichever the endpoint.
 ///
 /// Its handlers run on SwiftNIO's event loop threads, not on Swift's cooperative pool, so a test may block a
 /// cooperative thread waiting for a `churn` process while the mock answers that process.
@@ -28,6 +31,8 @@ package final class MockAppStoreServer: Sendable {
         package var notifications: [HistoryFixture.Notification]
         package var pageSize = 5
         package var faults: [Fault] = []
+        /// Get All Subscription Statuses' answer for each original transaction id.
+        package var statuses: [String: StatusItem] = [:]
 
         package init(
             keyID: String, issuerID: String, bundleID: String, publicKey: P256.Signing.PublicKey,
@@ -40,6 +45,21 @@ package final class MockAppStoreServer: Sendable {
             self.notifications = notifications
             self.pageSize = pageSize
             self.faults = faults
+        }
+    }
+
+    /// One subscription's item in a Get All Subscription Statuses answer.
+    package struct StatusItem: Sendable {
+        /// 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
+        package var status: Int
+        package var signedTransactionInfo: String
+        package var signedRenewalInfo: String
+        package var subscriptionGroupIdentifier = "group-1"
+
+        package init(status: Int, signedTransactionInfo: String, signedRenewalInfo: String) {
+            self.status = status
+            self.signedTransactionInfo = signedTransactionInfo
+            self.signedRenewalInfo = signedRenewalInfo
         }
     }
 
@@ -59,6 +79,8 @@ package final class MockAppStoreServer: Sendable {
 
     /// One request as the server saw it, and its answer.
     package struct Request: Sendable {
+        /// The method and path, e.g. `GET /inApps/v1/subscriptions/1000`.
+        package var path = ""
         /// The `Authorization` header as sent.
         package var authorization: String?
         /// The pagination token asked for.
@@ -172,7 +194,11 @@ package final class MockAppStoreServer: Sendable {
         let components = URLComponents(string: uri)
         let token = components?.queryItems?.first { $0.name == "paginationToken" }?.value
         record.paginationToken = token
-        guard method == .POST, components?.path == "/inApps/v1/notifications/history" else {
+        let path = components?.path ?? ""
+        record.path = "\(method) \(path)"
+        let statusesPath = "/inApps/v1/subscriptions/"
+        let isStatuses = method == .GET && path.hasPrefix(statusesPath)
+        guard isStatuses || (method == .POST && path == "/inApps/v1/notifications/history") else {
             return Answer(status: .notFound)
         }
         if let problem = authenticationProblem(headers.first(name: "Authorization")) {
@@ -195,6 +221,9 @@ package final class MockAppStoreServer: Sendable {
                 break
             }
         }
+        if isStatuses {
+            return statuses(of: String(path.dropFirst(statusesPath.count)))
+        }
         guard let json = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
             let startDate = (json["startDate"] as? NSNumber)?.int64Value,
             let endDate = (json["endDate"] as? NSNumber)?.int64Value
@@ -207,7 +236,8 @@ package final class MockAppStoreServer: Sendable {
         }
         let type = json["notificationType"] as? String
         let onlyFailures = (json["onlyFailures"] as? NSNumber)?.boolValue ?? false
-        let fingerprint = "\(startDate)-\(endDate)-\(type ?? "")-\(onlyFailures)"
+        let transaction = json["transactionId"] as? String
+        let fingerprint = "\(startDate)-\(endDate)-\(type ?? "")-\(onlyFailures)-\(transaction ?? "")"
         var offset = 0
         if let token {
             if state.expiredTokens.contains(token) {
@@ -222,6 +252,7 @@ package final class MockAppStoreServer: Sendable {
             .filter { $0.signedDate >= startDate && $0.signedDate < endDate }
             .filter { type == nil || $0.type == type }
             .filter { !onlyFailures || $0.isFailure }
+            .filter { transaction == nil ? !$0.isTransactionOnly : $0.originalTransactionId == transaction }
             .sorted { ($0.signedDate, $0.uuid) < ($1.signedDate, $1.uuid) }
         let page = Array(matching.dropFirst(offset).prefix(configuration.pageSize))
         let hasMore = offset + page.count < matching.count
@@ -252,6 +283,30 @@ package final class MockAppStoreServer: Sendable {
             )
         }
         record.served = page.map(\.uuid)
+        return Answer(status: .ok, headers: [("Content-Type", "application/json")], body: bytes)
+    }
+
+    /// Get All Subscription Statuses for `transactionId`: its configured item, in one group.
+    private func statuses(of transactionId: String) -> Answer {
+        guard let item = configuration.statuses[transactionId] else {
+            return Self.error(.notFound, code: 4_040_010, "Transaction id not found.")
+        }
+        let response: [String: Any] = [
+            "environment": "Production", "bundleId": configuration.bundleID, "appAppleId": 1_234,
+            "data": [
+                [
+                    "subscriptionGroupIdentifier": item.subscriptionGroupIdentifier,
+                    "lastTransactions": [
+                        [
+                            "status": item.status, "originalTransactionId": transactionId,
+                            "signedTransactionInfo": item.signedTransactionInfo,
+                            "signedRenewalInfo": item.signedRenewalInfo,
+                        ] as [String: Any]
+                    ],
+                ] as [String: Any]
+            ],
+        ]
+        let bytes = Array((try? JSONSerialization.data(withJSONObject: response, options: [.sortedKeys])) ?? Data())
         return Answer(status: .ok, headers: [("Content-Type", "application/json")], body: bytes)
     }
 

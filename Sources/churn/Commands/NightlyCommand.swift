@@ -39,6 +39,13 @@ extension Churn {
                 and report what is on disk; the run then exits with the fetch's code,
                 and the next run resumes the fetch where it stopped.
 
+                With --repair too, once the episodes are rebuilt it checks the
+                subscriptions the notifications leave uncertain against Apple's status
+                and fetches the history of those Apple sees otherwise into the same
+                directory, exactly as `churn repair` does (--limit, --concurrency,
+                --stale-days), then loads and analyses what it fetched before the
+                report is written. A repair that fails is handled as a failed fetch.
+
                 Two runs never overlap: the second waits up to --lock-timeout
                 seconds, then exits with 75. Nothing is printed on stdout unless
                 you ask (--verbose) or inputs were rejected, so cron mails only
@@ -86,6 +93,11 @@ extension Churn {
         @Flag(help: "First fetch the notification history since the last fetch from the App Store Server API.")
         var fetch = false
 
+        @Flag(help: "With --fetch: check uncertain subscriptions against Apple's status and fetch what differs.")
+        var repair = false
+
+        @OptionGroup(title: "Repairing with Apple") var repairOptions: RepairOptions
+
         @Option(
             help: ArgumentHelp(
                 "With --fetch: the directory the history files go to (default: the first directory given).",
@@ -130,6 +142,10 @@ extension Churn {
             } else {
                 if paths.isEmpty { throw ValidationError("name the export files or directories to load.") }
                 if out != nil { throw ValidationError("--out is for --fetch.") }
+                if repair { throw ValidationError("--repair needs --fetch (its credentials and directory).") }
+            }
+            if repair && ingest.noVerify {
+                throw ValidationError("--repair verifies Apple's answers: it cannot run with --no-verify.")
             }
         }
 
@@ -152,7 +168,8 @@ extension Churn {
             let inputs = NightlyWorkflow.Inputs(
                 paths: paths, glob: glob, options: try ingest.loadOptions(environment: nil),
                 fetch: try fetch ? fetchJob() : nil, reportsRoot: reportsRoot, environment: environment.rawValue,
-                maxRejects: ingest.maxRejects, expectsNewData: expectNew, lockTimeout: lockTimeout
+                maxRejects: ingest.maxRejects, expectsNewData: expectNew, lockTimeout: lockTimeout,
+                repair: try repair ? repairJob() : nil
             )
             var progress: ProgressBar?
             let result = try await NightlyWorkflow(target: global.target, logger: logger).run(inputs) { event in
@@ -189,6 +206,10 @@ extension Churn {
                     say(LoadReport.render(summary), attention: summary.newlyRejected > 0)
                 case .nothingToLoad(let skipped):
                     say("no new export files (\(skipped) already loaded)")
+                case .repaired(let summary):
+                    say(RepairReport.render(summary))
+                case .repairFailed(let error):
+                    Console.warn("the repair failed: \(error). Reporting what is stored.")
                 }
             }
             guard let (written, name) = result.report else {
@@ -223,6 +244,21 @@ extension Churn {
                 retry: try api.retryPolicy(),
                 scope: HistoryScope(environment: environment.rawValue, bundleID: credentials.bundleID),
                 range: nil, directory: directory, pagesPerFile: 500, lockTimeout: lockTimeout
+            )
+        }
+
+        /// The repair `--repair` asks for, into ``fetchDirectory``, verified as the load verifies.
+        /// - Throws: `ValidationError` for missing or unreadable credentials or trust roots.
+        private func repairJob() throws -> RepairJob {
+            let fetch = try fetchJob()
+            guard let verifier = try ingest.makeVerifier() else {
+                throw ValidationError("--repair verifies Apple's answers: it cannot run with --no-verify.")
+            }
+            return RepairJob(
+                credentials: fetch.credentials, baseURL: fetch.baseURL, retry: fetch.retry,
+                environment: environment.rawValue, directory: fetch.directory, limit: repairOptions.limit,
+                concurrency: repairOptions.concurrency, staleDays: repairOptions.staleDays, lockTimeout: lockTimeout,
+                verifier: verifier
             )
         }
 

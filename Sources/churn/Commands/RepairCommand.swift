@@ -1,0 +1,105 @@
+import AppStoreServerAPI
+import ArgumentParser
+import Foundation
+import HistoryFetch
+import Workflows
+
+extension Churn {
+    /// `churn repair`: the subscriptions the notifications leave uncertain, checked against Apple's status.
+    struct RepairCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "repair",
+            abstract:
+                "Check uncertain subscriptions against Apple's status and fetch the history of those that differ.",
+            discussion: """
+                Picks the episodes the stored notifications leave uncertain: ended
+                by inference at day 60 (no closing notification came), open with no
+                notification of the subscription for --stale-days days, or open in a
+                grace period without a date. For each, up to --limit per run and
+                --concurrency at once, it asks the App Store Server API's Get All
+                Subscription Statuses and verifies every signed item of the answer
+                as the loader verifies notifications (--trust-root, else Apple Root
+                CA - G3). Where Apple's status differs from what the notifications
+                say, it fetches that subscription's notification history (Get
+                Notification History by transaction id) into --out DIR as
+                repair-<id>.jsonl.gz; `churn nightly DIR` then loads it and the
+                analysis corrects the episode from Apple's own signed notifications.
+                No episode is ever changed from a status alone.
+
+                Each check is recorded in the table subscription_checks (what the
+                notifications said, what Apple said, what was fetched) and counted
+                in data_quality.csv. An episode checked is not checked again for
+                --stale-days days. Resumable as `churn fetch` is: each answer is
+                recorded before the next request that depends on it, so a run
+                stopped in any way goes on with the first request it did not
+                record. 429 and 5xx answers and network failures are tried again
+                (--max-attempts, --max-retry-wait). `churn nightly --fetch
+                --repair` does all this every night, after its load and analysis.
+
+                Credentials as for `churn fetch`. Exit codes: 0 success, 1 failure,
+                64 bad usage, 69 the API (or the database) unreachable after the
+                retries: run again later, it resumes; 75 a fetch holds the lock,
+                77 the API refused the credentials.
+
+                Examples:
+                  churn repair --out /srv/exports
+                  churn nightly /srv/exports
+                  churn repair --out /srv/exports --limit 20 --stale-days 3
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var api: APIOptions
+        @OptionGroup var repair: RepairOptions
+
+        @Option(
+            help: ArgumentHelp("The exports directory the history files go to (created if missing).", valueName: "dir"))
+        var out: String
+
+        @Option(help: ArgumentHelp("Apple's environment: Production or Sandbox.", valueName: "name"))
+        var environment: String = "Production"
+
+        @Option(help: ArgumentHelp("The app's bundle id (default: CHURN_BUNDLE_ID).", valueName: "id"))
+        var bundleID: String?
+
+        @Option(
+            name: .customLong("trust-root"),
+            help: ArgumentHelp(
+                "A trusted root certificate (DER or PEM); repeatable. Replaces the default Apple Root CA - G3.",
+                valueName: "file"
+            )
+        )
+        var trustRoots: [String] = []
+
+        @Option(help: ArgumentHelp("Seconds to wait for a fetch to finish.", valueName: "seconds"))
+        var lockTimeout: Double = 60
+
+        func validate() throws {
+            try FetchCommand.validate(environment: environment)
+            if lockTimeout < 0 { throw ValidationError("--lock-timeout must be 0 or more.") }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw ValidationError("--out \(out) is a file, not a directory.")
+            }
+            for path in trustRoots {
+                if let problem = FileAccess.problem(reading: path) {
+                    throw ValidationError("cannot read trust root \(path): \(problem).")
+                }
+            }
+        }
+
+        func run() async throws {
+            let logger = global.makeLogger()
+            let credentials = try api.credentials(bundleID: bundleID)
+            let job = RepairJob(
+                credentials: credentials, baseURL: try api.resolvedBaseURL(environment: environment),
+                retry: try api.retryPolicy(), environment: environment, directory: out, limit: repair.limit,
+                concurrency: repair.concurrency, staleDays: repair.staleDays, lockTimeout: lockTimeout,
+                verifier: try IngestOptions.verifier(trustRoots: trustRoots)
+            )
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let summary = try await RepairWorkflow(target: global.target, logger: logger).run(job, now: now)
+            print(RepairReport.render(summary))
+        }
+    }
+}

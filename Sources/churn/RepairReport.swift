@@ -1,0 +1,17 @@
+import HistoryFetch
+
+/// What a repair did, as people read it.
+enum RepairReport {
+    /// One line of counts, then the history files written, indented.
+    static func render(_ summary: RepairJob.Summary) -> String {
+        let verdicts = SubscriptionCheck.Verdict.allCases.map { "\(summary.verdicts[$0] ?? 0) \($0.rawValue)" }
+        var line = "checked \(summary.checked) subscription(s) with Apple: " + verdicts.joined(separator: ", ")
+        if summary.resumed > 0 { line += " (went on with \(summary.resumed) unfinished)" }
+        var lines = [line]
+        lines.append(
+            "fetched the history of \(summary.histories) subscription(s): \(summary.pages) page(s), "
+                + "\(summary.notifications) notification(s), \(summary.files.count) file(s)")
+        lines += summary.files.map { "  \($0)" }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,352 @@
+import Foundation
+import PGClient
+import TestPKI
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `churn repair` and `churn nightly --fetch --repair`, the built binary against the mock API and a real database.
+///
+/// Four subscriptions, signed by a test authority, dated back from today so Apple's history still holds them:
+/// - A: its billing issue opened 20 days ago; the recovery came 2 days later, but only Apple's history by transaction
+///   id lists it. The notifications leave A open with no news (`open_without_news`); Apple says active.
+/// - B: its billing issue opened 100 days ago and recovered 5 days later, again listed only by transaction id. The
+///   notifications end it by inference at day 60 (`inferred_expiry`); Apple says active.
+/// - C: opened 95 days ago, and expired; the expiry is listed only by transaction id. Ended by inference too, but
+///   Apple says expired: the status agrees, and nothing of C is fetched.
+/// - D: renewed yesterday; nothing uncertain.
+/// - E: entered a grace period 3 days ago, with no grace end in its renewal info (`grace_end_unknown`); Apple says in
+///   grace: the status agrees.
+/// - F: open without news, like A, but Apple knows no such transaction (404): the check is `refused`, nothing fetched.
+@Suite struct RepairTests {
+    static let a = "1000000001"
+    static let b = "1000000002"
+    static let c = "1000000003"
+    static let d = "1000000004"
+    static let e = "1000000005"
+    static let f = "1000000006"
+
+    struct Workspace {
+        let key = APIKeyFixture()
+        let root: URL
+        let exports: URL
+        let reports: URL
+        let schema: TestDatabase.Schema
+        let keyFile: String
+        let trustRoot: String
+        let notifications: [HistoryFixture.Notification]
+        let statuses: [String: MockAppStoreServer.StatusItem]
+
+        init() throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("repair-\(UUID().uuidString)")
+            exports = root.appendingPathComponent("exports")
+            reports = root.appendingPathComponent("reports")
+            try FileManager.default.createDirectory(at: exports, withIntermediateDirectories: true)
+            schema = try TestDatabase.makeSchema("repair")
+            keyFile = try key.writeKeyFile(in: root)
+            let authority = try TestCertificateAuthority(name: "Repair")
+            trustRoot = root.appendingPathComponent("root.der").path
+            try Data(try authority.rootDER()).write(to: URL(fileURLWithPath: trustRoot))
+            var story = Story(signer: try authority.signer())
+            try story.add(RepairTests.a, "SUBSCRIBED", "INITIAL_BUY", day: -50, expires: -20)
+            try story.add(RepairTests.a, "DID_FAIL_TO_RENEW", nil, day: -20, expires: -20)
+            try story.add(RepairTests.a, "DID_RENEW", "BILLING_RECOVERY", day: -18, expires: 12, hidden: true)
+            try story.add(RepairTests.b, "SUBSCRIBED", "INITIAL_BUY", day: -130, expires: -100)
+            try story.add(RepairTests.b, "DID_FAIL_TO_RENEW", nil, day: -100, expires: -100)
+            try story.add(RepairTests.b, "DID_RENEW", "BILLING_RECOVERY", day: -95, expires: -65, hidden: true)
+            try story.add(RepairTests.c, "SUBSCRIBED", "INITIAL_BUY", day: -125, expires: -95)
+            try story.add(RepairTests.c, "DID_FAIL_TO_RENEW", nil, day: -95, expires: -95)
+            try story.add(RepairTests.c, "EXPIRED", "BILLING_RETRY", day: -35, expires: -95, hidden: true)
+            try story.add(RepairTests.d, "SUBSCRIBED", "INITIAL_BUY", day: -30, expires: -1)
+            try story.add(RepairTests.d, "DID_RENEW", nil, day: -1, expires: 29)
+            try story.add(RepairTests.e, "SUBSCRIBED", "INITIAL_BUY", day: -33, expires: -3)
+            try story.add(RepairTests.e, "DID_FAIL_TO_RENEW", "GRACE_PERIOD", day: -3, expires: -3)
+            try story.add(RepairTests.f, "SUBSCRIBED", "INITIAL_BUY", day: -60, expires: -25)
+            try story.add(RepairTests.f, "DID_FAIL_TO_RENEW", nil, day: -25, expires: -25)
+            notifications = story.notifications
+            statuses = [
+                RepairTests.a: try story.status(1, RepairTests.a, expires: 12),
+                RepairTests.b: try story.status(1, RepairTests.b, expires: 25),
+                RepairTests.c: try story.status(2, RepairTests.c, expires: -95),
+                RepairTests.e: try story.status(4, RepairTests.e, expires: -3),
+            ]
+        }
+
+        var environment: [String: String?] {
+            [
+                "CHURN_KEY_FILE": keyFile, "CHURN_KEY_ID": key.keyID, "CHURN_ISSUER_ID": key.issuerID,
+                "CHURN_BUNDLE_ID": key.bundleID, "CHURN_KEY": nil,
+            ]
+        }
+
+        func mock(pageSize: Int = 5, faults: [MockAppStoreServer.Fault] = []) -> MockAppStoreServer.Configuration {
+            key.mock(notifications, pageSize: pageSize, faults: faults, statuses: statuses)
+        }
+
+        func churn(_ arguments: [String], _ server: MockAppStoreServer, fault: String? = nil) throws
+            -> ChurnCommand.Result
+        {
+            var environment = self.environment
+            environment["CHURN_FAULT"] = fault
+            return try ChurnCommand.run(
+                arguments + ["--database-url", schema.url, "--base-url", server.baseURL], in: root,
+                environment: environment
+            )
+        }
+
+        func nightly(_ server: MockAppStoreServer, _ extra: [String] = []) throws -> ChurnCommand.Result {
+            try churn(
+                [
+                    "nightly", "--fetch", "--verbose", "--trust-root", trustRoot, "--reports-root", reports.path,
+                    exports.path,
+                ] + extra, server)
+        }
+
+        func repair(_ server: MockAppStoreServer, _ extra: [String] = [], fault: String? = nil) throws
+            -> ChurnCommand.Result
+        {
+            try churn(
+                ["repair", "--out", exports.path, "--trust-root", trustRoot, "--stale-days", "7"] + extra, server,
+                fault: fault)
+        }
+
+        /// Each subscription's episode outcome as stored, and whether the `episodes` view ends it by inference.
+        func outcomes() throws -> [String: String] {
+            let rows = try schema.connect().execute(
+                """
+                SELECT original_transaction_id, outcome || CASE WHEN end_inferred THEN ' (inferred)' ELSE '' END
+                FROM episodes ORDER BY 1
+                """
+            ).rows
+            var outcomes: [String: String] = [:]
+            for row in rows { outcomes[row[0] ?? ""] = row[1] ?? "" }
+            return outcomes
+        }
+
+        /// Each check: subscription, reason, state, verdict, Apple's status, and whether a history file was written.
+        func checks() throws -> [[String?]] {
+            try schema.connect().execute(
+                """
+                SELECT original_transaction_id, reason, state, verdict, apple_status::text,
+                       (history_file IS NOT NULL)::text
+                FROM subscription_checks ORDER BY original_transaction_id, id
+                """
+            ).rows
+        }
+
+        func exportNames() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: exports.path).sorted()
+        }
+
+        func dataQuality() throws -> String {
+            try String(
+                contentsOf: reports.appendingPathComponent("latest/data_quality.csv"), encoding: .utf8)
+        }
+    }
+
+    /// Signed notifications and status items of the subscriptions, dated in days from today (UTC midnight).
+    struct Story {
+        let signer: JWSSigner
+        let today = Int64(Date().timeIntervalSince1970 * 1000) / 86_400_000 * 86_400_000
+        var notifications: [HistoryFixture.Notification] = []
+
+        func day(_ day: Int64) -> Int64 { today + day * 86_400_000 + 3_600_000 }
+
+        mutating func add(
+            _ subscription: String, _ type: String, _ subtype: String?, day signedDay: Int64, expires: Int64,
+            hidden: Bool = false
+        ) throws {
+            let number = notifications.count + 1
+            let signedDate = day(signedDay)
+            let transaction: [String: Any] = [
+                "originalTransactionId": subscription, "transactionId": "\(subscription)-\(number)",
+                "productId": "com.example.monthly", "purchaseDate": signedDate, "expiresDate": day(expires),
+                "price": 4990, "currency": "EUR", "storefront": "DEU", "inAppOwnershipType": "PURCHASED",
+                "environment": "Production", "signedDate": signedDate,
+            ]
+            let renewal: [String: Any] = [
+                "originalTransactionId": subscription, "autoRenewStatus": 1, "environment": "Production",
+                "signedDate": signedDate,
+            ]
+            var payload: [String: Any] = [
+                "notificationType": type, "notificationUUID": String(format: "70000000-0000-4000-8000-%012d", number),
+                "signedDate": signedDate, "version": "2.0",
+                "data": [
+                    "environment": "Production", "bundleId": "com.example",
+                    "signedTransactionInfo": try signer.sign(try JSONSerialization.data(withJSONObject: transaction)),
+                    "signedRenewalInfo": try signer.sign(try JSONSerialization.data(withJSONObject: renewal)),
+                ],
+            ]
+            if let subtype { payload["subtype"] = subtype }
+            notifications.append(
+                HistoryFixture.Notification(
+                    uuid: String(format: "70000000-0000-4000-8000-%012d", number), signedDate: signedDate, type: type,
+                    signedPayload: try signer.sign(try JSONSerialization.data(withJSONObject: payload)),
+                    originalTransactionId: subscription, isTransactionOnly: hidden
+                ))
+        }
+
+        /// Apple's status item of `subscription`: `status`, its latest transaction expiring on day `expires`.
+        func status(_ status: Int, _ subscription: String, expires: Int64) throws -> MockAppStoreServer.StatusItem {
+            let signedDate = Int64(Date().timeIntervalSince1970 * 1000)
+            let transaction: [String: Any] = [
+                "originalTransactionId": subscription, "transactionId": "\(subscription)-latest",
+                "productId": "com.example.monthly", "expiresDate": day(expires), "environment": "Production",
+                "signedDate": signedDate,
+            ]
+            let renewal: [String: Any] = [
+                "originalTransactionId": subscription, "autoRenewStatus": status == 1 ? 1 : 0,
+                "isInBillingRetryPeriod": false, "environment": "Production", "signedDate": signedDate,
+            ]
+            return MockAppStoreServer.StatusItem(
+                status: status,
+                signedTransactionInfo: try signer.sign(try JSONSerialization.data(withJSONObject: transaction)),
+                signedRenewalInfo: try signer.sign(try JSONSerialization.data(withJSONObject: renewal))
+            )
+        }
+    }
+
+    /// The status requests a server saw (`GET …/subscriptions/<id>`), answered or not.
+    static func statusRequests(_ requests: [MockAppStoreServer.Request]) -> [MockAppStoreServer.Request] {
+        requests.filter { $0.path.hasPrefix("GET /inApps/v1/subscriptions/") }
+    }
+
+    /// The history requests by transaction id, as `<transaction>/<token or first>`.
+    static func historyRequests(_ requests: [MockAppStoreServer.Request]) -> [String] {
+        requests.filter { $0.status == 200 && $0.body["transactionId"] != nil }.map {
+            "\($0.body["transactionId"] ?? "")/\($0.paginationToken ?? "first")"
+        }
+    }
+
+    @Test func theNextNightlyRepairsWhatAppleReportsOtherwiseAndLeavesWhatAgrees() async throws {
+        let workspace = try Workspace()
+        try await MockAppStoreServer.with(workspace.mock()) { server in
+            let first = try workspace.nightly(server)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(
+                try workspace.outcomes() == [
+                    Self.a: "open", Self.b: "expired (inferred)", Self.c: "expired (inferred)", Self.e: "open",
+                    Self.f: "open",
+                ])
+            #expect(try !workspace.dataQuality().contains("apple_"), "no check, no line")
+
+            let before = server.requests.count
+            let second = try workspace.nightly(server, ["--repair", "--stale-days", "7"])
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(
+                second.stdout.contains(
+                    "checked 5 subscription(s) with Apple: 2 agrees, 2 differs, 0 not_found, 0 unverified, 1 refused"),
+                "\(second.stdout)")
+            #expect(second.stdout.contains("fetched the history of 2 subscription(s)"), "\(second.stdout)")
+            let asked = Array(server.requests.dropFirst(before))
+            #expect(Set(Self.statusRequests(asked).map(\.path)).count == 5)
+            #expect(
+                Set(Self.historyRequests(asked).map { String($0.prefix { $0 != "/" }) }) == [Self.a, Self.b],
+                "the histories of C and E, whose status agrees, and of F, unknown to Apple, are not asked")
+            // A and B are corrected from Apple's signed notifications; C, E and F stay as the notifications left them.
+            #expect(
+                try workspace.outcomes() == [
+                    Self.a: "recovered", Self.b: "recovered", Self.c: "expired (inferred)", Self.e: "open",
+                    Self.f: "open",
+                ])
+            #expect(
+                try workspace.checks() == [
+                    [Self.a, "open_without_news", "done", "differs", "1", "true"],
+                    [Self.b, "inferred_expiry", "done", "differs", "1", "true"],
+                    [Self.c, "inferred_expiry", "done", "agrees", "2", "false"],
+                    [Self.e, "grace_end_unknown", "done", "agrees", "4", "false"],
+                    [Self.f, "open_without_news", "done", "refused", nil, "false"],
+                ])
+            let quality = try workspace.dataQuality()
+            for line in [
+                "apple_status_agrees,2", "apple_status_differs,2", "apple_history_fetched,2", "apple_check_failed,1",
+            ] {
+                #expect(quality.contains(line), "\(line): \(quality)")
+            }
+            let summary = try String(
+                contentsOf: workspace.reports.appendingPathComponent("latest/summary.md"), encoding: .utf8)
+            #expect(summary.contains("Uncertain episodes checked against Apple's status: 5"), "\(summary)")
+            #expect(try !workspace.exportNames().contains { $0.hasSuffix(".partial") })
+
+            // Every one was checked today: the next night leaves them alone.
+            let third = try workspace.nightly(server, ["--repair", "--stale-days", "7"])
+            #expect(third.status == 0, "\(third.stderr)")
+            #expect(third.stdout.contains("checked 0 subscription(s)"), "\(third.stdout)")
+            #expect(try workspace.checks().count == 5)
+        }
+    }
+
+    @Test(arguments: ["repair.status-recorded:2", "repair.page-committed:2", "repair.page-written:2"])
+    func aRepairKilledMidwayResumesWithNoRequestRepeated(_ fault: String) async throws {
+        let workspace = try Workspace()
+        try await MockAppStoreServer.with(workspace.mock(pageSize: 1)) { server in
+            let first = try workspace.nightly(server)
+            #expect(first.status == 0, "\(first.stderr)")
+            let before = server.requests.count
+
+            let killed = try workspace.repair(server, ["--concurrency", "1"], fault: fault)
+            #expect(killed.status == SIGKILL, "the repair must die at \(fault): \(killed.stderr)")
+            let resumed = try workspace.repair(server, ["--concurrency", "1"])
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            #expect(resumed.stdout.contains("went on with"), "\(resumed.stdout)")
+
+            let asked = Array(server.requests.dropFirst(before))
+            let statuses = Self.statusRequests(asked).map(\.path)
+            #expect(statuses.count == 5 && Set(statuses).count == 5, "no status asked twice: \(statuses)")
+            let histories = Self.historyRequests(asked)
+            let repeated = fault.hasPrefix("repair.page-written") ? 1 : 0
+            #expect(
+                histories.count == Set(histories).count + repeated,
+                "no history page asked twice, but the one written and not recorded: \(histories)")
+            #expect(try workspace.checks().allSatisfy { $0[2] == "done" })
+            #expect(try !workspace.exportNames().contains { $0.hasSuffix(".partial") })
+
+            let loaded = try ChurnCommand.run(
+                [
+                    "nightly", "--database-url", workspace.schema.url, "--trust-root", workspace.trustRoot,
+                    "--reports-root", workspace.reports.path, workspace.exports.path,
+                ], in: workspace.root)
+            #expect(loaded.status == 0, "\(loaded.stderr)")
+            #expect(
+                try workspace.outcomes() == [
+                    Self.a: "recovered", Self.b: "recovered", Self.c: "expired (inferred)", Self.e: "open",
+                    Self.f: "open",
+                ])
+        }
+    }
+
+    @Test func statusRequestsAnswered429Or5xxAreTriedAgain() async throws {
+        let workspace = try Workspace()
+        try await MockAppStoreServer.with(workspace.mock()) { server in
+            let first = try workspace.nightly(server)
+            #expect(first.status == 0, "\(first.stderr)")
+            let next = server.requests.count + 1
+            server.setFaults([.tooManyRequests(request: next, retryAfter: "1"), .serverError(request: next + 1)])
+            let repaired = try workspace.repair(server, ["--concurrency", "1"])
+            #expect(repaired.status == 0, "\(repaired.stderr)")
+            let statuses = Self.statusRequests(Array(server.requests.dropFirst(next - 1)))
+            // Oldest episode first: B (429, 500, then answered), C, F (unknown to Apple), A, E.
+            #expect(statuses.map(\.status) == [429, 500, 200, 200, 404, 200, 200], "\(statuses.map(\.status))")
+            #expect(try workspace.checks().map { $0[3] } == ["differs", "differs", "agrees", "agrees", "refused"])
+        }
+    }
+
+    @Test func anAnswerSignedByAnotherAuthorityIsNotTrustedAndFetchesNothing() async throws {
+        let workspace = try Workspace()
+        let stranger = Story(signer: try TestCertificateAuthority(name: "Stranger").signer())
+        var configuration = workspace.mock()
+        configuration.statuses[Self.a] = try stranger.status(1, Self.a, expires: 12)
+        try await MockAppStoreServer.with(configuration) { server in
+            #expect(try workspace.nightly(server).status == 0)
+            let repaired = try workspace.repair(server)
+            #expect(repaired.status == 0, "\(repaired.stderr)")
+            #expect(try workspace.checks().first?[3] == "unverified")
+            #expect(!Self.historyRequests(server.requests).contains { $0.hasPrefix(Self.a) })
+        }
+    }
+}
