@@ -11,8 +11,8 @@ package struct CustomerFacts: Hashable, Sendable {
             case appTransaction = "app_transaction_id"
             /// A non-empty `appAccountToken`: the app's own user id.
             case accountToken = "app_account_token"
-            /// An original transaction id: the subscription's own, and the one it continues after a migration
-            /// (`previousOriginalTransactionId`).
+            /// The original transaction id of the subscription this one continues after a migration
+            /// (`previousOriginalTransactionId`): it links the two, as that subscription's own id.
             case subscription
         }
 
@@ -52,7 +52,6 @@ package struct CustomerFacts: Hashable, Sendable {
 
     /// Takes what counts of one notification of `subscription`, in processing order.
     mutating func add(_ event: NotificationEvent, subscription: String) {
-        if links.isEmpty { link(.init(.subscription, subscription), at: event.signedDate) }
         if let id = event.appTransactionId, !id.isEmpty { link(.init(.appTransaction, id), at: event.signedDate) }
         if let token = event.appAccountToken, !token.isEmpty {
             link(.init(.accountToken, token), at: event.signedDate)

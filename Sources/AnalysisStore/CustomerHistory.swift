@@ -63,9 +63,13 @@ package struct CustomerHistory: Sendable {
         let subscriptions = try connection.execute(
             """
             WITH hit AS (
-                SELECT DISTINCT original_transaction_id FROM subscription_links
-                WHERE environment = $1 AND link IN ('subscription:' || $2, 'app_transaction_id:' || $2,
-                                                    'app_account_token:' || $2)
+                SELECT original_transaction_id FROM subscription_links
+                WHERE environment = $1 AND link IN ('app_transaction_id:' || $2, 'app_account_token:' || $2)
+                UNION
+                SELECT $2 WHERE EXISTS (
+                    SELECT 1 FROM notifications
+                    WHERE environment = $1 AND original_transaction_id = $2
+                      AND in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED')
             ), customer AS (
                 SELECT DISTINCT coalesce(c.customer_id, h.original_transaction_id) AS customer_id
                 FROM hit h LEFT JOIN subscription_customers c

@@ -3,8 +3,8 @@ import PGClient
 import Store
 
 /// Joins an environment's subscriptions into customers (METRICS.md v2.1, "Customers who come back"): subscriptions
-/// sharing a key of `subscription_links` (an `appTransactionId`, a non-empty `appAccountToken`, an original
-/// transaction id continued after a migration) are one customer, transitively. Its id is the smallest original
+/// sharing a key of `subscription_links` (an `appTransactionId`, a non-empty `appAccountToken`) are one customer, and
+/// so are a subscription and the one it continues after a migration (its `subscription:<id>` key), transitively. Its id is the smallest original
 /// transaction id among its subscriptions (in byte order); a subscription sharing no key is a customer of its own and
 /// gets no row.
 ///
@@ -66,15 +66,25 @@ package struct CustomerLinks {
                 original_transaction_id text PRIMARY KEY, customer_id text COLLATE "C" NOT NULL)
             """)
         try connection.execute("TRUNCATE churn_shared_links, churn_labels")
-        // asOf is an integer formatted here, never text from outside.
+        // asOf is an integer formatted here, never text from outside. A subscription continued after a migration holds
+        // `subscription:<its id>` as a key of its own, when it has a notification that counts by then.
         try connection.execute(
             """
             INSERT INTO churn_shared_links
-            SELECT l.original_transaction_id, l.link
-            FROM subscription_links l
-            JOIN (SELECT link FROM subscription_links WHERE environment = $1 \(cutoff("first_signed"))
-                  GROUP BY link HAVING count(*) > 1) shared ON shared.link = l.link
-            WHERE l.environment = $1 \(cutoff("l.first_signed"))
+            WITH keys AS (
+                SELECT original_transaction_id, link FROM subscription_links
+                WHERE environment = $1 \(cutoff("first_signed"))
+                UNION ALL
+                SELECT DISTINCT substr(l.link, length('subscription:') + 1), l.link FROM subscription_links l
+                WHERE l.environment = $1 AND l.link LIKE 'subscription:%' \(cutoff("l.first_signed"))
+                  AND EXISTS (
+                      SELECT 1 FROM notifications n
+                      WHERE n.original_transaction_id = substr(l.link, length('subscription:') + 1)
+                        AND n.environment = $1 AND n.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED'
+                        \(cutoff("n.signed_date")))
+            )
+            SELECT k.original_transaction_id, k.link
+            FROM keys k JOIN (SELECT link FROM keys GROUP BY link HAVING count(*) > 1) shared ON shared.link = k.link
             """,
             [environment]
         )
