@@ -146,6 +146,14 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
+        // App Store Connect's Analytics Reports (Subscription Event, Subscription State) read by column name, gzip or
+        // not, later files restating earlier days; and our billing-issue days set beside them within Apple's noise.
+        .target(
+            name: "AppleReports",
+            dependencies: ["Analysis", "CivilTime", "Gzip"],
+            swiftSettings: upcomingFeatures
+        ),
+
         // Feeds Analysis from PostgreSQL and stores its episodes (incremental rebuild).
         .target(
             name: "AnalysisStore",
@@ -249,6 +257,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "AppleReportsTests",
+            dependencies: ["AppleReports", "Analysis", "Gzip", "Reports"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
