@@ -168,7 +168,7 @@ let package = Package(
         // summary.md for people, the charts.
         .target(
             name: "Reports",
-            dependencies: ["Analysis", "AppStoreNotifications", "CivilTime"],
+            dependencies: ["Analysis", "AppleReports", "AppStoreNotifications", "CivilTime"],
             swiftSettings: upcomingFeatures
         ),
 
