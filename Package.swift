@@ -190,7 +190,7 @@ let package = Package(
         .target(
             name: "Workflows",
             dependencies: [
-                "Ingest", "HistoryFetch", "Analysis", "AnalysisStore", "Reports", "Store", "PGClient",
+                "Ingest", "HistoryFetch", "Analysis", "AnalysisStore", "AppleReports", "Reports", "Store", "PGClient",
                 "AppStoreServerAPI",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -203,7 +203,7 @@ let package = Package(
             name: "churn",
             dependencies: [
                 "Workflows", "Ingest", "HistoryFetch", "Store", "PGClient", "AppStoreNotifications",
-                "AppStoreServerAPI", "Analysis", "AnalysisStore", "Reports", "Simulator", "CivilTime",
+                "AppStoreServerAPI", "Analysis", "AnalysisStore", "AppleReports", "Reports", "Simulator", "CivilTime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
@@ -299,7 +299,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "churn", "Workflows", "HistoryFetch", "Ingest", "AppStoreServerAPI", "PGClient", "Store",
-                "AppStoreNotifications", "TestPKI", "TestSupport",
+                "AppStoreNotifications", "TestPKI", "TestSupport", "AppleReports", "Analysis", "Gzip",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: upcomingFeatures

@@ -1,5 +1,6 @@
 import Analysis
 import AnalysisStore
+import AppleReports
 import Foundation
 import PGClient
 import Reports
@@ -34,11 +35,12 @@ package enum ReportWriting {
         directory: URL,
         granularity: CalendarPeriod.Granularity = .month,
         schedule: MessageSchedule = .standard,
-        isAsOfGiven: Bool
+        isAsOfGiven: Bool,
+        apple: AppleReportSet? = nil
     ) throws -> WrittenReport {
         try writeStreamed(
             environment: environment, asOf: asOf, store: store, reader: reader, root: root, directory: directory,
-            granularity: granularity, schedule: schedule, isAsOfGiven: isAsOfGiven
+            granularity: granularity, schedule: schedule, isAsOfGiven: isAsOfGiven, apple: apple
         ) { body in
             try stream(episodes, environment: environment, asOf: asOf, store: store, reader: reader, body)
         }
@@ -69,6 +71,7 @@ package enum ReportWriting {
         granularity: CalendarPeriod.Granularity,
         schedule: MessageSchedule,
         isAsOfGiven: Bool,
+        apple: AppleReportSet?,
         episodes: (_ body: (Episode) throws -> Void) throws -> EpisodeDataset
     ) throws -> WrittenReport {
         let (options, previousReportProblem) = try options(
@@ -77,12 +80,17 @@ package enum ReportWriting {
         var tally = Report.Tally(asOf: asOf, options: options)
         var check = ForecastCheck.Tally(
             forecast: try forecast(environment: environment, asOf: asOf, store: store, reader: reader))
+        var billingIssueDays = apple.map { _ in BillingIssueDays.Tally(asOf: asOf) }
         let counts = try episodes { episode in
             tally.add(episode)
             check.add(episode)
+            billingIssueDays?.add(episode)
         }
-        let report = Report(
+        var report = Report(
             tally, dataQuality: counts.dataQuality, renewals: counts.renewals, forecastCheck: check.check)
+        if let apple, let billingIssueDays {
+            report.appleComparison = AppleComparison(ours: billingIssueDays, apple: apple)
+        }
         try report.write(to: directory)
         return WrittenReport(
             report: report, directory: directory, asOf: asOf, previousReportProblem: previousReportProblem)
