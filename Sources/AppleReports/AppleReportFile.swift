@@ -30,6 +30,9 @@ package struct AppleReportFile: Sendable {
     package var paidServiceDays: [Int: Amount]?
     /// The `Event Grouping` of each `Event Sub Type` seen, when the file has that column.
     package var groupings: [String: String]
+    /// Per day and value: the combinations of Apple's other columns (territory, subscription, offer, …) that carried
+    /// it. One seen on another day but missing on this one may have been left out under Apple's threshold.
+    package var combinations: [Int: [String: Set<String>]] = [:]
 
     /// Reads the file at `path`: gzip when it starts with gzip's magic number, else plain text (UTF-8).
     /// - Throws: ``AppleReportError`` naming the file (and line): unreadable, corrupt gzip, missing columns, a
@@ -83,6 +86,8 @@ package struct AppleReportFile: Sendable {
             if let grouping = layout.grouping {
                 file.groupings[value] = line.fields[grouping]
             }
+            let dimensions = line.fields.indices.filter { !layout.read.contains($0) }.map { line.fields[$0] }
+            file.combinations[day, default: [:]][value, default: []].insert(dimensions.joined(separator: "\t"))
             if let column = layout.paidServiceDays {
                 let text = line.fields[column]
                 let days =
@@ -108,6 +113,8 @@ package struct AppleReportFile: Sendable {
         var paidServiceDays: Int?
         /// Fields a line must have to hold every column read.
         var width: Int
+        /// The columns read for their values: every other column is one of Apple's dimensions.
+        var read: Set<Int>
 
         init(header: [String], path: String) throws {
             typealias Columns = AppleReportColumns
@@ -142,7 +149,9 @@ package struct AppleReportFile: Sendable {
             }
             date = datePosition
             counts = countsPosition
-            width = ([date, value, counts] + [grouping, paidServiceDays].compactMap { $0 }).max().map { $0 + 1 } ?? 0
+            let columns = [date, value, counts] + [grouping, paidServiceDays].compactMap { $0 }
+            width = (columns.max() ?? 0) + 1
+            read = Set(columns)
         }
     }
 

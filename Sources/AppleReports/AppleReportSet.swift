@@ -26,6 +26,10 @@ package struct AppleReportSet: Sendable {
     package var stateDays: [Int: [String: AppleReportFile.Amount]] = [:]
     /// The `Event Grouping` of each `Event Sub Type` seen.
     package var groupings: [String: String] = [:]
+    /// Per day and value of either report: the combinations of Apple's other columns that carried it
+    /// (``AppleReportFile/combinations``), from the file that stated the day last.
+    package var eventCombinations: [Int: [String: Set<String>]] = [:]
+    package var stateCombinations: [Int: [String: Set<String>]] = [:]
     /// The files in the order they were applied.
     package var files: [FileSummary] = []
 
@@ -44,6 +48,7 @@ package struct AppleReportSet: Sendable {
             for (day, values) in file.days {
                 if eventDays[day] != nil { restated += 1 }
                 eventDays[day] = values
+                eventCombinations[day] = file.combinations[day]
                 if let paid = file.paidServiceDays {
                     paidServiceDays[day] = paid[day]
                     paidServiceDaysStated.insert(day)
@@ -57,6 +62,7 @@ package struct AppleReportSet: Sendable {
             for (day, values) in file.days {
                 if stateDays[day] != nil { restated += 1 }
                 stateDays[day] = values
+                stateCombinations[day] = file.combinations[day]
             }
         }
         files.append(FileSummary(path: file.path, kind: file.kind, days: file.days.count, restated: restated))

@@ -18,8 +18,9 @@ extension SummaryDocument {
         }
         intro +=
             "). Apple adds noise to every value (about ±\(AppleComparison.noise68) for 68 % of values, "
-            + "±\(AppleComparison.noise997) for 99.7 %) and drops values under \(AppleComparison.threshold): a "
-            + "difference within that noise is agreement. `\(AppleComparison.fileName)` has every week and day."
+            + "±\(AppleComparison.noise997) for 99.7 %) and leaves out values under \(AppleComparison.threshold): a "
+            + "difference within that noise is agreement, and ours may be above Apple's by what the values left out "
+            + "could hold. `\(AppleComparison.fileName)` has every week and day."
         writer.paragraph(intro)
         guard !comparison.weeks.isEmpty else {
             writer.paragraph("The files state no day that is complete by the as-of time, so nothing is compared.")

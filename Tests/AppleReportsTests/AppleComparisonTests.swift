@@ -104,6 +104,8 @@ import Testing
         #expect(entered.apple == 31)
         #expect(entered.appleValues == 2)
         #expect(entered.noiseBound == 9)
+        // 2026-03-05 and 03-06 state no entry: each may have left out both combinations 03-03 has, up to 4 each.
+        #expect(entered.thresholdAllowance == 16)
         let retry = try #require(comparison.weeks.first { $0.metric == .inBillingRetry })
         #expect(retry.ours == 20)
         #expect(retry.apple == 20)
@@ -140,16 +142,60 @@ import Testing
     }
 
     @Test func noApplesValueAllowsWhatTheThresholdDrops() throws {
-        // Apple states 2026-03-05 (a renewal) but gives no recovery value: our 10 recoveries exceed 6 + 4.
+        // Apple states 2026-03-05 (a renewal) but gives no recovery value: one value under 5 may have been left out.
         let events = AppleReportFiles.eventText([
             Event(date: "2026-03-05", grouping: "Paid Renewals", subType: "Paid Renewal", counts: 50)
         ])
         let comparison = AppleComparison(
             ours: try Self.ours(), apple: AppleReportSet(files: [try AppleReportFile.parse(events, path: "e.txt")]))
         let recoveries = try #require(comparison.days.first { $0.metric == .recoveredInRetry })
-        #expect(recoveries.noiseBound == 10)
+        #expect(recoveries.ours == 10)
+        #expect(recoveries.noiseBound == 6)
+        #expect(recoveries.thresholdAllowance == 4)
         #expect(recoveries.status == .agrees)
         #expect(AppleComparison.noiseBound(values: 1) == 6)
         #expect(AppleComparison.noiseBound(values: 4) == 12)
+    }
+
+    /// Leaving values out only lowers Apple's figure: ours above Apple's by more than the noise agrees when
+    /// combinations Apple gave on another day are missing, never when ours is below.
+    @Test func theThresholdAllowanceIsOneSidedAndComesFromMissingCombinations() throws {
+        func comparison(recoveriesInGB: Int, on day: String) throws -> AppleComparison {
+            let events = AppleReportFiles.eventText([
+                Event(
+                    date: "2026-03-04", grouping: "Recoveries from Billing Issue",
+                    subType: "Full Price Recoveries from Billing Retry", territory: "US", counts: 5),
+                Event(
+                    date: "2026-03-04", grouping: "Recoveries from Billing Issue",
+                    subType: "Full Price Recoveries from Billing Retry", territory: "GB", counts: 5),
+                Event(
+                    date: "2026-03-04", grouping: "Recoveries from Billing Issue",
+                    subType: "Full Price Recoveries from Billing Retry", territory: "FR", counts: 5),
+                Event(
+                    date: day, grouping: "Recoveries from Billing Issue",
+                    subType: "Full Price Recoveries from Billing Retry", territory: "GB", counts: recoveriesInGB),
+            ])
+            return AppleComparison(
+                ours: try Self.ours(),
+                apple: AppleReportSet(files: [try AppleReportFile.parse(events, path: "e.txt")]))
+        }
+        // Ours 10 on 2026-03-05; Apple 2 in GB, US and FR missing: 8 over, within ±6 plus 2 × 4.
+        let below = try #require(
+            try comparison(recoveriesInGB: 2, on: "2026-03-05").days.first {
+                $0.period == "2026-03-05" && $0.metric == .recoveredInRetry
+            })
+        #expect(below.difference == 8)
+        #expect(below.thresholdAllowance == 8)
+        #expect(below.status == .agrees)
+        // Apple 24 against our 10: 14 under, beyond ±6, whatever was left out.
+        let above = try #require(
+            try comparison(recoveriesInGB: 24, on: "2026-03-05").days.first {
+                $0.period == "2026-03-05" && $0.metric == .recoveredInRetry
+            })
+        #expect(above.status == .differs)
+        #expect(
+            above.sentence
+                == "2026-03-05: recoveries in billing retry, ours 10 against Apple's 24 (a difference of 14, beyond "
+                + "Apple's noise of ±6)")
     }
 }

@@ -132,7 +132,10 @@ import Testing
             ["report", "--database-url", schema.url, "--apple-reports", apple.path, "--out", out.path])
         #expect(report.status == 0, "\(report.stderr)")
         let csv = try String(contentsOf: out.appendingPathComponent("apple_comparison.csv"), encoding: .utf8)
-        #expect(csv.hasPrefix("granularity,period,metric,ours,apple,difference,noise_bound,apple_values,status\n"))
+        #expect(
+            csv.hasPrefix(
+                "granularity,period,metric,ours,apple,difference,noise_bound,threshold_allowance,apple_values,status\n")
+        )
         #expect(csv.contains("week,\(weekName),involuntary_churn,"))
         let summary = try String(contentsOf: out.appendingPathComponent("summary.md"), encoding: .utf8)
         #expect(summary.contains("## Against Apple's reports"))

@@ -4,7 +4,8 @@ import AppleReports
 extension AppleComparison {
     package static let fileName = "apple_comparison.csv"
     package static let columns = [
-        "granularity", "period", "metric", "ours", "apple", "difference", "noise_bound", "apple_values", "status",
+        "granularity", "period", "metric", "ours", "apple", "difference", "noise_bound", "threshold_allowance",
+        "apple_values", "status",
     ]
 
     /// `apple_comparison.csv`: the weeks, then the days, each in order of time and metric.
@@ -17,6 +18,7 @@ extension AppleComparison {
                 [
                     .text(row.granularity), .text(row.period), .text(row.metric.rawValue), .integer(row.ours),
                     .integer(row.apple), .integer(row.difference), .integer(row.noiseBound),
+                    .integer(row.thresholdAllowance),
                     .integer(row.appleValues), .text(row.status.rawValue),
                 ]
             })

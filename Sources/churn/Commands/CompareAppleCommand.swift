@@ -26,9 +26,11 @@ extension Churn {
                 grace and in billing retry, involuntary churn, paid service days
                 recovered, and the subscriptions in grace and in billing retry at
                 the day's end. Apple adds noise (about ±2 for 68% of values, ±6
-                for 99.7%) and drops values under 5: a difference within
-                6 x sqrt(values added) is agreement. Weeks that differ are named on
-                stderr with their figure.
+                for 99.7%) and leaves out values under 5: a difference within
+                6 x sqrt(values added) is agreement, and ours may be above Apple's
+                by up to 4 more for each value left out (a combination of Apple's
+                columns given on another day but not on this one). Weeks that
+                differ are named on stderr with their figure.
 
                 Output: an aligned table, or --format csv, json or markdown, with
                 the columns of apple_comparison.csv (`churn report --apple-reports
