@@ -36,7 +36,8 @@ extension SummaryDocument {
         } else {
             writer.paragraph(
                 "**\(HumanFormat.count(differingWeeks.count)) of \(HumanFormat.count(weeks.count)) "
-                    + "\(weeks.count == 1 ? "week" : "weeks") differ beyond Apple's noise:**")
+                    + "\(weeks.count == 1 ? "week" : "weeks") \(differingWeeks.count == 1 ? "differs" : "differ") beyond "
+                    + "Apple's noise:**")
             writer.bulletList(differing.map(\.sentence))
         }
         if !comparison.unmapped.isEmpty {

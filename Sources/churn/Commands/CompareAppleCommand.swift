@@ -77,7 +77,8 @@ extension Churn {
                 lines.append("all \(weeks) weeks agree with Apple's reports within Apple's noise")
             } else {
                 let differing = Set(comparison.differingWeeks.map(\.period)).count
-                lines.append("\(differing) of \(weeks) weeks differ beyond Apple's noise:")
+                lines.append(
+                    "\(differing) of \(weeks) weeks \(differing == 1 ? "differs" : "differ") beyond Apple's noise:")
                 lines += comparison.differingWeeks.map { "  " + $0.sentence }
             }
             for (value, count) in comparison.unmapped.sorted(by: { $0.key < $1.key }) {
