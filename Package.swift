@@ -146,6 +146,14 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
+        // App Store Connect's Analytics Reports (Subscription Event, Subscription State) read by column name, gzip or
+        // not, later files restating earlier days; and our billing-issue days set beside them within Apple's noise.
+        .target(
+            name: "AppleReports",
+            dependencies: ["Analysis", "CivilTime", "Gzip"],
+            swiftSettings: upcomingFeatures
+        ),
+
         // Feeds Analysis from PostgreSQL and stores its episodes (incremental rebuild).
         .target(
             name: "AnalysisStore",
@@ -160,7 +168,7 @@ let package = Package(
         // summary.md for people, the charts.
         .target(
             name: "Reports",
-            dependencies: ["Analysis", "AppStoreNotifications", "CivilTime"],
+            dependencies: ["Analysis", "AppleReports", "AppStoreNotifications", "CivilTime"],
             swiftSettings: upcomingFeatures
         ),
 
@@ -182,7 +190,7 @@ let package = Package(
         .target(
             name: "Workflows",
             dependencies: [
-                "Ingest", "HistoryFetch", "Analysis", "AnalysisStore", "Reports", "Store", "PGClient",
+                "Ingest", "HistoryFetch", "Analysis", "AnalysisStore", "AppleReports", "Reports", "Store", "PGClient",
                 "AppStoreServerAPI",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -195,7 +203,7 @@ let package = Package(
             name: "churn",
             dependencies: [
                 "Workflows", "Ingest", "HistoryFetch", "Store", "PGClient", "AppStoreNotifications",
-                "AppStoreServerAPI", "Analysis", "AnalysisStore", "Reports", "Simulator", "CivilTime",
+                "AppStoreServerAPI", "Analysis", "AnalysisStore", "AppleReports", "Reports", "Simulator", "CivilTime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
@@ -252,6 +260,11 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
+            name: "AppleReportsTests",
+            dependencies: ["AppleReports", "Analysis", "Gzip", "Reports"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
             name: "AnalysisTests",
             dependencies: ["Analysis", "TestSupport"],
             swiftSettings: upcomingFeatures
@@ -286,7 +299,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "churn", "Workflows", "HistoryFetch", "Ingest", "AppStoreServerAPI", "PGClient", "Store",
-                "AppStoreNotifications", "TestPKI", "TestSupport",
+                "AppStoreNotifications", "TestPKI", "TestSupport", "AppleReports", "Analysis", "Gzip",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: upcomingFeatures

@@ -1,4 +1,5 @@
 import Analysis
+import AppleReports
 import Foundation
 
 /// One involuntary-churn report: every table of METRICS.md's "Report files", the Markdown summary, the two charts
@@ -181,6 +182,9 @@ package struct Report: Sendable {
     package let weeks: [Flows.Week]
     /// The snapshot written to `headline.json`.
     package let headline: Headline
+    /// Our billing-issue days against App Store Connect's reports, when report files were given
+    /// (`churn report --apple-reports DIR`): written to `apple_comparison.csv` and a section of the summary.
+    package var appleComparison: AppleComparison?
 
     /// Computes every figure of the report.
     ///
@@ -319,7 +323,10 @@ package struct Report: Sendable {
     /// - Throws: `ReportsError` if the headline figures cannot be encoded.
     package func files() throws -> [File] {
         let csv = tables.map { File(name: $0.name, contents: CSVWriter.render($0)) }
-        return try csv + documents.map { try $0() }
+        let apple = appleComparison.map { comparison in
+            [File(name: AppleComparison.fileName, contents: CSVWriter.render(comparison.table()))]
+        }
+        return try csv + (apple ?? []) + documents.map { try $0() }
     }
 
     /// The files after the CSV tables, each made when called: the charts, the summary and the headline.
@@ -351,6 +358,11 @@ package struct Report: Sendable {
                     try write(Data(text.utf8))
                 }
             }
+        }
+        if let appleComparison {
+            try ReportDirectory.writeAtomically(
+                Data(CSVWriter.render(appleComparison.table()).utf8),
+                to: directory.appendingPathComponent(AppleComparison.fileName))
         }
         for make in documents {
             let file = try make()

@@ -1,4 +1,5 @@
 import Analysis
+import AppleReports
 
 /// `summary.md`: the report for people, in the order of the decisions it serves.
 ///
@@ -28,6 +29,9 @@ package struct SummaryDocument: Sendable {
         writeForecastCheck(to: &writer)
         writeWeeks(to: &writer)
         writeReturns(to: &writer)
+        if let comparison = report.appleComparison {
+            writeAppleComparison(comparison, to: &writer)
+        }
         writeGrace(to: &writer)
         writeGraceWhatIf(to: &writer)
         writeTiming(to: &writer)
@@ -153,6 +157,12 @@ package struct SummaryDocument: Sendable {
 
     private func writeFiles(to writer: inout MarkdownWriter) {
         writer.heading("Files")
-        writer.bulletList(Self.fileDescriptions.map { "`\($0.name)`: \($0.description)" })
+        var files = Self.fileDescriptions.map { "`\($0.name)`: \($0.description)" }
+        if report.appleComparison != nil {
+            files.append(
+                "`\(AppleComparison.fileName)`: our billing-issue figures against App Store Connect's Subscription "
+                    + "Event and Subscription State reports, per week and per day, within Apple's noise.")
+        }
+        writer.bulletList(files)
     }
 }

@@ -1,5 +1,6 @@
 import Analysis
 import AnalysisStore
+import AppleReports
 import Foundation
 import Logging
 import Reports
@@ -17,11 +18,15 @@ package struct ReportWorkflow {
         package var reportsRoot: String
         package var granularity: CalendarPeriod.Granularity
         package var schedule: MessageSchedule
+        /// App Store Connect's Subscription Event and Subscription State report files (a directory, or files) to
+        /// compare with: `apple_comparison.csv` and a section of the summary; nil for none.
+        package var appleReports: [String]?
 
         package init(
             environment: String, asOf: Int64?, out: String?, reportsRoot: String,
-            granularity: CalendarPeriod.Granularity, schedule: MessageSchedule
+            granularity: CalendarPeriod.Granularity, schedule: MessageSchedule, appleReports: [String]? = nil
         ) {
+            self.appleReports = appleReports
             self.environment = environment
             self.asOf = asOf
             self.out = out
@@ -42,8 +47,10 @@ package struct ReportWorkflow {
     /// Writes the report: from the stored episodes when as of the latest data (or later), else from episodes built
     /// afresh from the notifications signed by then.
     /// - Throws: ``WorkflowError/nothingLoaded``, ``WorkflowError/asOfAfterData(asOf:latest:)``; `PGError`,
-    ///   `ReportsError`, `EmbeddedClusterError`.
+    ///   `ReportsError`, `EmbeddedClusterError`, `AppleReportError`.
     package func run(_ inputs: Inputs) throws -> WrittenReport {
+        // Apple's files are read first: one that cannot be read fails before any database work.
+        let apple = try inputs.appleReports.map { try AppleReportSet.read(paths: $0) }
         let episodes = try UpToDateEpisodes(
             target: target, environment: inputs.environment, asOf: inputs.asOf, logger: logger)
         let asOf = episodes.asOf
@@ -55,6 +62,6 @@ package struct ReportWorkflow {
         return try ReportWriting.write(
             episodes.source, environment: inputs.environment, asOf: asOf, store: episodes.store,
             reader: episodes.reader, root: root, directory: directory, granularity: inputs.granularity,
-            schedule: inputs.schedule, isAsOfGiven: inputs.asOf != nil)
+            schedule: inputs.schedule, isAsOfGiven: inputs.asOf != nil, apple: apple)
     }
 }

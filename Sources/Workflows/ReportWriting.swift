@@ -1,5 +1,6 @@
 import Analysis
 import AnalysisStore
+import AppleReports
 import Foundation
 import PGClient
 import Reports
@@ -34,12 +35,13 @@ package enum ReportWriting {
         directory: URL,
         granularity: CalendarPeriod.Granularity = .month,
         schedule: MessageSchedule = .standard,
-        isAsOfGiven: Bool
+        isAsOfGiven: Bool,
+        apple: AppleReportSet? = nil
     ) throws -> WrittenReport {
         try writeStreamed(
             environment: environment, asOf: asOf, store: store, reader: reader, root: root, directory: directory,
             granularity: granularity, schedule: schedule, isAsOfGiven: isAsOfGiven,
-            customersAsOfLatest: episodes == .stored
+            customersAsOfLatest: episodes == .stored, apple: apple
         ) { body in
             try stream(episodes, environment: environment, asOf: asOf, store: store, reader: reader, body)
         }
@@ -71,6 +73,7 @@ package enum ReportWriting {
         schedule: MessageSchedule,
         isAsOfGiven: Bool,
         customersAsOfLatest: Bool,
+        apple: AppleReportSet?,
         episodes: (_ body: (Episode) throws -> Void) throws -> EpisodeDataset
     ) throws -> WrittenReport {
         let (options, previousReportProblem) = try options(
@@ -80,18 +83,23 @@ package enum ReportWriting {
         var check = ForecastCheck.Tally(
             forecast: try forecast(environment: environment, asOf: asOf, store: store, reader: reader))
         var expired = CustomerReturns()
+        var billingIssueDays = apple.map { _ in BillingIssueDays.Tally(asOf: asOf) }
         let counts = try episodes { episode in
             tally.add(episode)
             check.add(episode)
             try expired.add(episode)
+            billingIssueDays?.add(episode)
         }
         var returns = Returns.Tally(asOf: asOf)
         try expired.followUps(
             environment: environment, asOf: asOf, customersAsOfLatest: customersAsOfLatest, store: store
         ) { returns.add($0) }
-        let report = Report(
+        var report = Report(
             tally, dataQuality: counts.dataQuality, renewals: counts.renewals, forecastCheck: check.check,
             returns: returns.rows)
+        if let apple, let billingIssueDays {
+            report.appleComparison = AppleComparison(ours: billingIssueDays, apple: apple)
+        }
         try report.write(to: directory)
         return WrittenReport(
             report: report, directory: directory, asOf: asOf, previousReportProblem: previousReportProblem)

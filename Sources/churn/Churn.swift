@@ -31,8 +31,8 @@ struct Churn: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             NightlyCommand.self, LoadCommand.self, FetchCommand.self, RepairCommand.self, GapsCommand.self,
-            AnalyzeCommand.self,
-            ReportCommand.self, QueryCommand.self, QuarantineCommand.self, SimulateCommand.self, MigrateCommand.self,
+            AnalyzeCommand.self, ReportCommand.self, QueryCommand.self, CompareAppleCommand.self,
+            QuarantineCommand.self, SimulateCommand.self, MigrateCommand.self,
             DatabaseCommand.self,
         ]
     )

@@ -1,4 +1,5 @@
 import AppStoreServerAPI
+import AppleReports
 import ArgumentParser
 import HistoryFetch
 import Ingest
@@ -68,6 +69,9 @@ package struct CommandFailure: Equatable {
             } else {
                 self.init(status: .failure, message: "\(error)")
             }
+        case let error as AppleReportError:
+            // An App Store Connect report file that cannot be read, or lacks the columns the comparison needs.
+            self.init(status: .inputUnreadable, message: "\(error)")
         case let error as ValidationError:
             // Thrown by a command's run(), after parsing: ArgumentParser would add the root command's usage.
             self.init(status: .usage, message: error.message)

@@ -33,6 +33,13 @@ extension Churn {
                   churn report
                   churn report --as-of 2025-10-31 --granularity week
                   churn report --environment Sandbox --out /tmp/sandbox-report
+                  churn report --apple-reports ~/Downloads/apple-reports
+
+                --apple-reports DIR reads App Store Connect's Subscription Event and
+                Subscription State report files (TSV, gzip or not) and adds
+                apple_comparison.csv and a section of summary.md: our billing-issue
+                figures against Apple's, per week and day, within Apple's noise
+                (see `churn compare-apple --help`).
                 """
         )
 
@@ -55,6 +62,14 @@ extension Churn {
 
         @OptionGroup var schedule: ScheduleOption
 
+        @Option(
+            help: ArgumentHelp(
+                "App Store Connect Subscription Event and State report files to compare with (a directory or a file).",
+                valueName: "dir"
+            )
+        )
+        var appleReports: String?
+
         func validate() throws {
             if let asOf { _ = try DateArgument.asOf(asOf) }
         }
@@ -69,12 +84,14 @@ extension Churn {
             let logger = global.makeLogger()
             let inputs = ReportWorkflow.Inputs(
                 environment: environment.rawValue, asOf: try asOf.map { try DateArgument.asOf($0) }, out: out,
-                reportsRoot: reportsRoot, granularity: granularity, schedule: try schedule.load()
+                reportsRoot: reportsRoot, granularity: granularity, schedule: try schedule.load(),
+                appleReports: appleReports.map { [$0] }
             )
             let written = try ReportWorkflow(target: global.target, logger: logger).run(inputs)
             if let problem = written.previousReportProblem { Console.warnPreviousReportUnreadable(problem) }
             let outcomes = written.report.outcomes
-            print("wrote \(written.directory.path)/ (\(Reports.Report.fileNames.count) files)")
+            let files = Reports.Report.fileNames.count + (written.report.appleComparison == nil ? 0 : 1)
+            print("wrote \(written.directory.path)/ (\(files) files)")
             print(
                 "\(environment.rawValue) as of \(UTCTime.minute(written.asOf)): \(outcomes.episodes) episodes, "
                     + "\(outcomes.recovered) recovered, \(outcomes.expired) expired, \(outcomes.cancelled) cancelled, "

@@ -1,0 +1,50 @@
+import Analysis
+import AppleReports
+
+extension SummaryDocument {
+    /// The section on App Store Connect's own reports: how many weeks agree within Apple's noise, and each week
+    /// that differs, named with its figure.
+    func writeAppleComparison(_ comparison: AppleComparison, to writer: inout MarkdownWriter) {
+        writer.heading("Against Apple's reports")
+        let files = comparison.files.count
+        let restated = comparison.files.reduce(0) { $0 + $1.restated }
+        var intro =
+            "Our figures against App Store Connect's *App Store Subscription Event* and *App Store Subscription "
+            + "State* reports (\(HumanFormat.count(files)) \(files == 1 ? "file" : "files")"
+        if restated > 0 {
+            intro +=
+                "; \(HumanFormat.count(restated)) restated \(restated == 1 ? "day" : "days"), the later file's "
+                + "counts taken"
+        }
+        intro +=
+            "). Apple adds noise to every value (about ±\(AppleComparison.noise68) for 68 % of values, "
+            + "±\(AppleComparison.noise997) for 99.7 %) and leaves out values under \(AppleComparison.threshold): a "
+            + "difference within that noise is agreement, and ours may be above Apple's by what the values left out "
+            + "could hold. `\(AppleComparison.fileName)` has every week and day."
+        writer.paragraph(intro)
+        guard !comparison.weeks.isEmpty else {
+            writer.paragraph("The files state no day that is complete by the as-of time, so nothing is compared.")
+            return
+        }
+        let weeks = Set(comparison.weeks.map(\.period))
+        let differing = comparison.differingWeeks
+        let differingWeeks = Set(differing.map(\.period))
+        if differing.isEmpty {
+            writer.paragraph(
+                "**Every figure of the \(HumanFormat.count(weeks.count)) \(weeks.count == 1 ? "week" : "weeks") "
+                    + "compared agrees with Apple's within its noise.**")
+        } else {
+            writer.paragraph(
+                "**\(HumanFormat.count(differingWeeks.count)) of \(HumanFormat.count(weeks.count)) "
+                    + "\(weeks.count == 1 ? "week" : "weeks") \(differingWeeks.count == 1 ? "differs" : "differ") beyond "
+                    + "Apple's noise:**")
+            writer.bulletList(differing.map(\.sentence))
+        }
+        if !comparison.unmapped.isEmpty {
+            let values = comparison.unmapped.keys.sorted().map { "`\(MarkdownWriter.escape($0))`" }
+            writer.paragraph(
+                "Billing events in Apple's files that match none of our figures, kept and not compared: "
+                    + Self.list(values) + ".")
+        }
+    }
+}
