@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "Ingest",
             dependencies: [
-                "AppStoreNotifications", "PGClient", "Store", "CivilTime", "CZlib",
+                "AppStoreNotifications", "PGClient", "Store", "CivilTime", "Gzip",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

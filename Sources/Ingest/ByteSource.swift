@@ -3,6 +3,7 @@
 import CoreFoundation
 import Crypto
 import Foundation
+import Gzip
 
 #if canImport(Glibc)
     import Glibc
@@ -23,7 +24,7 @@ final class ByteSource {
     private var rawBuffer: [UInt8]
     private var hasher = SHA256()
     private(set) var rawBytesRead: Int64 = 0
-    private var inflater: Inflater?
+    private var inflater: GzipInflater?
     private var sniffed = false
     private var pendingRaw: ArraySlice<UInt8> = []
     private var rawEnded = false
@@ -101,21 +102,29 @@ final class ByteSource {
             let first = try readRaw()
             if first.count >= 2, first[first.startIndex] == 0x1F, first[first.startIndex + 1] == 0x8B {
                 isCompressed = true
-                inflater = try Inflater(source: displayName)
+                do {
+                    inflater = try GzipInflater()
+                } catch {
+                    throw IngestError.readFailed(path: displayName, reason: error.reason)
+                }
             }
             pendingRaw = first
         }
         if let inflater {
-            while true {
-                if inflater.needsInput {
-                    let raw = try readRaw()
-                    if raw.isEmpty {
-                        try inflater.finish()
-                        return false
+            do {
+                while true {
+                    if inflater.needsInput {
+                        let raw = try readRaw()
+                        if raw.isEmpty {
+                            try inflater.finish()
+                            return false
+                        }
+                        inflater.supply(raw)
                     }
-                    inflater.supply(raw)
+                    if try inflater.inflate(into: &output) { return true }
                 }
-                if try inflater.inflate(into: &output) { return true }
+            } catch let error as GzipError {
+                throw IngestError.corruptCompression(path: displayName, reason: error.reason)
             }
         }
         let raw = try readRaw()
