@@ -13,6 +13,9 @@
 -- They are filled in from the stored payloads (one pass over the rows that carry any of them), so a database
 -- upgrades in place; the loader writes them from now on.
 --
+-- billing_episodes gains revocation_type and revocation_percentage: a refund's, when one touched the episode (the
+-- REFUND or REVOKE that ended it, or a later refund of the transaction that recovered it); the rebuild below fills them.
+--
 -- Three tables join subscriptions into customers and hold what a return is:
 --   subscription_links      per analysed subscription, each key that links it to others: its appTransactionId, its
 --                           non-empty appAccountToken, and the original transaction id it continues after a
@@ -120,5 +123,12 @@ CREATE INDEX IF NOT EXISTS subscription_customers_customer_idx ON subscription_c
 COMMENT ON TABLE subscription_customers IS
     'Every subscription linked to another, with its customer (the smallest original transaction id among the '
     'subscriptions linked to it, transitively). A subscription without a row is a customer of its own.';
+
+ALTER TABLE billing_episodes
+    ADD COLUMN IF NOT EXISTS revocation_type text,
+    ADD COLUMN IF NOT EXISTS revocation_percentage integer;
+
+COMMENT ON COLUMN billing_episodes.revocation_percentage IS
+    'The revocationPercentage (milli-percent) of the refund that ended the episode or refunded its recovering charge.';
 
 DELETE FROM analyzed_files;

@@ -78,6 +78,11 @@ package struct Episode: Hashable, Sendable {
     /// The latest non-empty `appAccountToken` among the subscription's notifications that count (its transactions
     /// and renewal infos), as of the episode's build: the app's own user id, for reaching the customer.
     package var appAccountToken: String?
+    /// A refund's `revocationType` (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`) when one touched the episode:
+    /// the `REFUND` or `REVOKE` that ended it, or a later refund of the transaction that recovered it.
+    package var revocationType: String?
+    /// That refund's `revocationPercentage`: the refunded share in milli-percent (50000 is 50 %).
+    package var revocationPercentage: Int32?
 
     package init(
         subscription: String,
@@ -103,7 +108,9 @@ package struct Episode: Hashable, Sendable {
         offerType: Int32? = nil,
         offerDiscountType: String? = nil,
         isTrialConversion: Bool = false,
-        appAccountToken: String? = nil
+        appAccountToken: String? = nil,
+        revocationType: String? = nil,
+        revocationPercentage: Int32? = nil
     ) {
         self.subscription = subscription
         self.sequence = sequence
@@ -129,6 +136,8 @@ package struct Episode: Hashable, Sendable {
         self.offerDiscountType = offerDiscountType
         self.isTrialConversion = isTrialConversion
         self.appAccountToken = appAccountToken
+        self.revocationType = revocationType
+        self.revocationPercentage = revocationPercentage
     }
 
     package var isOpen: Bool { outcome == .open }

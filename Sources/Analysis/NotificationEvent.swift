@@ -46,6 +46,10 @@ package struct NotificationEvent: Hashable, Sendable {
     package let appTransactionId: String?
     /// The transaction's `previousOriginalTransactionId`: the subscription this one continues after a migration.
     package let previousOriginalTransactionId: String?
+    /// The transaction's `revocationType` (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`).
+    package let revocationType: String?
+    /// The transaction's `revocationPercentage`, in milli-percent.
+    package let revocationPercentage: Int32?
 
     /// - Parameters:
     ///   - notificationType: the type as it is on the wire (`DID_RENEW`).
@@ -74,7 +78,9 @@ package struct NotificationEvent: Hashable, Sendable {
         transactionReason: String? = nil,
         appAccountToken: String? = nil,
         appTransactionId: String? = nil,
-        previousOriginalTransactionId: String? = nil
+        previousOriginalTransactionId: String? = nil,
+        revocationType: String? = nil,
+        revocationPercentage: Int32? = nil
     ) {
         self.notificationUUID = notificationUUID
         self.notificationType = NotificationTypeV2(rawValue: notificationType)
@@ -100,5 +106,7 @@ package struct NotificationEvent: Hashable, Sendable {
         self.appAccountToken = appAccountToken
         self.appTransactionId = appTransactionId
         self.previousOriginalTransactionId = previousOriginalTransactionId
+        self.revocationType = revocationType
+        self.revocationPercentage = revocationPercentage
     }
 }

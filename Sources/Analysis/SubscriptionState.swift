@@ -17,6 +17,7 @@ struct SubscriptionState {
         var price: Int64?
         var currency: String?
         var notificationUUID: String
+        var transactionId: String?
         var isPaired = false
     }
 
@@ -30,6 +31,9 @@ struct SubscriptionState {
     /// The latest `expiresDate` of the paid-period notifications processed so far.
     private var paidThrough: Int64?
     private var orphanRecoveries: [OrphanRecovery] = []
+    /// The recovering transaction of each recovered episode, by `transactionId`: its index in `result.episodes`, so
+    /// that a later refund of that charge is shown on the episode.
+    private var recoveries: [String: Int] = [:]
     /// The latest non-empty `appAccountToken` of the notifications processed so far.
     private var appAccountToken: String?
     /// The latest episode ended by inference (rule 1) and none has opened since: the first
@@ -127,7 +131,7 @@ struct SubscriptionState {
             orphanRecoveries.append(
                 OrphanRecovery(
                     time: event.purchaseDate ?? event.signedDate, price: event.price, currency: event.currency,
-                    notificationUUID: event.notificationUUID))
+                    notificationUUID: event.notificationUUID, transactionId: event.transactionId))
         case (.expired?, .billingRetry?):
             if awaitsLateExpiry {
                 awaitsLateExpiry = false
@@ -136,6 +140,12 @@ struct SubscriptionState {
             }
         case (.gracePeriodExpired?, _):
             result.dataQuality.orphanGracePeriodExpired += 1
+        case (.refund?, _):
+            // A refund of the charge that recovered an episode: shown on that episode.
+            if let transaction = event.transactionId, let index = recoveries[transaction] {
+                result.episodes[index].revocationType = event.revocationType
+                result.episodes[index].revocationPercentage = event.revocationPercentage
+            }
         default:
             break
         }
@@ -161,6 +171,7 @@ struct SubscriptionState {
         episode.recoveryPrice = recovery.price
         episode.recoveryCurrency = recovery.currency
         episode.closingNotificationUUID = recovery.notificationUUID
+        if let transaction = recovery.transactionId { recoveries[transaction] = result.episodes.count }
         result.episodes.append(episode)
         result.dataQuality.orphanDidRenewBillingRecovery -= 1
         result.dataQuality.lateFailureNotice += 1
@@ -195,6 +206,11 @@ struct SubscriptionState {
         if closing.outcome == .recovered {
             closed.recoveryPrice = event.price
             closed.recoveryCurrency = event.currency
+            if let transaction = event.transactionId { recoveries[transaction] = result.episodes.count }
+        }
+        if event.notificationType == .refund || event.notificationType == .revoke {
+            closed.revocationType = event.revocationType
+            closed.revocationPercentage = event.revocationPercentage
         }
         closed.closingNotificationUUID = event.notificationUUID
         result.episodes.append(closed)

@@ -63,6 +63,8 @@ struct EpisodeRows {
             row.append(episode.graceDays)
             appendTimestampIfRepresentable(episode.retryWindowEnd)
             appendTimestampIfRepresentable(episode.maturesAt)
+            try row.append(episode.revocationType)
+            row.append(episode.revocationPercentage)
             row.endRow()
             episodeCount += 1
         }

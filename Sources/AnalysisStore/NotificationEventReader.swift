@@ -45,6 +45,8 @@ struct NotificationEventReader {
         let appAccountToken: PGField
         let appTransactionID: PGField
         let previousSubscription: PGField
+        let revocationType: PGField
+        let revocationPercentage: PGField
 
         init() {
             var selection = PGSelection(StoredTables.notifications, qualifier: "n")
@@ -73,6 +75,8 @@ struct NotificationEventReader {
             appAccountToken = selection.add("app_account_token", expression: "nullif(n.app_account_token, '')")
             appTransactionID = selection.add("app_transaction_id")
             previousSubscription = selection.add("previous_original_transaction_id")
+            revocationType = selection.add("revocation_type")
+            revocationPercentage = selection.add("revocation_percentage")
             self.selection = selection
         }
     }
@@ -136,7 +140,9 @@ struct NotificationEventReader {
                     transactionReason: try fields.decode(String?.self, columns.transactionReason),
                     appAccountToken: try fields.decode(String?.self, columns.appAccountToken),
                     appTransactionId: try fields.decode(String?.self, columns.appTransactionID),
-                    previousOriginalTransactionId: try fields.decode(String?.self, columns.previousSubscription)
+                    previousOriginalTransactionId: try fields.decode(String?.self, columns.previousSubscription),
+                    revocationType: try fields.decode(String?.self, columns.revocationType),
+                    revocationPercentage: try fields.decode(Int32?.self, columns.revocationPercentage)
                 )
             )
         }

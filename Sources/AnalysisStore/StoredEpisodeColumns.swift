@@ -34,6 +34,8 @@ struct StoredEpisodeColumns: Sendable {
     private let stakeCurrency: PGField
     private let bundleID: PGField
     private let appAccountToken: PGField
+    private let revocationType: PGField
+    private let revocationPercentage: PGField
     /// `saved_in_grace` and `grace_days`, the grace decisions stored beside the episode; nil unless asked for.
     let graceDecisions: (savedInGrace: PGField, graceDays: PGField)?
 
@@ -63,6 +65,8 @@ struct StoredEpisodeColumns: Sendable {
         stakeCurrency = selection.add("stake_currency")
         bundleID = selection.add("bundle_id")
         appAccountToken = selection.add("app_account_token")
+        revocationType = selection.add("revocation_type")
+        revocationPercentage = selection.add("revocation_percentage")
         graceDecisions = withGraceDecisions ? (selection.add("saved_in_grace"), selection.add("grace_days")) : nil
         self.selection = selection
     }
@@ -120,7 +124,9 @@ struct StoredEpisodeColumns: Sendable {
             offerType: try row.decode(Int32?.self, offerType),
             offerDiscountType: try row.decode(String?.self, offerDiscountType),
             isTrialConversion: try row.decode(Bool.self, trialConversion),
-            appAccountToken: try row.decode(String?.self, appAccountToken)
+            appAccountToken: try row.decode(String?.self, appAccountToken),
+            revocationType: try row.decode(String?.self, revocationType),
+            revocationPercentage: try row.decode(Int32?.self, revocationPercentage)
         )
     }
 }

@@ -41,7 +41,9 @@ extension NotificationEvent {
                 .lazy.compactMap { $0 }.first { !$0.isEmpty },
             appTransactionId: [transaction?.appTransactionId, renewalInfo?.appTransactionId]
                 .lazy.compactMap { $0 }.first { !$0.isEmpty },
-            previousOriginalTransactionId: transaction?.previousOriginalTransactionId
+            previousOriginalTransactionId: transaction?.previousOriginalTransactionId,
+            revocationType: transaction?.revocationType?.rawValue,
+            revocationPercentage: transaction?.revocationPercentage
         )
     }
 }

@@ -46,7 +46,7 @@ package enum StoredTables {
             "opening_notification_uuid": .uuid, "closing_notification_uuid": .uuid, "recovered_by": .text,
             "end_inferred": .boolean, "grace_end_inferred": .boolean, "stake_price": .bigint, "stake_currency": .text,
             "bundle_id": .text, "app_account_token": .text, "grace_days": .integer, "window_end": .timestamptz,
-            "matures_at": .timestamptz,
+            "matures_at": .timestamptz, "revocation_type": .text, "revocation_percentage": .integer,
         ]
     )
 

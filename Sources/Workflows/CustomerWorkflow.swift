@@ -62,8 +62,6 @@ package struct CustomerWorkflow {
                     .text(subscription.continues.joined(separator: " ")),
                 ]
             })
-        let revocations = Dictionary(
-            history.notifications.map { ($0.notificationUUID, $0) }, uniquingKeysWith: { first, _ in first })
         let episodes = ReportTable(
             name: "episodes",
             columns: [
@@ -72,7 +70,6 @@ package struct CustomerWorkflow {
                 "days_to_return",
             ],
             rows: history.episodes.map { episode in
-                let closing = episode.closingNotificationUUID.flatMap { revocations[$0] }
                 let returned =
                     episode.outcome == .expired
                     ? episode.end.flatMap { end in
@@ -86,8 +83,8 @@ package struct CustomerWorkflow {
                     .text(UTCTime.timestamp(episode.start)), .text(episode.end.map(UTCTime.timestamp) ?? ""),
                     .text(episode.outcome.rawValue), .text(episode.recoveredBy?.rawValue ?? ""),
                     .text(episode.graceEnd.map(UTCTime.timestamp) ?? ""), .boolean(episode.endInferred),
-                    .text(closing?.revocationType ?? ""),
-                    closing?.revocationPercentage.map { .exact(Int64($0), places: 3) } ?? .empty,
+                    .text(episode.revocationType ?? ""),
+                    episode.revocationPercentage.map { .exact(Int64($0), places: 3) } ?? .empty,
                     .text(returned.map(UTCTime.timestamp) ?? ""), days.map { .decimal($0, places: 1) } ?? .empty,
                 ]
             })

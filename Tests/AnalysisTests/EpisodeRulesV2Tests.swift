@@ -387,4 +387,34 @@ import Testing
         #expect(alone.episodes.isEmpty)
         #expect(alone.dataQuality == DataQualityCounts())
     }
+
+    @Test func aRefundShowsOnTheEpisodeItTouches() {
+        // Episode 1 ends with a partial refund (REFUND_PRORATED, 50 %); episode 2 recovers on day 40 by the charge
+        // "t2", which a full refund on day 45 takes back. A refund of another charge touches nothing.
+        func refund(_ uuid: String, at day: Int64, transaction: String, type: String, share: Int32?)
+            -> NotificationEvent
+        {
+            NotificationEvent(
+                notificationUUID: uuid, notificationType: "REFUND", signedDate: t0 + day * T.day,
+                environment: "Production", originalTransactionId: "S1", transactionId: transaction,
+                inAppOwnershipType: "PURCHASED", revocationType: type, revocationPercentage: share)
+        }
+        let secondStart = t0 + 30 * T.day
+        let result = build([
+            renewalToT0,
+            event("f1", "DID_FAIL_TO_RENEW", at: t0 + T.minute, expires: t0, price: 9990),
+            refund("x1", at: 5, transaction: "t1", type: "REFUND_PRORATED", share: 50_000),
+            event("f2", "DID_FAIL_TO_RENEW", at: secondStart + T.minute, expires: secondStart, price: 9990),
+            NotificationEvent(
+                notificationUUID: "r2", notificationType: "DID_RENEW", subtype: "BILLING_RECOVERY",
+                signedDate: t0 + 40 * T.day, environment: "Production", originalTransactionId: "S1",
+                transactionId: "t2", purchaseDate: t0 + 40 * T.day, expiresDate: t0 + 70 * T.day, price: 9990,
+                inAppOwnershipType: "PURCHASED"),
+            refund("x2", at: 42, transaction: "other", type: "REFUND_FULL", share: nil),
+            refund("x3", at: 45, transaction: "t2", type: "REFUND_FULL", share: nil),
+        ])
+        #expect(result.episodes.map(\.outcome) == [.other, .recovered])
+        #expect(result.episodes.map(\.revocationType) == ["REFUND_PRORATED", "REFUND_FULL"])
+        #expect(result.episodes.map(\.revocationPercentage) == [50_000, nil])
+    }
 }

@@ -53,6 +53,13 @@ import Testing
         let h = try ChurnCommand.run(["query", "customer", "H", "--format", "csv"] + database)
         let episodeRow = try #require(h.stdout.split(separator: "\n").first { $0.hasPrefix("H,1,") })
         #expect(episodeRow.contains(",other,") && episodeRow.contains(",REFUND_PRORATED,50.000,"), "\(episodeRow)")
+        // I's recovering charge refunded later: shown on the recovered episode, here and in `churn query episodes`.
+        let i = try ChurnCommand.run(["query", "customer", "I", "--format", "csv"] + database)
+        let recovered = try #require(i.stdout.split(separator: "\n").first { $0.hasPrefix("I,1,") })
+        #expect(recovered.contains(",recovered,") && recovered.contains(",REFUND_FULL,"), "\(recovered)")
+        let listed = try ChurnCommand.run(["query", "episodes", "--format", "csv"] + database)
+        #expect(listed.stdout.split(separator: "\n").first?.hasSuffix(",revocation_type,revocation_percentage") == true)
+        #expect(listed.stdout.contains(",REFUND_PRORATED,50.000\n"), "\(listed.stdout)")
 
         // An id no subscription has: refused with what was looked for.
         let unknown = try ChurnCommand.run(["query", "customer", "nobody"] + database)

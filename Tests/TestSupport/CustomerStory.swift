@@ -14,6 +14,7 @@ package enum CustomerStory {
     /// - F's `appAccountToken` is empty, as is F2's: not linked, so F2's purchase on day 20 is no return of F's.
     /// - G has no link at all.
     /// - H's episode is ended on day 5 by a partial refund (`REFUND`, `REFUND_PRORATED`, 50 %): outcome `other`.
+    /// - I's episode recovers on day 3 by the charge `I-recovery`, refunded in full on day 8.
     /// Signed by day 200, as of day 200 (190 days after e).
     package static func lines(_ stories: inout SignedStories) throws -> [String] {
         var lines: [String] = []
@@ -39,6 +40,16 @@ package enum CustomerStory {
             try stories.line(
                 "H", "REFUND", at: 5, expires: 0,
                 transactionFields: ["revocationType": "REFUND_PRORATED", "revocationPercentage": 50_000]))
+        lines.append(try stories.line("I", "SUBSCRIBED", "INITIAL_BUY", at: -30, expires: 0))
+        lines.append(try stories.line("I", "DID_FAIL_TO_RENEW", at: 0, expires: 0))
+        lines.append(
+            try stories.line(
+                "I", "DID_RENEW", "BILLING_RECOVERY", at: 3, expires: 33,
+                transactionFields: ["transactionId": "I-recovery"]))
+        lines.append(
+            try stories.line(
+                "I", "REFUND", at: 8, expires: 33,
+                transactionFields: ["transactionId": "I-recovery", "revocationType": "REFUND_FULL"]))
         lines.append(try stories.line("A", "SUBSCRIBED", "RESUBSCRIBE", at: 25, expires: 55))
         lines.append(
             try stories.line("B2", "SUBSCRIBED", "INITIAL_BUY", at: 50, expires: 80, transactionFields: account("700B"))

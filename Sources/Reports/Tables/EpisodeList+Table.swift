@@ -10,7 +10,8 @@ extension EpisodeList {
         "original_transaction_id", "sequence", "product_id", "storefront", "cohort_month", "cohort_week", "start_at",
         "end_at", "outcome", "recovered_by", "end_inferred", "mature", "duration_days", "has_grace", "grace_days",
         "grace_end", "grace_end_inferred", "saved_in_grace", "trial_conversion", "offer_type", "offer_type_name",
-        "recovery_amount", "recovery_currency", "stake_amount", "stake_currency",
+        "recovery_amount", "recovery_currency", "stake_amount", "stake_currency", "revocation_type",
+        "revocation_percentage",
     ]
     /// `duration_days` decimals: 4 (about 9 seconds), enough to read a duration by; the SQL view has it unrounded.
     package static let durationPlaces = 4
@@ -47,6 +48,8 @@ extension EpisodeList {
             text(episode.recoveryCurrency),
             .milliunits(ifDefined: episode.stakePrice),
             text(episode.stakeCurrency),
+            text(episode.revocationType),
+            episode.revocationPercentage.map { .exact(Int64($0), places: 3) } ?? .empty,
         ]
     }
 
