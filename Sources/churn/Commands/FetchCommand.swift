@@ -63,16 +63,7 @@ extension Churn {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var api: APIOptions
         @OptionGroup var range: HistoryRangeOptions
-
-        @Option(
-            help: ArgumentHelp("The exports directory the history files go to (created if missing).", valueName: "dir"))
-        var out: String
-
-        @Option(help: ArgumentHelp("Apple's environment: Production or Sandbox.", valueName: "name"))
-        var environment: String = "Production"
-
-        @Option(help: ArgumentHelp("The app's bundle id (default: CHURN_BUNDLE_ID).", valueName: "id"))
-        var bundleID: String?
+        @OptionGroup var destination: ExportDestinationOptions
 
         @Option(
             name: .customLong("type"),
@@ -89,18 +80,9 @@ extension Churn {
         @Option(help: ArgumentHelp("Pages per history file.", valueName: "n"))
         var pagesPerFile: Int = 500
 
-        @Option(help: ArgumentHelp("Seconds to wait for another fetch to finish.", valueName: "seconds"))
-        var lockTimeout: Double = 60
-
         func validate() throws {
-            try Self.validate(environment: environment)
             if subtype != nil && notificationType == nil { throw ValidationError("--subtype needs --type.") }
             if pagesPerFile < 1 { throw ValidationError("--pages-per-file must be at least 1.") }
-            if lockTimeout < 0 { throw ValidationError("--lock-timeout must be 0 or more.") }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), !isDirectory.boolValue {
-                throw ValidationError("--out \(out) is a file, not a directory.")
-            }
         }
 
         static func validate(environment: String) throws {
@@ -111,18 +93,20 @@ extension Churn {
 
         func run() async throws {
             let logger = global.makeLogger()
-            let credentials = try api.credentials(bundleID: bundleID)
+            let credentials = try api.credentials(bundleID: destination.bundleID)
             let scope = HistoryScope(
-                environment: environment, bundleID: credentials.bundleID, notificationType: notificationType,
+                environment: destination.environment, bundleID: credentials.bundleID,
+                notificationType: notificationType,
                 notificationSubtype: subtype, onlyFailures: onlyFailures
             )
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let job = FetchJob(
-                credentials: credentials, baseURL: try api.resolvedBaseURL(environment: environment),
+                credentials: credentials, baseURL: try api.resolvedBaseURL(environment: destination.environment),
                 retry: try api.retryPolicy(),
                 scope: scope,
-                range: try range.range(now: now, retention: scope.retentionMilliseconds, environment: environment),
-                directory: out, pagesPerFile: pagesPerFile, lockTimeout: lockTimeout
+                range: try range.range(
+                    now: now, retention: scope.retentionMilliseconds, environment: destination.environment),
+                directory: destination.out, pagesPerFile: pagesPerFile, lockTimeout: destination.lockTimeout
             )
             let ranges = try await FetchWorkflow(target: global.target, logger: logger).run(job, now: now)
             print(FetchReport.render(ranges))

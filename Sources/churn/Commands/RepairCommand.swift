@@ -51,16 +51,7 @@ extension Churn {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var api: APIOptions
         @OptionGroup var repair: RepairOptions
-
-        @Option(
-            help: ArgumentHelp("The exports directory the history files go to (created if missing).", valueName: "dir"))
-        var out: String
-
-        @Option(help: ArgumentHelp("Apple's environment: Production or Sandbox.", valueName: "name"))
-        var environment: String = "Production"
-
-        @Option(help: ArgumentHelp("The app's bundle id (default: CHURN_BUNDLE_ID).", valueName: "id"))
-        var bundleID: String?
+        @OptionGroup var destination: ExportDestinationOptions
 
         @Option(
             name: .customLong("trust-root"),
@@ -71,16 +62,7 @@ extension Churn {
         )
         var trustRoots: [String] = []
 
-        @Option(help: ArgumentHelp("Seconds to wait for a fetch to finish.", valueName: "seconds"))
-        var lockTimeout: Double = 60
-
         func validate() throws {
-            try FetchCommand.validate(environment: environment)
-            if lockTimeout < 0 { throw ValidationError("--lock-timeout must be 0 or more.") }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), !isDirectory.boolValue {
-                throw ValidationError("--out \(out) is a file, not a directory.")
-            }
             for path in trustRoots {
                 if let problem = FileAccess.problem(reading: path) {
                     throw ValidationError("cannot read trust root \(path): \(problem).")
@@ -90,11 +72,12 @@ extension Churn {
 
         func run() async throws {
             let logger = global.makeLogger()
-            let credentials = try api.credentials(bundleID: bundleID)
+            let credentials = try api.credentials(bundleID: destination.bundleID)
             let job = RepairJob(
-                credentials: credentials, baseURL: try api.resolvedBaseURL(environment: environment),
-                retry: try api.retryPolicy(), environment: environment, directory: out, limit: repair.limit,
-                concurrency: repair.concurrency, staleDays: repair.staleDays, lockTimeout: lockTimeout,
+                credentials: credentials, baseURL: try api.resolvedBaseURL(environment: destination.environment),
+                retry: try api.retryPolicy(), environment: destination.environment, directory: destination.out,
+                limit: repair.limit,
+                concurrency: repair.concurrency, staleDays: repair.staleDays, lockTimeout: destination.lockTimeout,
                 verifier: try IngestOptions.verifier(trustRoots: trustRoots)
             )
             let now = Int64(Date().timeIntervalSince1970 * 1000)
