@@ -136,14 +136,14 @@ package final class AppStoreServerAPIClient: Sendable {
         return result
     }
 
-    /// One page of Get Notification History, tried again on 429, 5xx, a malformed page or a network failure, within
-    /// the retry policy.
+    /// One page of Get Notification History, tried again on 429, 5xx, Apple's retryable error codes, a malformed page
+    /// or a network failure, within the retry policy.
     /// - Parameters:
     ///   - request: the range and filters; the same for every page of a range.
     ///   - paginationToken: the previous page's token; nil for the first page.
     ///   - onMalformed: gets each malformed page before it is requested again, to keep it.
-    /// - Throws: ``AppStoreServerAPIError`` (`authenticationFailed` at once, `rejected` for other 4xx, `unavailable`
-    ///   past the retry bounds), or what `onMalformed` throws.
+    /// - Throws: ``AppStoreServerAPIError`` (`authenticationFailed` at once, `rejected` for other 4xx, `retryLater`,
+    ///   `stillFailing` or `unavailable` past the retry bounds), or what `onMalformed` throws.
     package func notificationHistoryPage(
         _ request: NotificationHistoryRequest,
         paginationToken: String?,
@@ -178,7 +178,8 @@ package final class AppStoreServerAPIClient: Sendable {
 
     /// Get All Subscription Statuses for the customer of `transactionId` (an original transaction id will do): the
     /// status and the latest signed transaction and renewal info of each of their subscriptions, by group. Tried
-    /// again on 429, 5xx, a malformed answer or a network failure, within the retry policy, as history pages are.
+    /// again on 429, 5xx, Apple's retryable error codes, a malformed answer or a network failure, within the retry
+    /// policy, as history pages are.
     ///
     /// [Get All Subscription Statuses](https://developer.apple.com/documentation/appstoreserverapi/get-all-subscription-statuses)
     /// - Returns: the decoded answer, its signed fields still tokens, and the tries it took.
@@ -206,10 +207,14 @@ package final class AppStoreServerAPIClient: Sendable {
         case malformed(String)
     }
 
-    /// Sends one request until it gets a usable answer, trying again on 429, 5xx, a malformed answer or a network
-    /// failure within the retry policy (honouring `Retry-After`).
+    /// Sends one request until it gets a usable answer, trying again on 429, 5xx, one of Apple's retryable error codes
+    /// (``AppStoreServerAPIError/retryableErrorCodes``), a malformed answer or a network failure within the retry
+    /// policy, waiting as long as `Retry-After` asks.
     /// - Parameter onMalformed: gets each malformed answer's body, the reason and the try, before it is tried again.
     /// - Returns: the decoded answer, its body as received, and the tries it took.
+    /// - Throws: ``AppStoreServerAPIError``: `retryLater` as soon as a `Retry-After` names an instant past the retry
+    ///   bound, `stillFailing` when a retryable error code was the last answer, `unavailable` otherwise past the
+    ///   bounds.
     private func send<Value>(
         _ method: HTTPMethod,
         url: String,
@@ -223,9 +228,13 @@ package final class AppStoreServerAPIClient: Sendable {
         while true {
             attempt += 1
             let problem: String
-            var retryAfter: Duration?
+            var retryAfter: Date?
+            // The last answer, when it was one of Apple's retryable error codes.
+            var retryable: (status: Int, payload: ErrorPayload?)?
+            var answered: (status: Int, payload: ErrorPayload?)?
             do {
                 let (status, headers, responseBody) = try await exchange(method, url: url, body: body)
+                let payload = status == 200 ? nil : Self.errorPayload(responseBody)
                 switch status {
                 case 200:
                     switch decode(responseBody) {
@@ -236,15 +245,27 @@ package final class AppStoreServerAPIClient: Sendable {
                         problem = "a malformed answer (\(reason))"
                     }
                 case 401, 403:
-                    throw AppStoreServerAPIError.authenticationFailed(
-                        status: status, payload: Self.errorPayload(responseBody)
-                    )
+                    throw AppStoreServerAPIError.authenticationFailed(status: status, payload: payload)
                 case 429, 500...599:
-                    problem =
-                        "HTTP \(status)" + (Self.errorPayload(responseBody)?.errorCode.map { ", error \($0)" } ?? "")
-                    retryAfter = headers.first(name: "Retry-After").flatMap { RetryPolicy.retryAfter($0, now: now()) }
+                    problem = "HTTP \(status)" + (payload?.errorCode.map { ", error \($0)" } ?? "")
+                    answered = (status, payload)
+                    if let code = payload?.errorCode, AppStoreServerAPIError.retryableErrorCodes.contains(code) {
+                        retryable = (status, payload)
+                    }
+                    retryAfter = headers.first(name: "Retry-After").flatMap {
+                        RetryPolicy.retryAfterInstant($0, now: now())
+                    }
                 default:
-                    throw AppStoreServerAPIError.rejected(status: status, payload: Self.errorPayload(responseBody))
+                    guard let code = payload?.errorCode, AppStoreServerAPIError.retryableErrorCodes.contains(code)
+                    else {
+                        throw AppStoreServerAPIError.rejected(status: status, payload: payload)
+                    }
+                    problem = "HTTP \(status), error \(code)"
+                    retryable = (status, payload)
+                    answered = (status, payload)
+                    retryAfter = headers.first(name: "Retry-After").flatMap {
+                        RetryPolicy.retryAfterInstant($0, now: now())
+                    }
                 }
             } catch let error as AppStoreServerAPIError {
                 throw error
@@ -255,11 +276,22 @@ package final class AppStoreServerAPIClient: Sendable {
                 problem = Self.noAnswer(error)
             }
             let elapsed = Int((ContinuousClock.now - started).components.seconds)
-            guard attempt < retry.maxAttempts else {
-                throw AppStoreServerAPIError.unavailable(attempts: attempt, seconds: elapsed, last: problem)
+            let delay = retry.delay(
+                afterAttempt: attempt, retryAfter: retryAfter.map { RetryPolicy.wait(until: $0, now: now()) })
+            if let retryAfter, let answered, waited + delay > retry.maxWaiting {
+                throw AppStoreServerAPIError.retryLater(
+                    until: Int64((retryAfter.timeIntervalSince1970 * 1000).rounded(.up)), status: answered.status,
+                    payload: answered.payload, maxWaitingSeconds: Int(retry.maxWaiting.components.seconds)
+                )
             }
-            let delay = retry.delay(afterAttempt: attempt, retryAfter: retryAfter)
-            guard waited + delay <= retry.maxWaiting else {
+            guard attempt < retry.maxAttempts, waited + delay <= retry.maxWaiting else {
+                if let retryable {
+                    throw AppStoreServerAPIError.stillFailing(
+                        status: retryable.status, payload: retryable.payload, attempts: attempt)
+                }
+                if attempt >= retry.maxAttempts {
+                    throw AppStoreServerAPIError.unavailable(attempts: attempt, seconds: elapsed, last: problem)
+                }
                 throw AppStoreServerAPIError.unavailable(
                     attempts: attempt, seconds: elapsed,
                     last: "\(problem); waiting \(Self.seconds(delay)) s more would pass the retry bound of "

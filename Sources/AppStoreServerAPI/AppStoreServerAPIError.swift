@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a call to the App Store Server API failed. No case carries a key or a token.
 package enum AppStoreServerAPIError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The private key cannot be read or cannot sign; the reason never quotes the key.
@@ -11,12 +13,37 @@ package enum AppStoreServerAPIError: Error, CustomStringConvertible, Sendable, E
     /// No usable answer within the retry bounds: 429 or 5xx answers, malformed pages or network failures, `attempts`
     /// times over `seconds` seconds; `last` says what the last attempt got.
     case unavailable(attempts: Int, seconds: Int, last: String)
+    /// Apple answered one of its retryable errors (``retryableErrorCodes``) to every one of `attempts` tries, or
+    /// until the next wait would pass the retry bound: `status` and `payload` are its last answer.
+    case stillFailing(status: Int, payload: ErrorPayload?, attempts: Int)
+    /// The server's `Retry-After` named an instant (`until`, Unix milliseconds) later than the retry bound allows
+    /// waiting (`maxWaitingSeconds`): `status` and `payload` are the answer that named it. Nothing was waited for.
+    case retryLater(until: Int64, status: Int, payload: ErrorPayload?, maxWaitingSeconds: Int)
+
+    /// The error codes Apple documents as worth trying again, tried again like a 5xx within the retry policy:
+    /// AccountNotFoundRetryableError (4040002), AppNotFoundRetryableError (4040004),
+    /// OriginalTransactionIdNotFoundRetryableError (4040006) and GeneralInternalRetryableError (5000001), each
+    /// "an error response that indicates … but you can try again".
+    ///
+    /// [Error codes](https://developer.apple.com/documentation/appstoreserverapi/error-codes)
+    package static let retryableErrorCodes: Set<Int64> = [4_040_002, 4_040_004, 4_040_006, 5_000_001]
 
     /// Apple's error code of a refused request, if its body had one.
     package var errorCode: Int64? {
         switch self {
-        case .authenticationFailed(_, let payload), .rejected(_, let payload): payload?.errorCode
+        case .authenticationFailed(_, let payload), .rejected(_, let payload), .stillFailing(_, let payload, _),
+            .retryLater(_, _, let payload, _):
+            payload?.errorCode
         default: nil
+        }
+    }
+
+    /// Whether Apple's answer is about the one request rather than the service: a 4xx other than 429 (an unknown
+    /// transaction id, an account not found even after the retries). Another request may well succeed.
+    package var isAboutTheRequest: Bool {
+        switch self {
+        case .rejected(let status, _), .stillFailing(let status, _, _): (400..<500).contains(status) && status != 429
+        default: false
         }
     }
 
@@ -44,7 +71,24 @@ package enum AppStoreServerAPIError: Error, CustomStringConvertible, Sendable, E
         case .unavailable(let attempts, let seconds, let last):
             return "the App Store Server API gave no usable answer in \(attempts) attempt(s) over \(seconds) s "
                 + "(last: \(last)); try again later"
+        case .stillFailing(let status, let payload, let attempts):
+            return "the App Store Server API still answered HTTP \(status)\(Self.apple(payload)) after "
+                + "\(attempts) attempt(s); Apple documents the error as one to try again later"
+        case .retryLater(let until, let status, let payload, let maxWaitingSeconds):
+            return "the App Store Server API asked not to be called again before \(Self.iso8601(until)) "
+                + "(HTTP \(status)\(Self.apple(payload)), Retry-After), a longer wait than the retry bound of "
+                + "\(maxWaitingSeconds) s allows"
         }
+    }
+
+    /// Unix milliseconds as an ISO 8601 instant in UTC, to the second: `2026-05-05T12:00:00Z`.
+    package static func iso8601(_ milliseconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        // Up to the next second: the instant named is never earlier than Apple's.
+        let seconds = (Double(milliseconds) / 1000).rounded(.up)
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
 
     /// `, error 4000012: message` from Apple's error body.
@@ -67,6 +111,7 @@ package enum AppStoreServerAPIError: Error, CustomStringConvertible, Sendable, E
         case 4_000_017: "the pagination token has expired; fetch the range again from its start"
         case 4_000_018: "a notification subtype needs the notification type it belongs to"
         case 4_000_019: "a transaction id cannot be combined with a notification type"
+        case 4_040_010: "Apple finds no such transaction id in this environment (is it another environment?)"
         default: nil
         }
     }

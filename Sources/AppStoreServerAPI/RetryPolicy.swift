@@ -49,20 +49,52 @@ package struct RetryPolicy: Sendable, Equatable {
         return min(delay, maxDelay)
     }
 
-    /// The wait `Retry-After: value` asks for at `now`: delay-seconds (`120`) or an HTTP date
-    /// (`Wed, 21 Oct 2026 07:28:00 GMT`); nil for anything else. A date in the past asks for no wait.
-    package static func retryAfter(_ value: String, now: Date) -> Duration? {
+    /// The smallest number a `Retry-After` of digits is read as a UNIX time in milliseconds from; a smaller one is
+    /// delay-seconds.
+    ///
+    /// Apple's App Store Server API sends a UNIX time in milliseconds ("Identifying rate limits": "This header contains
+    /// a UNIX time, in milliseconds, that informs you when you can next send a request"); other servers send
+    /// delay-seconds (RFC 9110). 10¹¹ splits the two without overlap: as milliseconds it is 1973-03-03, before any
+    /// answer this code can get; as seconds it is more than 3,000 years, longer than any wait a server means.
+    package static let epochMillisecondsFrom: Int64 = 100_000_000_000
+
+    /// The instant `Retry-After: value`, received at `now`, allows the next request at; nil for a value that is none
+    /// of the three forms.
+    ///
+    /// - digits of ``epochMillisecondsFrom`` or more: a UNIX time in milliseconds (Apple's form, `1767225600000`);
+    /// - fewer digits: delay-seconds from `now` (`120`);
+    /// - an HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT`).
+    ///
+    /// Signs, fractions, more digits than 64 bits hold, and any other text are not read.
+    package static func retryAfterInstant(_ value: String, now: Date) -> Date? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) {
-            // Beyond Int64 is beyond any retry bound too.
-            return .seconds(Int64(trimmed) ?? Int64(Int32.max))
+        if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            guard let number = Int64(trimmed) else { return nil }
+            if number >= epochMillisecondsFrom {
+                return Date(timeIntervalSince1970: Double(number) / 1000)
+            }
+            return now.addingTimeInterval(Double(number))
         }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
-        let seconds = date.timeIntervalSince(now)
-        return seconds > 0 ? .milliseconds(Int64((seconds * 1000).rounded(.up))) : .zero
+        return formatter.date(from: trimmed)
+    }
+
+    /// The wait `Retry-After: value` asks for at `now` (``retryAfterInstant(_:now:)``): the instant it names less
+    /// `now`, and no wait for an instant already past; nil for a value that cannot be read.
+    package static func retryAfter(_ value: String, now: Date) -> Duration? {
+        guard let instant = retryAfterInstant(value, now: now) else { return nil }
+        return wait(until: instant, now: now)
+    }
+
+    /// The time from `now` to `instant`, rounded up to the millisecond; zero for an instant already past.
+    package static func wait(until instant: Date, now: Date) -> Duration {
+        let seconds = instant.timeIntervalSince(now)
+        guard seconds > 0 else { return .zero }
+        // Beyond Int64 milliseconds is beyond any retry bound too.
+        let milliseconds = min((seconds * 1000).rounded(.up), Double(Int64.max / 2))
+        return .milliseconds(Int64(milliseconds))
     }
 }

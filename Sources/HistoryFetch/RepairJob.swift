@@ -64,6 +64,8 @@ package struct RepairJob: Sendable {
         package var pages = 0
         package var notifications = 0
         package var files: [String] = []
+        /// Histories Apple refused this run (a `failed` check each, with Apple's error code).
+        package var failedHistories = 0
 
         package var checked: Int { verdicts.values.reduce(0, +) }
 
@@ -73,7 +75,8 @@ package struct RepairJob: Sendable {
     /// Checks and repairs, and returns what the run did.
     /// - Parameter now: the current time, Unix milliseconds: the end of the history ranges a check fetches.
     /// - Throws: ``FetchError/lockBusy(waitedSeconds:)``; `AppStoreServerAPIError` when Apple refuses the
-    ///   credentials or stays unavailable (the checks recorded stay recorded); ``FetchError``, `PGError`.
+    ///   credentials, stays unavailable or asks to wait past the retry bound (the checks recorded stay recorded; an
+    ///   error about one subscription is recorded on its check instead); ``FetchError``, `PGError`.
     package func run(connection: PGConnection, logger: Logger, now: Int64) async throws -> Summary {
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.fetch, on: connection)
         guard try connection.advisoryLock(lock, timeout: lockTimeout) else {

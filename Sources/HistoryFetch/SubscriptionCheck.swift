@@ -54,7 +54,7 @@ package struct SubscriptionCheck: Sendable, Equatable {
     package var expected: Expected
     /// The exports directory the history goes to, absolute.
     package var directory: String
-    /// `pending`, `fetching` or `done`.
+    /// `pending`, `fetching`, `done`, or `failed` (Apple answered the history request with an error).
     package var state: String
     package var verdict: Verdict?
     /// The history range, Unix milliseconds, fixed when its fetch starts.

@@ -101,13 +101,13 @@ package struct SubscriptionChecks {
     private static let columns = Columns()
 
     /// The checks of this app and environment writing into `directory` that did not finish, oldest first: those whose
-    /// status is not recorded yet, and those whose history is being fetched.
+    /// status is not recorded yet, and those whose history is being fetched (not those `done` or `failed`).
     /// - Throws: ``PGError``.
     package func unfinished(environment: String, bundleID: String, directory: String) throws -> [SubscriptionCheck] {
         try connection.execute(
             """
             SELECT \(Self.columns.selection.list) FROM subscription_checks
-            WHERE environment = $1 AND bundle_id = $2 AND directory = $3 AND state <> 'done'
+            WHERE environment = $1 AND bundle_id = $2 AND directory = $3 AND state IN ('pending', 'fetching')
             ORDER BY id
             """,
             [environment, bundleID, directory]
@@ -150,7 +150,7 @@ package struct SubscriptionChecks {
                 SELECT 1 FROM subscription_checks c
                 WHERE c.environment = $1 AND c.original_transaction_id = u.original_transaction_id
                   AND c.episode_sequence = u.sequence
-                  AND (c.state <> 'done' OR c.created_at > now() - $3::integer * interval '1 day')
+                  AND (c.state IN ('pending', 'fetching') OR c.created_at > now() - $3::integer * interval '1 day')
             )
             ORDER BY u.start_at, u.original_transaction_id, u.sequence
             LIMIT $4::integer
@@ -195,11 +195,11 @@ package struct SubscriptionChecks {
     }
 
     /// Records Apple's answer: the verdict, what Apple said, and for a status that differs, the history range to
-    /// fetch (the check is then `fetching`; otherwise `done`).
+    /// fetch (the check is then `fetching`; otherwise `done`). `appleErrorCode` is Apple's code of a refused request.
     /// - Throws: ``PGError``.
     package func recordStatus(
         id: Int64, verdict: SubscriptionCheck.Verdict, apple: AppleStatus?, error: String?,
-        history: (start: Int64, end: Int64)?
+        appleErrorCode: Int64? = nil, history: (start: Int64, end: Int64)?
     ) throws {
         let status = apple.map { Int($0.status.rawValue) }
         try connection.execute(
@@ -210,12 +210,12 @@ package struct SubscriptionChecks {
                 apple_in_billing_retry = $6::boolean, error = $7, checked_at = now(),
                 history_start = to_timestamp($8::bigint / 1000.0), history_end = to_timestamp($9::bigint / 1000.0),
                 state = CASE WHEN $8::bigint IS NULL THEN 'done' ELSE 'fetching' END,
-                finished_at = CASE WHEN $8::bigint IS NULL THEN now() END
+                finished_at = CASE WHEN $8::bigint IS NULL THEN now() END, apple_error_code = $10::bigint
             WHERE id = $1::bigint
             """,
             [
                 id, verdict.rawValue, status, apple?.expiresDate, apple?.gracePeriodExpiresDate,
-                apple?.isInBillingRetryPeriod, error, history?.start, history?.end,
+                apple?.isInBillingRetryPeriod, error, history?.start, history?.end, appleErrorCode,
             ]
         )
     }
@@ -244,6 +244,23 @@ package struct SubscriptionChecks {
             WHERE id = $1::bigint
             """,
             [id, historyFile]
+        )
+    }
+}
+
+extension SubscriptionChecks {
+    /// Ends a check whose history Apple refused (or kept answering a retryable error for): `failed`, with Apple's
+    /// error code and the message, and the file of the pages fetched before, if any. The repair goes on with the
+    /// next check; this one is checked again after `--stale-days`, like a done one.
+    /// - Throws: ``PGError``.
+    package func fail(id: Int64, appleErrorCode: Int64?, error: String, historyFile: String?) throws {
+        try connection.execute(
+            """
+            UPDATE subscription_checks SET state = 'failed', apple_error_code = $2::bigint, error = $3,
+                history_file = $4, pagination_token = NULL, finished_at = now()
+            WHERE id = $1::bigint
+            """,
+            [id, appleErrorCode, error, historyFile]
         )
     }
 }

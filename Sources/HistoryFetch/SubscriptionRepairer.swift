@@ -81,7 +81,8 @@ final class SubscriptionRepairer {
                     history = (now - retention + HistoryFetcher.retentionMarginMilliseconds, now)
                 }
                 try checks.recordStatus(
-                    id: check.id, verdict: answer.verdict, apple: answer.apple, error: answer.problem, history: history)
+                    id: check.id, verdict: answer.verdict, apple: answer.apple, error: answer.problem,
+                    appleErrorCode: answer.appleErrorCode, history: history)
                 FaultPoint.reach("repair.status-recorded")
                 summary.verdicts[answer.verdict, default: 0] += 1
                 logger.debug(
@@ -109,6 +110,11 @@ final class SubscriptionRepairer {
 
     /// Fetches the notification history of a check's subscription into `repair-<id>.jsonl.gz`, page by page, each
     /// page durable before it is recorded; a check stopped midway goes on after its last recorded page.
+    ///
+    /// An error Apple answers about this subscription alone (``AppStoreServerAPIError/isAboutTheRequest``: a 404
+    /// TransactionIdNotFoundError, or a retryable error that stayed through the retries) ends this check `failed`,
+    /// with Apple's code, keeping the pages fetched before; the repair goes on with the next check. Every other
+    /// failure (credentials, Apple unavailable, a `Retry-After` past the bound) ends the run, the check resumable.
     private func fetchHistory(
         _ check: SubscriptionCheck, client: AppStoreServerAPIClient, into summary: inout RepairJob.Summary
     ) async throws {
@@ -145,6 +151,9 @@ final class SubscriptionRepairer {
                 try restart(&state)
                 file = try open(&state)
                 continue
+            } catch let error as AppStoreServerAPIError where error.isAboutTheRequest {
+                try failHistory(state, file: current, error: error, into: &summary)
+                return
             }
             if page.count > 0 {
                 try current.append(try HistoryFetcher.member(page.body))
@@ -178,6 +187,31 @@ final class SubscriptionRepairer {
             metadata: [
                 "repair.check": "\(state.id)", "repair.pages": "\(state.pages)",
                 "repair.notifications": "\(state.notifications)",
+            ]
+        )
+    }
+
+    /// Records a history Apple refused: the pages kept so far complete the check's file (they are Apple's signed
+    /// notifications, loaded like any other), and the check is `failed` with Apple's code.
+    private func failHistory(
+        _ state: SubscriptionCheck, file: HistoryPartFile, error: AppStoreServerAPIError,
+        into summary: inout RepairJob.Summary
+    ) throws {
+        var path: String?
+        if file.length > 0 {
+            try file.complete()
+            path = file.path
+        } else {
+            file.discard()
+        }
+        try checks.fail(id: state.id, appleErrorCode: error.errorCode, error: error.description, historyFile: path)
+        summary.failedHistories += 1
+        if let path { summary.files.append(path) }
+        logger.warning(
+            "Apple refused the history of a subscription; the repair goes on with the next",
+            metadata: [
+                "repair.check": "\(state.id)", "repair.pages": "\(state.pages)",
+                "repair.appleErrorCode": "\(error.errorCode.map(String.init) ?? "none")",
             ]
         )
     }
@@ -219,9 +253,14 @@ struct StatusAnswer: Sendable {
     var apple: AppleStatus?
     /// Why the answer is not a status (refused, unverified, not found).
     var problem: String?
+    /// Apple's error code of a refused request.
+    var appleErrorCode: Int64?
 
     /// Asks Get All Subscription Statuses for the check's subscription and judges the answer.
-    /// - Throws: `AppStoreServerAPIError` other than a refused request (credentials refused, Apple unavailable).
+    /// A request Apple answers with an error about this subscription (``AppStoreServerAPIError/isAboutTheRequest``: a
+    /// 404, a retryable error that stayed through the retries) is `refused`, with Apple's code.
+    /// - Throws: `AppStoreServerAPIError` about the service rather than the request (credentials refused, Apple
+    ///   unavailable, a `Retry-After` past the bound).
     static func ask(
         _ check: SubscriptionCheck, client: AppStoreServerAPIClient, verifier: JWSVerifier, bundleID: String
     ) async throws -> StatusAnswer {
@@ -229,8 +268,8 @@ struct StatusAnswer: Sendable {
         do {
             response = try await client.subscriptionStatuses(transactionId: check.originalTransactionID).response
         } catch let error as AppStoreServerAPIError {
-            guard case .rejected = error else { throw error }
-            return StatusAnswer(verdict: .refused, problem: error.description)
+            guard error.isAboutTheRequest else { throw error }
+            return StatusAnswer(verdict: .refused, problem: error.description, appleErrorCode: error.errorCode)
         }
         return judge(response, check: check, verifier: verifier, bundleID: bundleID)
     }

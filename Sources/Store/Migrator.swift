@@ -82,6 +82,10 @@ package struct Migrator {
             version: 16, name: "016_subscription_checks.sql",
             sql: String(decoding: PackageResources._16_subscription_checks_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 18, name: "018_subscription_check_errors.sql",
+            sql: String(decoding: PackageResources._18_subscription_check_errors_sql, as: UTF8.self)
+        ),
     ]
 
     /// The versions from `first` to the latest, in order: what migrating a schema made up to `first − 1` applies.

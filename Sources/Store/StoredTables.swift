@@ -125,7 +125,7 @@ package enum StoredTables {
             "apple_in_billing_retry": .boolean, "history_start": .timestamptz, "history_end": .timestamptz,
             "pagination_token": .text, "pages": .integer, "notifications": .integer, "part_bytes": .bigint,
             "history_file": .text, "created_at": .timestamptz, "checked_at": .timestamptz,
-            "finished_at": .timestamptz, "error": .text,
+            "finished_at": .timestamptz, "error": .text, "apple_error_code": .bigint,
         ]
     )
 

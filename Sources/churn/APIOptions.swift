@@ -44,12 +44,15 @@ struct APIOptions: ParsableArguments {
     )
     var baseURL: String?
 
-    @Option(help: ArgumentHelp("Tries per request on 429, 5xx, a malformed page or a network failure.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Tries per request on 429, 5xx, Apple's retryable error codes, a malformed page or a network failure.",
+            valueName: "n"))
     var maxAttempts: Int = 6
 
     @Option(
         help: ArgumentHelp(
-            "The most seconds spent waiting between the tries of one request, Retry-After included.",
+            "The most seconds spent waiting between the tries of one request, Retry-After included; a Retry-After further away ends the run with 75.",
             valueName: "seconds"
         )
     )

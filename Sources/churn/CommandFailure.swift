@@ -50,14 +50,20 @@ package struct CommandFailure: Equatable {
             switch error {
             case .authenticationFailed:
                 self.init(status: .credentialsRefused, message: "\(error)")
-            case .unavailable:
+            case .unavailable, .stillFailing:
                 self.init(status: .unavailable, message: "\(error); the next fetch resumes where this one stopped")
+            case .retryLater(let until, _, _, _):
+                self.init(
+                    status: .temporaryFailure,
+                    message: "\(error). Everything fetched so far is kept: run the same command again after "
+                        + "\(AppStoreServerAPIError.iso8601(until)) and it resumes where this one stopped"
+                )
             default:
                 self.init(status: .failure, message: "\(error)")
             }
         case let error as FetchError:
             if case .lockBusy = error {
-                self.init(status: .lockBusy, message: "\(error)")
+                self.init(status: .temporaryFailure, message: "\(error)")
             } else {
                 self.init(status: .failure, message: "\(error)")
             }
@@ -84,7 +90,7 @@ package struct CommandFailure: Equatable {
         switch error {
         case .unreadableInput: return .inputUnreadable
         case .nothingLoaded: return .failure
-        case .nightlyLockBusy: return .lockBusy
+        case .nightlyLockBusy: return .temporaryFailure
         case .tooManyRejects: return .tooManyRejects
         case .noNewData: return .noNewExports
         case .asOfAfterData, .unknownFilterValue, .unknownCustomer: return .usage

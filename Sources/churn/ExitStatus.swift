@@ -17,7 +17,9 @@ package enum ExitStatus: Int32, CaseIterable, Error {
     case inputUnreadable = 66
     /// A service is unreachable: the database, or the App Store Server API past its retry bounds (`EX_UNAVAILABLE`).
     case unavailable = 69
-    case lockBusy = 75
+    /// Try again later (`EX_TEMPFAIL`): another run holds the lock, or Apple's API asked, with `Retry-After`, for a
+    /// longer wait than `--max-retry-wait` allows (the message names the instant; what was fetched is kept).
+    case temporaryFailure = 75
     /// The database or the App Store Server API refused the credentials: retrying cannot help (`EX_NOPERM`).
     case credentialsRefused = 77
     /// The connection settings are wrong: a database that does not exist, a malformed `DATABASE_URL` (`EX_CONFIG`).
@@ -35,7 +37,9 @@ package enum ExitStatus: Int32, CaseIterable, Error {
         case .usage: return "bad usage (unknown option, bad value, missing argument)"
         case .inputUnreadable: return "an input file cannot be opened or read"
         case .unavailable: return "the database or Apple's API is unreachable (retry later)"
-        case .lockBusy: return "another run holds the lock (retry later)"
+        case .temporaryFailure:
+            return "try again later: another run holds the lock, or Apple's API asked to wait longer than "
+                + "--max-retry-wait (the message says until when; what was fetched is kept)"
         case .credentialsRefused: return "the database or Apple refused the credentials (retrying cannot help)"
         case .configuration:
             return "the database settings are wrong: no such database, a malformed URL (retrying cannot help)"

@@ -11,6 +11,11 @@ enum RepairReport {
         lines.append(
             "fetched the history of \(summary.histories) subscription(s): \(summary.pages) page(s), "
                 + "\(summary.notifications) notification(s), \(summary.files.count) file(s)")
+        if summary.failedHistories > 0 {
+            lines.append(
+                "Apple refused the history of \(summary.failedHistories) subscription(s): recorded as failed, with "
+                    + "Apple's error code, in subscription_checks")
+        }
         lines += summary.files.map { "  \($0)" }
         return lines.joined(separator: "\n")
     }

@@ -19,12 +19,17 @@ import Testing
         NotificationHistoryRequest(startDate: history.day(0), endDate: history.day(3))
     }
 
-    /// Records the waits instead of waiting.
+    /// Records the waits; waits too when `isWaiting` (the mock refuses requests before its Retry-After instant).
     final class Sleeps: Sendable {
         private let delays = Mutex<[Duration]>([])
+        let isWaiting: Bool
+        init(isWaiting: Bool = false) { self.isWaiting = isWaiting }
         var recorded: [Duration] { delays.withLock { $0 } }
         var sleep: @Sendable (Duration) async throws -> Void {
-            { delay in self.delays.withLock { $0.append(delay) } }
+            { delay in
+                self.delays.withLock { $0.append(delay) }
+                if self.isWaiting { try await Task.sleep(for: delay) }
+            }
         }
     }
 
@@ -83,17 +88,78 @@ import Testing
         }
     }
 
-    @Test func retriesA429AfterItsRetryAfterAndA500AfterTheBackoff() async throws {
+    @Test func retriesA429AtTheUnixTimeInMillisecondsAppleNamesAndA500AfterTheBackoff() async throws {
         let faults: [MockAppStoreServer.Fault] = [
-            .tooManyRequests(request: 2, retryAfter: "7"), .serverError(request: 4),
+            .tooManyRequests(request: 2, retryAfter: .after(.seconds(2))), .serverError(request: 4),
         ]
         try await MockAppStoreServer.with(key.mock(history.notifications, pageSize: 5, faults: faults)) { server in
+            let sleeps = Sleeps(isWaiting: true)
+            let (pages, _) = try await withClient(server, sleeps: sleeps) { try await allPages($0) }
+            #expect(try uuids(pages) == history.notifications.map(\.uuid))
+            try #require(sleeps.recorded.count == 2, "\(sleeps.recorded)")
+            // Until the instant named, less the few milliseconds the answer took to arrive; then the backoff.
+            #expect(
+                sleeps.recorded[0] > .milliseconds(1_500) && sleeps.recorded[0] <= .seconds(2), "\(sleeps.recorded)")
+            #expect(sleeps.recorded[1] == .seconds(1))
+            // The mock refuses every request before the instant: a client that came back early would meet a 429 again.
+            #expect(server.requests.map(\.status) == [200, 429, 200, 500, 200, 200, 200])
+            #expect(pages.map(\.attempts) == [1, 2, 2, 1, 1])
+        }
+    }
+
+    @Test(arguments: ["7", "Wed, 21 Oct 2015 07:28:00 GMT"])
+    func otherServersDelaySecondsAndHTTPDatesAreStillHonoured(_ value: String) async throws {
+        let faults: [MockAppStoreServer.Fault] = [.tooManyRequests(request: 1, retryAfter: .verbatim(value))]
+        try await MockAppStoreServer.with(key.mock(history.notifications, faults: faults)) { server in
             let sleeps = Sleeps()
             let (pages, _) = try await withClient(server, sleeps: sleeps) { try await allPages($0) }
             #expect(try uuids(pages) == history.notifications.map(\.uuid))
-            #expect(sleeps.recorded == [.seconds(7), .seconds(1)])
-            #expect(server.requests.map(\.status) == [200, 429, 200, 500, 200, 200, 200])
-            #expect(pages.map(\.attempts) == [1, 2, 2, 1, 1])
+            #expect(sleeps.recorded == [value == "7" ? .seconds(7) : .zero], "a date past asks for no wait")
+        }
+    }
+
+    @Test(arguments: [4_040_002, 4_040_004, 4_040_006, 5_000_001])
+    func applesRetryableErrorsAreTriedAgain(_ code: Int) async throws {
+        let faults: [MockAppStoreServer.Fault] = [.retryableError(request: 2, code: code)]
+        try await MockAppStoreServer.with(key.mock(history.notifications, faults: faults)) { server in
+            let sleeps = Sleeps()
+            let (pages, _) = try await withClient(server, sleeps: sleeps) { try await allPages($0) }
+            #expect(try uuids(pages) == history.notifications.map(\.uuid))
+            #expect(server.requests.map(\.status)[1] == (code == 5_000_001 ? 500 : 404))
+            #expect(sleeps.recorded == [.seconds(1)])
+            #expect(pages.map(\.attempts) == [1, 2, 1, 1, 1])
+        }
+    }
+
+    @Test func aRetryableErrorThatStaysEndsAsStillFailingWithApplesCode() async throws {
+        let faults: [MockAppStoreServer.Fault] = (1...3).map { .retryableError(request: $0) }
+        try await MockAppStoreServer.with(key.mock(history.notifications, faults: faults)) { server in
+            let error = try await #require(throws: AppStoreServerAPIError.self) {
+                try await withClient(server, retry: try RetryPolicy(maxAttempts: 3)) { try await allPages($0) }
+            }
+            guard case .stillFailing(404, _, 3) = error else {
+                Issue.record("expected stillFailing after 3 attempts, got \(error)")
+                return
+            }
+            #expect(error.errorCode == 4_040_002)
+            #expect(error.isAboutTheRequest)
+        }
+    }
+
+    @Test func anUnknownTransactionIdIsA404WithTransactionIdNotFoundErrorAndNotRetried() async throws {
+        try await MockAppStoreServer.with(key.mock(history.notifications)) { server in
+            var request = self.request
+            request.transactionId = "9999999999"
+            let error = try await #require(throws: AppStoreServerAPIError.self) {
+                try await withClient(server) { try await $0.notificationHistoryPage(request, paginationToken: nil) }
+            }
+            #expect(
+                error
+                    == .rejected(
+                        status: 404,
+                        payload: ErrorPayload(errorCode: 4_040_010, errorMessage: "Transaction id not found.")))
+            #expect(error.isAboutTheRequest)
+            #expect(server.requests.count == 1)
         }
     }
 
@@ -144,20 +210,23 @@ import Testing
         }
     }
 
-    @Test func aRetryAfterBeyondTheBoundStopsWithoutWaiting() async throws {
-        let faults: [MockAppStoreServer.Fault] = [.tooManyRequests(request: 1, retryAfter: "3600")]
+    @Test func aRetryAfterBeyondTheBoundStopsWithoutWaitingAndNamesTheInstant() async throws {
+        let faults: [MockAppStoreServer.Fault] = [.tooManyRequests(request: 1, retryAfter: .after(.seconds(3600)))]
         try await MockAppStoreServer.with(key.mock(history.notifications, faults: faults)) { server in
             let sleeps = Sleeps()
+            let asked = Int64(Date().timeIntervalSince1970 * 1000)
             let error = try await #require(throws: AppStoreServerAPIError.self) {
                 try await withClient(server, retry: try RetryPolicy(maxWaiting: .seconds(300)), sleeps: sleeps) {
                     try await allPages($0)
                 }
             }
-            guard case .unavailable(1, _, let last) = error else {
-                Issue.record("expected unavailable after 1 attempt, got \(error)")
+            guard case .retryLater(let until, 429, let payload, 300) = error else {
+                Issue.record("expected retryLater, got \(error)")
                 return
             }
-            #expect(last.contains("3600 s"))
+            #expect(payload?.errorCode == 4_290_000)
+            #expect(until >= asked + 3_600_000 && until <= asked + 3_660_000, "the instant the mock named")
+            #expect(error.description.contains(AppStoreServerAPIError.iso8601(until)))
             #expect(sleeps.recorded.isEmpty)
             #expect(server.requests.count == 1)
         }

@@ -20,7 +20,7 @@ import churn
             "nothing is loaded yet in db:5432 database churn as me: run `churn load FILE…` first"
         ),
         (
-            WorkflowError.nightlyLockBusy(waitedSeconds: 60), .lockBusy,
+            WorkflowError.nightlyLockBusy(waitedSeconds: 60), .temporaryFailure,
             "another nightly run holds the lock (waited 60 s); try again later"
         ),
         // The command warns of the rejects below its summary: the status says the rest.
@@ -30,7 +30,7 @@ import churn
             .noNewExports, "no new export file arrived (--expect-new): 2 file(s) under /srv were all loaded before"
         ),
         (
-            FetchError.lockBusy(waitedSeconds: 5), .lockBusy,
+            FetchError.lockBusy(waitedSeconds: 5), .temporaryFailure,
             "another fetch holds the lock (waited 5 s); try again later"
         ),
         (
@@ -38,6 +38,18 @@ import churn
             "cannot write /x: No space left on device"
         ),
         (AppStoreServerAPIError.invalidConfiguration("no"), .failure, nil),
+        // Apple's Retry-After past --max-retry-wait: 75, and the instant Apple named to run again after.
+        (
+            AppStoreServerAPIError.retryLater(
+                until: 1_798_761_600_000, status: 429, payload: ErrorPayload(errorCode: 4_290_000),
+                maxWaitingSeconds: 300),
+            .temporaryFailure, "run the same command again after 2027-01-01T00:00:00Z and it resumes"
+        ),
+        (
+            AppStoreServerAPIError.stillFailing(
+                status: 500, payload: ErrorPayload(errorCode: 5_000_001), attempts: 6),
+            .unavailable, "HTTP 500, error 5000001 after 6 attempt(s)"
+        ),
         (IngestError.cannotOpen(path: "/x", reason: "gone"), .inputUnreadable, "cannot open /x: gone"),
         (IngestError.readFailed(path: "/x", reason: "I/O error"), .failure, "cannot read /x: I/O error"),
         (EmbeddedClusterError.notPermitted("no"), .unavailable, nil),

@@ -91,7 +91,8 @@ import Testing
     @Test func fetchedFilesLoadedHoldTheMocksNotificationsExactlyOnce() async throws {
         let workspace = try Workspace()
         let faults: [MockAppStoreServer.Fault] = [
-            .tooManyRequests(request: 2, retryAfter: "1"), .serverError(request: 4), .malformedPage(request: 6),
+            .tooManyRequests(request: 2, retryAfter: .after(.seconds(1))), .serverError(request: 4),
+            .malformedPage(request: 6),
         ]
         try await MockAppStoreServer.with(
             workspace.key.mock(workspace.history.notifications, pageSize: 4, faults: faults)
@@ -114,6 +115,63 @@ import Testing
                 "SELECT count(*)::text, count(DISTINCT notification_uuid)::text FROM notifications"
             ).rows
             #expect(counts == [["35", "35"]])
+        }
+    }
+
+    /// The pages served in whole, as the pagination token each was asked with (nil for a range's first page).
+    static func pagesServed(_ requests: [MockAppStoreServer.Request]) -> [String] {
+        requests.filter { $0.status == 200 }.map { $0.paginationToken ?? "first" }
+    }
+
+    @Test func aFetchWaitsUntilTheUnixTimeInMillisecondsApplesRetryAfterNamesAndAsksNoPageTwice() async throws {
+        let workspace = try Workspace()
+        let faults: [MockAppStoreServer.Fault] = [.tooManyRequests(request: 3, retryAfter: .after(.seconds(2)))]
+        try await MockAppStoreServer.with(
+            workspace.key.mock(workspace.history.notifications, pageSize: 5, faults: faults)
+        ) { server in
+            let started = Date()
+            let fetched = try workspace.fetch(server)
+            #expect(fetched.status == 0, "\(fetched.stderr)")
+            #expect(Date().timeIntervalSince(started) >= 1.5, "the fetch waited for the instant Apple named")
+            // The mock answers 429 again to a request before the instant: exactly one 429 means the wait was right.
+            #expect(server.requests.map(\.status).filter { $0 != 200 } == [429])
+            let pages = Self.pagesServed(server.requests)
+            #expect(pages.count == Set(pages).count, "no page asked twice: \(pages)")
+            #expect(server.requests.flatMap(\.served).sorted() == workspace.allUUIDs)
+        }
+    }
+
+    @Test func aRetryAfterPastTheRetryBoundExits75NamingTheInstantAndTheNextRunResumesAndCompletes() async throws {
+        let workspace = try Workspace()
+        let faults: [MockAppStoreServer.Fault] = [.tooManyRequests(request: 4, retryAfter: .after(.seconds(4)))]
+        try await MockAppStoreServer.with(
+            workspace.key.mock(workspace.history.notifications, pageSize: 5, faults: faults)
+        ) { server in
+            let stopped = try workspace.fetch(server, ["--max-retry-wait", "1"])
+            #expect(stopped.status == 75, "\(stopped.stderr)")
+            let limited = try #require(server.requests.last)
+            #expect(limited.status == 429)
+            let until = try #require(
+                server.requests.count == 4 ? Int64(server.retryAfterHeaders.last ?? "") : nil, "\(server.requests)")
+            let instant = ISO8601DateFormatter().string(
+                from: Date(timeIntervalSince1970: (Double(until) / 1000).rounded(.up)))
+            #expect(stopped.stderr.contains("run the same command again after \(instant)"), "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("Everything fetched so far is kept"), "\(stopped.stderr)")
+            let kept = try workspace.schema.connect().execute("SELECT pages::text FROM fetch_checkpoints").rows
+            #expect(kept == [["3"]], "the 3 pages before the 429 are kept")
+
+            // Run again after the instant: it resumes at the 4th page and completes.
+            let wait = Double(until) / 1000 - Date().timeIntervalSince1970
+            if wait > 0 { try await Task.sleep(for: .milliseconds(Int64(wait * 1000) + 50)) }
+            let resumed = try workspace.fetch(server, ["--max-retry-wait", "1"])
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            let pages = Self.pagesServed(server.requests)
+            #expect(pages.count == Set(pages).count, "no page asked twice: \(pages)")
+            // 35 notifications in 7 pages of 5: 3 kept, the 4th refused once, then asked again and the rest.
+            #expect(server.requests.map(\.status) == [200, 200, 200, 429, 200, 200, 200, 200])
+            #expect(server.requests[4].paginationToken == server.requests[3].paginationToken)
+            #expect(try workspace.load().status == 0)
+            #expect(try workspace.stored() == workspace.allUUIDs)
         }
     }
 

@@ -326,13 +326,69 @@ import Testing
             let first = try workspace.nightly(server)
             #expect(first.status == 0, "\(first.stderr)")
             let next = server.requests.count + 1
-            server.setFaults([.tooManyRequests(request: next, retryAfter: "1"), .serverError(request: next + 1)])
+            server.setFaults([
+                .tooManyRequests(request: next, retryAfter: .after(.seconds(1))), .serverError(request: next + 1),
+            ])
             let repaired = try workspace.repair(server, ["--concurrency", "1"])
             #expect(repaired.status == 0, "\(repaired.stderr)")
             let statuses = Self.statusRequests(Array(server.requests.dropFirst(next - 1)))
             // Oldest episode first: B (429, 500, then answered), C, F (unknown to Apple), A, E.
             #expect(statuses.map(\.status) == [429, 500, 200, 200, 404, 200, 200], "\(statuses.map(\.status))")
             #expect(try workspace.checks().map { $0[3] } == ["differs", "differs", "agrees", "agrees", "refused"])
+        }
+    }
+
+    @Test func aSubscriptionWhoseHistoryAppleCannotFindIsRecordedWithApplesCodeAndTheRepairGoesOn() async throws {
+        let workspace = try Workspace()
+        var configuration = workspace.mock()
+        // Apple: "In rare cases, you might get this error for transaction IDs that previously returned data".
+        configuration.historyNotFound = [Self.a]
+        try await MockAppStoreServer.with(configuration) { server in
+            #expect(try workspace.nightly(server).status == 0)
+            let next = server.requests.count + 1
+            // Oldest episode first: the statuses of B, C, F, A, E, then the histories of B and A. C's status and B's
+            // first history page are answered AccountNotFoundRetryableError (4040002) once.
+            server.setFaults([.retryableError(request: next + 1), .retryableError(request: next + 6)])
+            let repaired = try workspace.repair(server, ["--concurrency", "1"])
+            #expect(repaired.status == 0, "\(repaired.stderr)")
+            #expect(repaired.stdout.contains("fetched the history of 1 subscription(s)"), "\(repaired.stdout)")
+            #expect(repaired.stdout.contains("Apple refused the history of 1 subscription(s)"), "\(repaired.stdout)")
+            let asked = Array(server.requests.dropFirst(next - 1))
+            #expect(
+                asked.map {
+                    "\($0.status) \($0.body["transactionId"] ?? $0.path.split(separator: "/").last.map(String.init) ?? "")"
+                }
+                    == [
+                        "200 \(Self.b)", "404 \(Self.c)", "200 \(Self.c)", "404 \(Self.f)", "200 \(Self.a)",
+                        "200 \(Self.e)", "404 \(Self.b)", "200 \(Self.b)", "404 \(Self.a)",
+                    ])
+            #expect(
+                try workspace.checks() == [
+                    [Self.a, "open_without_news", "failed", "differs", "1", "false"],
+                    [Self.b, "inferred_expiry", "done", "differs", "1", "true"],
+                    [Self.c, "inferred_expiry", "done", "agrees", "2", "false"],
+                    [Self.e, "grace_end_unknown", "done", "agrees", "4", "false"],
+                    [Self.f, "open_without_news", "done", "refused", nil, "false"],
+                ])
+            let codes = try workspace.schema.connect().execute(
+                """
+                SELECT original_transaction_id, apple_error_code::text, error LIKE '%error 4040010%'
+                FROM subscription_checks WHERE apple_error_code IS NOT NULL ORDER BY 1
+                """
+            ).rows
+            #expect(codes == [[Self.a, "4040010", "t"], [Self.f, "4040010", "t"]])
+
+            // The next run does not stop at A: nothing is left to check, and it succeeds.
+            let again = try workspace.repair(server, ["--concurrency", "1"])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stdout.contains("checked 0 subscription(s)"), "\(again.stdout)")
+            // The rest is repaired: B from Apple's signed notifications; A stays as the notifications left it.
+            let loaded = try workspace.nightly(server)
+            #expect(loaded.status == 0, "\(loaded.stderr)")
+            #expect(
+                try workspace.outcomes() == [
+                    Self.a: "open", Self.b: "recovered", Self.c: "expired (inferred)", Self.e: "open", Self.f: "open",
+                ])
         }
     }
 

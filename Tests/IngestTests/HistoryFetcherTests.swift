@@ -52,7 +52,9 @@ import Testing
         return try await AppStoreServerAPIClient.withClient(
             baseURL: server.baseURL, tokens: try TokenIssuer(credentials: credentials),
             retry: try retry ?? RetryPolicy(), requestTimeout: MockAppStoreServer.patientRequestTimeout,
-            logger: Logger.test, sleep: { _ in }
+            // The waits pass for real, as the mock refuses every request before its Retry-After instant; a backoff
+            // is cut to 2 s, longer than any Retry-After here.
+            logger: Logger.test, sleep: { try await Task.sleep(for: min($0, .seconds(2))) }
         ) { client in
             try await fetcher.fetch(scope: scope, startDate: history.day(0), endDate: end, client: client)
         }
@@ -80,7 +82,8 @@ import Testing
 
     @Test func theFetchedFilesLoadedHoldEveryNotificationOnceDespite429s500sAndAMalformedPage() async throws {
         let faults: [MockAppStoreServer.Fault] = [
-            .tooManyRequests(request: 2, retryAfter: "1"), .serverError(request: 3), .malformedPage(request: 5),
+            .tooManyRequests(request: 2, retryAfter: .after(.seconds(1))), .serverError(request: 3),
+            .malformedPage(request: 5),
         ]
         try await MockAppStoreServer.with(key.mock(history.notifications, pageSize: 4, faults: faults)) { server in
             let range = try await fetch(server)

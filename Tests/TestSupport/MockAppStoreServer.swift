@@ -14,9 +14,15 @@ import Synchronization
 /// 401 to a bad one; serves the notifications signed in `[startDate, endDate)` (and of the filters) in pages of
 /// ``Configuration/pageSize``, oldest first, each with a token for the next; and refuses a token issued for another
 /// request body. A request by `transactionId` gets the notifications of that subscription only, those kept from the
-/// ranges (``HistoryFixture/Notification/isTransactionOnly``) included. `GET /inApps/v1/subscriptions/{id}` answers
-/// with the configured ``StatusItem`` of the subscription, or 404 (4040010). ``Fault``s script 429 with
-/// `Retry-After`, 500, a malformed page or an expired token at given requests, whichever the endpoint.
+/// ranges (``HistoryFixture/Notification/isTransactionOnly``) included, and 404 with TransactionIdNotFoundError
+/// (`{"errorCode": 4040010, "errorMessage": "Transaction id not found."}`) for a transaction id it knows nothing of or
+/// lists in ``Configuration/historyNotFound``. `GET /inApps/v1/subscriptions/{id}` answers with the configured
+/// ``StatusItem`` of the subscription, or 404 (4040010). ``Fault``s script 429, 500, one of Apple's retryable errors
+/// (404 with 4040002 by default), a malformed page or an expired token at given requests, whichever the endpoint.
+///
+/// Rate limits as Apple's "Identifying rate limits" describes them: a 429 carries `Retry-After` as "a UNIX time, in
+/// milliseconds, that informs you when you can next send a request", and every request before that instant is
+/// answered 429 again (with the same `Retry-After`), so a client that reads the header another way is refused.
 ///
 /// Its handlers run on SwiftNIO's event loop threads, not on Swift's cooperative pool, so a test may block a
 /// cooperative thread waiting for a `churn` process while the mock answers that process.
@@ -33,6 +39,10 @@ package final class MockAppStoreServer: Sendable {
         package var faults: [Fault] = []
         /// Get All Subscription Statuses' answer for each original transaction id.
         package var statuses: [String: StatusItem] = [:]
+        /// Transaction ids whose notification history is answered 404 (4040010) even though the server knows them:
+        /// Apple's TransactionIdNotFoundError page says "In rare cases, you might get this error for transaction IDs
+        /// that previously returned data successfully".
+        package var historyNotFound: Set<String> = []
 
         package init(
             keyID: String, issuerID: String, bundleID: String, publicKey: P256.Signing.PublicKey,
@@ -65,8 +75,11 @@ package final class MockAppStoreServer: Sendable {
 
     /// A scripted misbehaviour, by the number of the request it answers (from 1, counting every request).
     package enum Fault: Sendable, Equatable {
-        /// 429 with this `Retry-After` value.
-        case tooManyRequests(request: Int, retryAfter: String)
+        /// 429 (RateLimitExceededError, 4290000) with this `Retry-After`.
+        case tooManyRequests(request: Int, retryAfter: RetryAfter)
+        /// One of Apple's retryable errors: 404 with `code` (4040002 AccountNotFoundRetryableError, 4040004,
+        /// 4040006), or 500 for 5000001 (GeneralInternalRetryableError).
+        case retryableError(request: Int, code: Int = 4_040_002)
         /// 500 with an error body.
         case serverError(request: Int)
         /// 200 with the page cut in half.
@@ -75,6 +88,15 @@ package final class MockAppStoreServer: Sendable {
         case alwaysUnavailable
         /// 503 to this request and every later one.
         case unavailableFrom(request: Int)
+    }
+
+    /// A `Retry-After` header of a 429.
+    package enum RetryAfter: Sendable, Equatable {
+        /// Apple's form: the UNIX time in milliseconds this long after the answer; the server refuses every request
+        /// before it.
+        case after(Duration)
+        /// Any other value, sent as given (delay-seconds, an HTTP date, garbage); nothing is refused for it.
+        case verbatim(String)
     }
 
     /// One request as the server saw it, and its answer.
@@ -90,6 +112,8 @@ package final class MockAppStoreServer: Sendable {
         package var status: Int
         /// Why the token was refused, if it was.
         package var authenticationProblem: String?
+        /// The `Retry-After` header of the answer, if it had one.
+        package var retryAfter: String?
         package var body: [String: String]
     }
 
@@ -100,6 +124,8 @@ package final class MockAppStoreServer: Sendable {
         var expiredTokens: Set<String> = []
         var tokenCounter = 0
         var faults: [Fault]
+        /// The instant a 429 named (Unix ms) and its header: requests before it are answered 429 again.
+        var limitedUntil: (milliseconds: Int64, header: String)?
     }
 
     private let configuration: Configuration
@@ -154,6 +180,9 @@ package final class MockAppStoreServer: Sendable {
     /// Every request so far, in order.
     package var requests: [Request] { state.withLock { $0.requests } }
 
+    /// The `Retry-After` values of the 429s answered so far, in order.
+    package var retryAfterHeaders: [String] { state.withLock { $0.requests.compactMap(\.retryAfter) } }
+
     /// Replaces the scripted faults (request numbers still count from the server's first request).
     package func setFaults(_ faults: [Fault]) {
         state.withLock { $0.faults = faults }
@@ -182,6 +211,7 @@ package final class MockAppStoreServer: Sendable {
             let answer = respond(
                 number: number, method: method, uri: uri, headers: headers, body: body, state: &state, record: &record)
             record.status = Int(answer.status.code)
+            record.retryAfter = answer.headers.first { $0.0 == "Retry-After" }?.1
             state.requests.append(record)
             return answer
         }
@@ -205,6 +235,15 @@ package final class MockAppStoreServer: Sendable {
             record.authenticationProblem = problem
             return Answer(status: .unauthorized, body: Array("Unauthenticated".utf8))
         }
+        if let json = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] {
+            record.body = json.mapValues { "\($0)" }
+        }
+        let nowMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
+        if let limit = state.limitedUntil, nowMilliseconds < limit.milliseconds {
+            var answer = Self.error(.tooManyRequests, code: 4_290_000, "Rate limit exceeded.")
+            answer.headers.append(("Retry-After", limit.header))
+            return answer
+        }
         for fault in state.faults {
             switch fault {
             case .alwaysUnavailable:
@@ -213,8 +252,21 @@ package final class MockAppStoreServer: Sendable {
                 return Self.error(.serviceUnavailable, code: 5_000_000, "An unknown error occurred.")
             case .tooManyRequests(number, let retryAfter):
                 var answer = Self.error(.tooManyRequests, code: 4_290_000, "Rate limit exceeded.")
-                answer.headers.append(("Retry-After", retryAfter))
+                switch retryAfter {
+                case .after(let wait):
+                    let (seconds, attoseconds) = wait.components
+                    let until = nowMilliseconds + seconds * 1000 + attoseconds / 1_000_000_000_000_000
+                    state.limitedUntil = (until, String(until))
+                    answer.headers.append(("Retry-After", String(until)))
+                case .verbatim(let value):
+                    answer.headers.append(("Retry-After", value))
+                }
                 return answer
+            case .retryableError(number, let code):
+                // Apple's documentation gives these errors no message text: the mock's is its own.
+                return Self.error(
+                    code == 5_000_001 ? .internalServerError : .notFound, code: code,
+                    "A retryable error (\(code)): try again.")
             case .serverError(number):
                 return Self.error(.internalServerError, code: 5_000_000, "An unknown error occurred.")
             default:
@@ -247,6 +299,9 @@ package final class MockAppStoreServer: Sendable {
                 return Self.error(.badRequest, code: 4_000_014, "Invalid pagination token.")
             }
             offset = known.offset
+        }
+        if let transaction, !knows(transaction) || configuration.historyNotFound.contains(transaction) {
+            return Self.error(.notFound, code: 4_040_010, "Transaction id not found.")
         }
         let matching = configuration.notifications
             .filter { $0.signedDate >= startDate && $0.signedDate < endDate }
@@ -284,6 +339,12 @@ package final class MockAppStoreServer: Sendable {
         }
         record.served = page.map(\.uuid)
         return Answer(status: .ok, headers: [("Content-Type", "application/json")], body: bytes)
+    }
+
+    /// Whether the server knows `transactionId`: a notification of its subscription, or a status item.
+    private func knows(_ transactionId: String) -> Bool {
+        configuration.statuses[transactionId] != nil
+            || configuration.notifications.contains { $0.originalTransactionId == transactionId }
     }
 
     /// Get All Subscription Statuses for `transactionId`: its configured item, in one group.

@@ -30,9 +30,15 @@ extension Churn {
                 fetch_checkpoints records it with the next page's token. A fetch
                 stopped in any way resumes there when run again the same way (with
                 no range, or the same --from and --to): no page kept is requested
-                again. 429 and 5xx answers, malformed pages and network failures are
-                tried again (--max-attempts, --max-retry-wait), honouring
-                Retry-After; malformed pages are kept in DIR/quarantine/.
+                again. 429 and 5xx answers, Apple's retryable error codes (4040002,
+                4040004, 4040006, 5000001), malformed pages and network failures
+                are tried again (--max-attempts, --max-retry-wait), honouring
+                Retry-After: Apple's is a UNIX time in milliseconds (a number of
+                100000000000 or more); a smaller number is delay-seconds, and an
+                HTTP date is read too. When it names a time further away than
+                --max-retry-wait allows, the fetch stops at once with 75 and says
+                when to run again; what it fetched is kept and the next run
+                resumes. Malformed pages are kept in DIR/quarantine/.
 
                 Credentials (each also from the environment; the key never on the
                 command line): --key-file or CHURN_KEY_FILE (the .p8 file; or its
@@ -43,7 +49,9 @@ extension Churn {
 
                 Exit codes: 0 success, 1 failure, 64 bad usage, 69 the API (or the
                 database) unreachable after the retries: run again later, it
-                resumes; 75 another fetch holds the lock, 77 the API refused the
+                resumes; 75 another fetch holds the lock, or Apple asked to wait
+                past --max-retry-wait: run again after the time named (ISO 8601
+                UTC), it resumes; 77 the API refused the
                 credentials (wrong key id, issuer id or bundle id, or a key
                 without In-App Purchase access).
 

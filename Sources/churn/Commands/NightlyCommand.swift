@@ -64,7 +64,9 @@ extension Churn {
                 (the report is still written), 5 nothing new with --expect-new,
                 64 bad usage, 66 unreadable input, 69 database unreachable (or,
                 with --fetch, the App Store Server API after its retries),
-                75 another run holds the lock, 77 credentials refused (by the
+                75 another run holds the lock (or, with --fetch, Apple asked to
+                wait past --max-retry-wait: run again after the time named),
+                77 credentials refused (by the
                 database or by the App Store Server API).
 
                 crontab:

@@ -32,14 +32,21 @@ extension Churn {
                 --stale-days days. Resumable as `churn fetch` is: each answer is
                 recorded before the next request that depends on it, so a run
                 stopped in any way goes on with the first request it did not
-                record. 429 and 5xx answers and network failures are tried again
-                (--max-attempts, --max-retry-wait). `churn nightly --fetch
-                --repair` does all this every night, after its load and analysis.
+                record. 429 and 5xx answers, Apple's retryable error codes and
+                network failures are tried again (--max-attempts, --max-retry-wait,
+                Retry-After as for `churn fetch`). A request Apple refuses for one
+                subscription (404, e.g. 4040010 TransactionIdNotFoundError, or a
+                retryable error that stays) is recorded on its check with Apple's
+                error code (subscription_checks.apple_error_code; a history not
+                fetched is state 'failed') and the run goes on with the next.
+                `churn nightly --fetch --repair` does all this every night, after
+                its load and analysis.
 
                 Credentials as for `churn fetch`. Exit codes: 0 success, 1 failure,
                 64 bad usage, 69 the API (or the database) unreachable after the
-                retries: run again later, it resumes; 75 a fetch holds the lock,
-                77 the API refused the credentials.
+                retries: run again later, it resumes; 75 a fetch holds the lock, or
+                Apple asked to wait past --max-retry-wait: run again after the time
+                named, it resumes; 77 the API refused the credentials.
 
                 Examples:
                   churn repair --out /srv/exports
