@@ -10,9 +10,9 @@ import CivilTime
 /// from Grace Period`, a second entry of the same episode); a recovery counts on the day of its end, in grace when
 /// it is a save in grace (`Episode.isSavedInGrace`), else in retry; an expired episode (ended unpaid, by
 /// notification or by inference at t0 + 60 days) is involuntary churn on the day of its end. Paid service days
-/// recovered, our analogue of Apple's column: each recovery's whole days from t0 to the recovery, on the day of the
-/// recovery. States at a day's end (midnight UTC that follows it): an episode started before then and not closed by
-/// then is in grace when its known grace end is later, else in billing retry. Only days complete by the as-of time
+/// recovered, our analogue of Apple's column (which Apple fills for recoveries from grace period only): each save in
+/// grace's whole days from t0 to the recovery, on the day of the recovery. States at a day's end (midnight UTC that
+/// follows it): an episode started before then and not closed by then is in grace when its known grace end is later, else in billing retry. Only days complete by the as-of time
 /// are given.
 package enum BillingIssueDays {
     /// A figure compared with Apple's reports.
@@ -28,7 +28,7 @@ package enum BillingIssueDays {
         case recoveredInRetry = "recovered_in_retry"
         /// Expired episodes: Apple's `Involuntary Churn from …`.
         case involuntaryChurn = "involuntary_churn"
-        /// Apple's `Paid Service Days Recovered` column, against our analogue.
+        /// Apple's `Paid Service Days Recovered` column (recoveries from grace period only), against our analogue.
         case paidServiceDaysRecovered = "paid_service_days_recovered"
         /// Episodes in grace at the day's end: Apple's state `Grace period`.
         case inGrace = "in_grace"
@@ -117,8 +117,11 @@ package enum BillingIssueDays {
                 switch episode.outcome {
                 case .recovered:
                     count(episode.isSavedInGrace ? .recoveredInGrace : .recoveredInRetry, on: closeDay)
-                    let days = Milliseconds.elapsed(from: episode.start, to: close) / Milliseconds.day
-                    count(.paidServiceDaysRecovered, on: closeDay, Int(clamping: days))
+                    // Apple fills Paid Service Days Recovered for recoveries from grace period only.
+                    if episode.isSavedInGrace {
+                        let days = Milliseconds.elapsed(from: episode.start, to: close) / Milliseconds.day
+                        count(.paidServiceDaysRecovered, on: closeDay, Int(clamping: days))
+                    }
                 case .expired:
                     count(.involuntaryChurn, on: closeDay)
                 case .cancelled, .other, .open:

@@ -78,16 +78,26 @@ package struct AppleComparison: Sendable {
 
     /// Compared days, oldest first, each day's metrics in ``BillingIssueDays/Metric`` order.
     package var days: [Row] = []
-    /// Compared weeks, oldest first.
+    /// Compared weeks, oldest first: from Apple's weekly instances where it has them (the events; the states at the
+    /// end of the week's last day compared come from the days), else added up from the days compared.
     package var weeks: [Row] = []
+    /// Compared months, oldest first: Apple's monthly instances against our days of the month added up.
+    package var months: [Row] = []
     /// Values of Apple's billing groupings (or with no grouping) that map to none of our metrics, with their counts
     /// over the days compared: kept as written and shown, never guessed.
     package var unmapped: [String: Int] = [:]
     /// The files read, in the order applied.
     package var files: [AppleReportSet.FileSummary]
+    /// Apple's newest daily days left out, per report, oldest first (``AppleReportSet/heldBack(_:)``).
+    package var heldBack: [AppleReportKind: [Int]] = [:]
+    /// What was read but not compared, each a sentence naming its file: the files' notices
+    /// (``AppleReportSet/notices``), then the days held back and the states of weekly or monthly files.
+    package var notices: [String] = []
 
     /// The weeks whose figures differ beyond Apple's noise.
     package var differingWeeks: [Row] { weeks.filter { $0.status == .differs } }
+    /// The months whose figures differ beyond Apple's noise.
+    package var differingMonths: [Row] { months.filter { $0.status == .differs } }
 
     /// Compares our days with Apple's.
     /// - Parameters:
@@ -95,54 +105,124 @@ package struct AppleComparison: Sendable {
     ///   - apple: the report files, merged.
     package init(ours: BillingIssueDays.Tally, apple: AppleReportSet) {
         files = apple.files
+        notices = apple.notices
         let ourDays = Dictionary(ours.days.map { ($0.day, $0) }, uniquingKeysWith: { _, later in later })
-        let comparedDays = Set(apple.eventDays.keys).union(apple.stateDays.keys).filter { $0 <= ours.lastDay }.sorted()
-        // Every combination of Apple's columns that carried each figure on some day compared.
-        var seen: [BillingIssueDays.Metric: Set<String>] = [:]
-        for day in comparedDays {
-            for metric in BillingIssueDays.Metric.allCases {
-                seen[metric, default: []].formUnion(Self.combinations(metric, day: day, apple: apple))
-            }
+        let heldEvents = Set(apple.heldBack(.subscriptionEvent))
+        let heldStates = Set(apple.heldBack(.subscriptionState))
+        for (kind, held) in [(AppleReportKind.subscriptionEvent, heldEvents), (.subscriptionState, heldStates)]
+        where !held.isEmpty {
+            let sorted = held.sorted()
+            heldBack[kind] = sorted
+            let range =
+                sorted.count == 1
+                ? Self.dayText(sorted[0]) : "\(Self.dayText(sorted[0]))–\(Self.dayText(sorted[sorted.count - 1]))"
+            notices.append(
+                "held back: the newest \(sorted.count == 1 ? "day" : "\(sorted.count) days") of Apple's daily "
+                    + "\(kind.rawValue) files (\(range)); Apple completes a day within "
+                    + "\(AppleReportSet.completenessDays) days, and a later file that restates them brings them back")
         }
-        for day in comparedDays {
-            let our = ourDays[day] ?? BillingIssueDays.Day(day: day)
-            for metric in BillingIssueDays.Metric.allCases {
-                guard let amount = Self.appleAmount(metric, day: day, apple: apple) else { continue }
-                let missing = (seen[metric]?.count ?? 0) - Self.combinations(metric, day: day, apple: apple).count
-                let dropped = max(missing, amount.values == 0 ? 1 : 0)
-                let perValue =
-                    (Self.threshold - 1) * (metric == .paidServiceDaysRecovered ? Self.paidServiceDaysPerRecovery : 1)
-                days.append(
-                    Row(
-                        "day", Self.dayText(day), metric, ours: our[metric], apple: amount.total,
-                        appleValues: amount.values, allowance: dropped * perValue))
-            }
-            for (value, amount) in apple.eventDays[day] ?? [:] where AppleEvent.metric(forEventSubType: value) == nil {
+        let daily = apple.daily
+        let comparedDays = Set(daily.eventDays.keys).union(daily.stateDays.keys).filter { $0 <= ours.lastDay }.sorted()
+        days = Self.rows(
+            daily, .daily, periods: comparedDays, ours: { ourDays[$0] ?? BillingIssueDays.Day(day: $0) },
+            skip: { metric, day in metric.isState ? heldStates.contains(day) : heldEvents.contains(day) })
+        for day in comparedDays where !heldEvents.contains(day) {
+            for (value, amount) in daily.eventDays[day] ?? [:] where AppleEvent.metric(forEventSubType: value) == nil {
                 if apple.groupings[value].map(AppleEvent.isBillingGrouping) ?? true {
                     unmapped[value, default: 0] += amount.total
                 }
             }
         }
-        weeks = Self.weeks(of: days)
+        /// Our events added up over a week or month that Apple's file starts at `start`.
+        func ourPeriod(_ granularity: AppleReportGranularity, _ start: Int) -> BillingIssueDays.Day {
+            let first = granularity.periodStart(containing: start)
+            var sum = BillingIssueDays.Day(day: first)
+            for day in first...granularity.periodEnd(startingAt: first) {
+                for metric in BillingIssueDays.Metric.allCases where !metric.isState {
+                    sum.counts[metric, default: 0] += ourDays[day]?[metric] ?? 0
+                }
+            }
+            return sum
+        }
+        var periodRows: [AppleReportGranularity: [Row]] = [:]
+        for granularity in [AppleReportGranularity.weekly, .monthly] {
+            let figures = apple.figures(granularity)
+            let complete = figures.eventDays.keys.filter { start in
+                granularity.periodEnd(startingAt: granularity.periodStart(containing: start)) <= ours.lastDay
+            }
+            periodRows[granularity] = Self.rows(
+                figures, granularity, periods: complete.sorted(), ours: { ourPeriod(granularity, $0) },
+                skip: { metric, _ in metric.isState })
+            if !figures.stateDays.isEmpty {
+                notices.append(
+                    "not compared: \(granularity.rawValue) App Store Subscription State files; Apple documents that "
+                        + "report daily only")
+            }
+        }
+        let weekly = periodRows[.weekly] ?? []
+        let weeklyPeriods = Set(weekly.map(\.period))
+        weeks = (Self.weeks(of: days).filter { $0.metric.isState || !weeklyPeriods.contains($0.period) } + weekly)
+            .sorted { ($0.period, $0.metric) < ($1.period, $1.metric) }
+        months = periodRows[.monthly] ?? []
     }
 
     /// Whether Apple's `value` of a report counts in `metric`.
     private static func counts(_ value: String, in metric: BillingIssueDays.Metric) -> Bool {
         switch metric {
         case .inGrace, .inBillingRetry: return AppleEvent.metric(forStateMetric: value) == metric
-        // Paid service days come with the recoveries.
-        case .paidServiceDaysRecovered:
-            let recovery = AppleEvent.metric(forEventSubType: value)
-            return recovery == .recoveredInGrace || recovery == .recoveredInRetry
+        // Apple fills paid service days for recoveries from grace only.
+        case .paidServiceDaysRecovered: return AppleEvent.metric(forEventSubType: value) == .recoveredInGrace
         default: return AppleEvent.metric(forEventSubType: value) == metric
+        }
+    }
+
+    /// The rows of `periods` (each a date of Apple's files of `granularity`), each metric's but those `skip` names.
+    /// Every combination of Apple's columns that carried a figure in some period compared but is missing in another
+    /// may have been left out under Apple's threshold there.
+    private static func rows(
+        _ figures: AppleReportSet.Figures, _ granularity: AppleReportGranularity, periods: [Int],
+        ours: (Int) -> BillingIssueDays.Day, skip: (BillingIssueDays.Metric, Int) -> Bool
+    ) -> [Row] {
+        var seen: [BillingIssueDays.Metric: Set<String>] = [:]
+        for period in periods {
+            for metric in BillingIssueDays.Metric.allCases where !skip(metric, period) {
+                seen[metric, default: []].formUnion(Self.combinations(metric, day: period, figures: figures))
+            }
+        }
+        var rows: [Row] = []
+        for period in periods {
+            let our = ours(period)
+            for metric in BillingIssueDays.Metric.allCases where !skip(metric, period) {
+                guard let amount = Self.appleAmount(metric, day: period, figures: figures) else { continue }
+                let missing =
+                    (seen[metric]?.count ?? 0) - Self.combinations(metric, day: period, figures: figures).count
+                let dropped = max(missing, amount.values == 0 ? 1 : 0)
+                let perValue =
+                    (Self.threshold - 1) * (metric == .paidServiceDaysRecovered ? Self.paidServiceDaysPerRecovery : 1)
+                rows.append(
+                    Row(
+                        granularity.rowName, Self.periodText(granularity, period), metric, ours: our[metric],
+                        apple: amount.total, appleValues: amount.values, allowance: dropped * perValue))
+            }
+        }
+        return rows
+    }
+
+    /// `2025-03-04`, `2025-W10` or `2025-03`.
+    private static func periodText(_ granularity: AppleReportGranularity, _ day: Int) -> String {
+        let millis = CivilDate(daysSinceEpoch: day).unixMilliseconds
+        switch granularity {
+        case .daily: return dayText(day)
+        case .weekly: return CalendarPeriod(.week, containing: millis).description
+        case .monthly: return CalendarPeriod(.month, containing: millis).description
         }
     }
 
     /// The combinations of Apple's columns that carried `metric` on `day`, each with its value.
     private static func combinations(
-        _ metric: BillingIssueDays.Metric, day: Int, apple: AppleReportSet
+        _ metric: BillingIssueDays.Metric, day: Int, figures: AppleReportSet.Figures
     ) -> Set<String> {
-        let byValue = (metric.isState ? apple.stateCombinations[day] : apple.eventCombinations[day]) ?? [:]
+        let byValue = (metric.isState ? figures.stateCombinations[day] : figures.eventCombinations[day]) ?? [:]
         var combinations: Set<String> = []
         for (value, dimensions) in byValue where counts(value, in: metric) {
             for dimension in dimensions { combinations.insert(value + "\u{1F}" + dimension) }
@@ -152,13 +232,13 @@ package struct AppleComparison: Sendable {
 
     /// Apple's figure for `metric` on `day`; nil when no file states it.
     private static func appleAmount(
-        _ metric: BillingIssueDays.Metric, day: Int, apple: AppleReportSet
+        _ metric: BillingIssueDays.Metric, day: Int, figures: AppleReportSet.Figures
     ) -> AppleReportFile.Amount? {
         if metric == .paidServiceDaysRecovered {
-            guard apple.paidServiceDaysStated.contains(day) else { return nil }
-            return apple.paidServiceDays[day] ?? AppleReportFile.Amount()
+            guard figures.paidServiceDaysStated.contains(day) else { return nil }
+            return figures.paidServiceDays[day] ?? AppleReportFile.Amount()
         }
-        guard let values = metric.isState ? apple.stateDays[day] : apple.eventDays[day] else { return nil }
+        guard let values = metric.isState ? figures.stateDays[day] : figures.eventDays[day] else { return nil }
         return values.filter { counts($0.key, in: metric) }.values.reduce(AppleReportFile.Amount(), +)
     }
 

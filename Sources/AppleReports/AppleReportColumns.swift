@@ -10,14 +10,15 @@ package enum AppleReportColumns {
         package var name: String { names.first ?? "" }
     }
 
-    /// `Event Date` (Subscription Event); `Date` as the State report names it.
-    package static let eventDate = Column(names: ["Event Date", "Date"])
-    /// `Date` (Subscription State); `Event Date` accepted too.
-    package static let date = Column(names: ["Date", "Event Date", "State Date"])
+    /// `Event Date` (Subscription Event). Not `Date`: other Analytics reports (App Store Retention Messaging,
+    /// Discovery and Engagement, installs) have `Date`, `Event` and `Counts` and must not pass for this one.
+    package static let eventDate = Column(names: ["Event Date"])
+    /// `Date` (Subscription State); `State Date` accepted too.
+    package static let date = Column(names: ["Date", "State Date"])
     /// `Event Grouping`; `Event Group` in some files.
     package static let eventGrouping = Column(names: ["Event Grouping", "Event Group"])
-    /// `Event Sub Type`; `Event Name`, `Event Subtype` or `Event` in some files.
-    package static let eventSubType = Column(names: ["Event Sub Type", "Event Name", "Event Subtype", "Event"])
+    /// `Event Sub Type`; `Event Name` or `Event Subtype` in some files. Not `Event`, which other reports have.
+    package static let eventSubType = Column(names: ["Event Sub Type", "Event Name", "Event Subtype"])
     /// `Paid Service Days Recovered`.
     package static let paidServiceDaysRecovered = Column(names: ["Paid Service Days Recovered"])
     /// `State Metric`.

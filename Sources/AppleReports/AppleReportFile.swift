@@ -1,3 +1,4 @@
+import Analysis
 import CivilTime
 import Foundation
 import Gzip
@@ -24,15 +25,50 @@ package struct AppleReportFile: Sendable {
 
     package var path: String
     package var kind: AppleReportKind
-    /// Per day (days since 1970-01-01): the `Counts` of each `Event Sub Type` or `State Metric` value, added up.
+    /// Daily, weekly or monthly: from the path as Apple names an instance's files (``AppleReportPath``), else from the
+    /// dates' spacing, else daily.
+    package var granularity: AppleReportGranularity = .daily
+    /// The processing date the path carries (days since 1970-01-01), nil when it carries none.
+    package var processingDay: Int?
+    /// The segments added up in this value (``adding(_:)``): 1 for a file read alone.
+    package var segments = 1
+    /// Per date (days since 1970-01-01; the first day of the week or month for a weekly or monthly file): the
+    /// `Counts` of each `Event Sub Type` or `State Metric` value, added up.
     package var days: [Int: [String: Amount]]
-    /// Per day: `Paid Service Days Recovered` added up; nil when the file has no such column (the State report).
+    /// Per date: `Paid Service Days Recovered` of the recoveries from grace period added up (Apple fills the field
+    /// for those only); nil when the file has no such column (the State report).
     package var paidServiceDays: [Int: Amount]?
+    /// Dates with a recovery from grace whose `Paid Service Days Recovered` is not a whole number: their paid service
+    /// days are not known, and not compared.
+    package var paidServiceDaysUnreadable: Set<Int> = []
     /// The `Event Grouping` of each `Event Sub Type` seen, when the file has that column.
     package var groupings: [String: String]
     /// Per day and value: the combinations of Apple's other columns (territory, subscription, offer, …) that carried
     /// it. One seen on another day but missing on this one may have been left out under Apple's threshold.
     package var combinations: [Int: [String: Set<String>]] = [:]
+    /// What was read but left out, each naming the file and line: a `Paid Service Days Recovered` that is not a
+    /// whole number.
+    package var notices: [String] = []
+
+    /// This file with `segment`, another segment of the same instance (Apple splits an instance's data over
+    /// segments, each holding a portion of it), added: counts, paid service days and combinations summed per date.
+    package func adding(_ segment: AppleReportFile) -> AppleReportFile {
+        var sum = self
+        sum.segments += segment.segments
+        for (day, values) in segment.days {
+            sum.days[day, default: [:]].merge(values, uniquingKeysWith: +)
+        }
+        if let paid = segment.paidServiceDays {
+            sum.paidServiceDays = (sum.paidServiceDays ?? [:]).merging(paid, uniquingKeysWith: +)
+        }
+        sum.paidServiceDaysUnreadable.formUnion(segment.paidServiceDaysUnreadable)
+        sum.groupings.merge(segment.groupings) { _, later in later }
+        for (day, values) in segment.combinations {
+            sum.combinations[day, default: [:]].merge(values) { $0.union($1) }
+        }
+        sum.notices += segment.notices
+        return sum
+    }
 
     /// Reads the file at `path`: gzip when it starts with gzip's magic number, else plain text (UTF-8).
     /// - Throws: ``AppleReportError`` naming the file (and line): unreadable, corrupt gzip, missing columns, a
@@ -89,17 +125,48 @@ package struct AppleReportFile: Sendable {
             let dimensions = line.fields.indices.filter { !layout.read.contains($0) }.map { line.fields[$0] }
             file.combinations[day, default: [:]][value, default: []].insert(dimensions.joined(separator: "\t"))
             if let column = layout.paidServiceDays {
-                let text = line.fields[column]
-                let days =
-                    text.isEmpty
-                    ? 0 : try Self.count(text, column: "Paid Service Days Recovered", path: path, line: line.number)
-                if days != 0, var paid = file.paidServiceDays {
-                    paid[day] = (paid[day] ?? Amount()) + Amount(total: days, values: 1)
-                    file.paidServiceDays = paid
-                }
+                file.readPaidServiceDays(line.fields[column], of: value, on: day, line: line.number)
             }
         }
+        file.granularity = AppleReportPath.granularity(of: path) ?? Self.granularity(spacing: Array(file.days.keys))
+        file.processingDay = AppleReportPath.processingDay(of: path)
         return file
+    }
+
+    /// Adds one line's `Paid Service Days Recovered` (Apple's type for it is a string): counted for a recovery from
+    /// grace period only, the events Apple fills it for; a value that is not a whole number is listed in
+    /// ``notices`` and leaves the day's paid service days unknown when the line is a recovery from grace.
+    private mutating func readPaidServiceDays(_ text: String, of value: String, on day: Int, line: Int) {
+        let isGraceRecovery = AppleEvent.metric(forEventSubType: value) == .recoveredInGrace
+        guard !text.isEmpty else { return }
+        guard let days = Self.wholeNumber(text) else {
+            notices.append(
+                "\(path), line \(line): Paid Service Days Recovered '\(text)' is not a whole number; "
+                    + (isGraceRecovery ? "the day's paid service days are not compared" : "left out"))
+            if isGraceRecovery { paidServiceDaysUnreadable.insert(day) }
+            return
+        }
+        guard isGraceRecovery, days != 0, var paid = paidServiceDays else { return }
+        paid[day] = (paid[day] ?? Amount()) + Amount(total: days, values: 1)
+        paidServiceDays = paid
+    }
+
+    /// The granularity the dates' spacing shows when the path names none: weekly when there are two dates or more,
+    /// every one a Monday and a whole number of weeks apart; monthly when every one is a month's first day and they
+    /// are at least 28 days apart; else daily (a file of one date is daily).
+    private static func granularity(spacing days: [Int]) -> AppleReportGranularity {
+        let sorted = days.sorted()
+        guard sorted.count >= 2 else { return .daily }
+        let gaps = zip(sorted, sorted.dropFirst()).map { $1 - $0 }
+        if sorted.allSatisfy({ AppleReportGranularity.weekly.periodStart(containing: $0) == $0 }),
+            gaps.allSatisfy({ $0 % 7 == 0 })
+        {
+            return .weekly
+        }
+        if sorted.allSatisfy({ CivilDate(daysSinceEpoch: $0).day == 1 }), gaps.allSatisfy({ $0 >= 28 }) {
+            return .monthly
+        }
+        return .daily
     }
 
     /// Where the needed columns are in a file's header.
@@ -120,9 +187,12 @@ package struct AppleReportFile: Sendable {
             typealias Columns = AppleReportColumns
             let found = header.map { "'\($0)'" }.joined(separator: ", ")
             let subType = Columns.position(of: Columns.eventSubType, in: header)
+            let eventDate = Columns.position(of: Columns.eventDate, in: header)
             let stateMetric = Columns.position(of: Columns.stateMetric, in: header)
             let needed: [AppleReportColumns.Column]
-            if let subType {
+            // Each report is told by the columns only it has: `Event Date` with `Event Sub Type` (or its variants),
+            // or `State Metric`. Anything else is another of Apple's reports.
+            if let subType, eventDate != nil {
                 kind = .subscriptionEvent
                 value = subType
                 needed = [Columns.eventDate, Columns.counts]
@@ -133,11 +203,15 @@ package struct AppleReportFile: Sendable {
                 value = stateMetric
                 needed = [Columns.date, Columns.counts]
             } else {
+                let looksLike =
+                    AppleReportPath.otherReportName(of: path).map { "looks like an \($0) report" }
+                    ?? "looks like another App Store Connect report"
                 throw AppleReportError(
                     path: path, line: 1,
-                    reason: "not an App Store Subscription Event or Subscription State report: it needs the columns "
-                        + "'Event Date', 'Event Sub Type' (or 'Event Name') and 'Counts', or 'Date', 'State Metric' "
-                        + "and 'Counts'; the header has \(found)")
+                    reason: "\(looksLike), not a Subscription Event report (which has 'Event Date', 'Event Sub Type' "
+                        + "or 'Event Name', and 'Counts') or a Subscription State report ('Date', 'State Metric', "
+                        + "'Counts'): the header has \(found); skipped",
+                    isOtherReport: true)
             }
             let positions = needed.map { Columns.position(of: $0, in: header) }
             let missing = zip(needed, positions).filter { $0.1 == nil }.map { "'\($0.0.name)'" }
@@ -184,13 +258,19 @@ package struct AppleReportFile: Sendable {
         throw AppleReportError(path: path, line: line, reason: "the date '\(text)' is not YYYY-MM-DD or MM/DD/YYYY")
     }
 
-    /// A whole number (`12`, `12.0`, `1,234`).
-    private static func count(_ text: String, column: String, path: String, line: Int) throws -> Int {
+    /// A whole number (`12`, `12.0`, `1,234`), nil for anything else.
+    private static func wholeNumber(_ text: String) -> Int? {
         var digits = text.replacingOccurrences(of: ",", with: "")
         if let point = digits.firstIndex(of: "."), digits[digits.index(after: point)...].allSatisfy({ $0 == "0" }) {
             digits = String(digits[..<point])
         }
-        guard let value = Int(digits) else {
+        return Int(digits)
+    }
+
+    /// A whole number (`12`, `12.0`, `1,234`).
+    /// - Throws: ``AppleReportError`` naming the column, file and line.
+    private static func count(_ text: String, column: String, path: String, line: Int) throws -> Int {
+        guard let value = wholeNumber(text) else {
             throw AppleReportError(path: path, line: line, reason: "\(column) '\(text)' is not a whole number")
         }
         return value

@@ -22,23 +22,38 @@ extension SummaryDocument {
             + "difference within that noise is agreement, and ours may be above Apple's by what the values left out "
             + "could hold. `\(AppleComparison.fileName)` has every week and day."
         writer.paragraph(intro)
-        guard !comparison.weeks.isEmpty else {
+        if !comparison.notices.isEmpty {
+            writer.paragraph("Read but not compared:")
+            writer.bulletList(comparison.notices.map(MarkdownWriter.escape))
+        }
+        guard !comparison.weeks.isEmpty || !comparison.months.isEmpty else {
             writer.paragraph("The files state no day that is complete by the as-of time, so nothing is compared.")
             return
         }
         let weeks = Set(comparison.weeks.map(\.period))
         let differing = comparison.differingWeeks
         let differingWeeks = Set(differing.map(\.period))
-        if differing.isEmpty {
+        if !weeks.isEmpty, differing.isEmpty {
             writer.paragraph(
                 "**Every figure of the \(HumanFormat.count(weeks.count)) \(weeks.count == 1 ? "week" : "weeks") "
                     + "compared agrees with Apple's within its noise.**")
-        } else {
+        } else if !weeks.isEmpty {
             writer.paragraph(
                 "**\(HumanFormat.count(differingWeeks.count)) of \(HumanFormat.count(weeks.count)) "
                     + "\(weeks.count == 1 ? "week" : "weeks") \(differingWeeks.count == 1 ? "differs" : "differ") beyond "
                     + "Apple's noise:**")
             writer.bulletList(differing.map(\.sentence))
+        }
+        if !comparison.months.isEmpty {
+            let months = Set(comparison.months.map(\.period)).count
+            let differingMonths = comparison.differingMonths
+            writer.paragraph(
+                differingMonths.isEmpty
+                    ? "Apple's monthly files: every figure of the \(HumanFormat.count(months)) "
+                        + "\(months == 1 ? "month" : "months") compared agrees within its noise."
+                    : "Apple's monthly files: \(HumanFormat.count(Set(differingMonths.map(\.period)).count)) of "
+                        + "\(HumanFormat.count(months)) \(months == 1 ? "month" : "months") differ beyond its noise:")
+            writer.bulletList(differingMonths.map(\.sentence))
         }
         if !comparison.unmapped.isEmpty {
             let values = comparison.unmapped.keys.sorted().map { "`\(MarkdownWriter.escape($0))`" }

@@ -35,7 +35,8 @@ import Testing
         #expect(days[try Self.day("2026-03-03")]?[.enteredBillingIssue] == 30)
         #expect(days[try Self.day("2026-03-03")]?[.inBillingRetry] == 30)
         #expect(days[try Self.day("2026-03-05")]?[.recoveredInRetry] == 10)
-        #expect(days[try Self.day("2026-03-05")]?[.paidServiceDaysRecovered] == 20)
+        // Apple fills paid service days for recoveries from grace only: these recovered in retry.
+        #expect(days[try Self.day("2026-03-05")]?[.paidServiceDaysRecovered] == 0)
         #expect(days[try Self.day("2026-03-05")]?[.inBillingRetry] == 20)
         #expect(days[try Self.day("2026-03-09")]?[.inBillingRetry] == 20)
         // 2026-03-10 is not complete at the as-of time.
@@ -60,6 +61,7 @@ import Testing
         #expect(days[try Self.day("2026-03-02")]?[.enteredBillingIssue] == 2)
         #expect(days[try Self.day("2026-03-02")]?[.inGrace] == 2)
         #expect(days[try Self.day("2026-03-04")]?[.recoveredInGrace] == 1)
+        #expect(days[try Self.day("2026-03-04")]?[.paidServiceDaysRecovered] == 2)
         #expect(days[try Self.day("2026-03-04")]?[.inGrace] == 1)
         #expect(days[try Self.day("2026-03-17")]?[.inGrace] == 1)
         #expect(days[try Self.day("2026-03-18")]?[.enteredRetryFromGrace] == 1)
@@ -68,21 +70,35 @@ import Testing
         #expect(tally.days.reduce(0) { $0 + $1[.enteredRetryFromGrace] } == 1)
     }
 
+    /// Apple's newest 3 days are held back: `events` with three later days of renewals only, after the as-of time.
+    private static func settled(_ events: [Event]) -> [Event] {
+        events
+            + ["2026-03-20", "2026-03-21", "2026-03-22"].map {
+                Event(date: $0, grouping: "Paid Renewals", subType: "Paid Renewal", counts: 100)
+            }
+    }
+
     /// Apple's files with our counts, each off by at most 2, split over territories.
     private static func agreeingFiles() -> [AppleReportFile] {
-        let events = AppleReportFiles.eventText([
-            Event(
-                date: "2026-03-03", grouping: "Entered Billing Issue", subType: "Entered Billing Retry from Full Price",
-                counts: 14),
-            Event(
-                date: "2026-03-03", grouping: "Entered Billing Issue", subType: "Entered Billing Retry from Free Trial",
-                territory: "GB", counts: 17),
-            Event(
-                date: "2026-03-05", grouping: "Recoveries from Billing Issue",
-                subType: "Full Price Recoveries from Billing Retry", counts: 9, paidServiceDays: 21),
-            Event(date: "2026-03-06", grouping: "Paid Renewals", subType: "Paid Renewal", counts: 300),
-        ])
-        var states: [(date: String, metric: String, territory: String, counts: Int)] = []
+        let events = AppleReportFiles.eventText(
+            settled([
+                Event(
+                    date: "2026-03-03", grouping: "Entered Billing Issue",
+                    subType: "Entered Billing Retry from Full Price",
+                    counts: 14),
+                Event(
+                    date: "2026-03-03", grouping: "Entered Billing Issue",
+                    subType: "Entered Billing Retry from Free Trial",
+                    territory: "GB", counts: 17),
+                Event(
+                    date: "2026-03-05", grouping: "Recoveries from Billing Issue",
+                    subType: "Full Price Recoveries from Billing Retry", counts: 9, paidServiceDays: 21),
+                Event(date: "2026-03-06", grouping: "Paid Renewals", subType: "Paid Renewal", counts: 300),
+            ]))
+        var states: [(date: String, metric: String, territory: String, counts: Int)] = [
+            ("2026-03-20", "Active", "US", 100), ("2026-03-21", "Active", "US", 100),
+            ("2026-03-22", "Active", "US", 100),
+        ]
         for (date, count) in [("2026-03-03", 31), ("2026-03-04", 29), ("2026-03-05", 21), ("2026-03-06", 20)] {
             states.append((date, "Billing retry", "US", count))
         }
@@ -143,9 +159,8 @@ import Testing
 
     @Test func noApplesValueAllowsWhatTheThresholdDrops() throws {
         // Apple states 2026-03-05 (a renewal) but gives no recovery value: one value under 5 may have been left out.
-        let events = AppleReportFiles.eventText([
-            Event(date: "2026-03-05", grouping: "Paid Renewals", subType: "Paid Renewal", counts: 50)
-        ])
+        let events = AppleReportFiles.eventText(
+            Self.settled([Event(date: "2026-03-05", grouping: "Paid Renewals", subType: "Paid Renewal", counts: 50)]))
         let comparison = AppleComparison(
             ours: try Self.ours(), apple: AppleReportSet(files: [try AppleReportFile.parse(events, path: "e.txt")]))
         let recoveries = try #require(comparison.days.first { $0.metric == .recoveredInRetry })
@@ -161,20 +176,21 @@ import Testing
     /// combinations Apple gave on another day are missing, never when ours is below.
     @Test func theThresholdAllowanceIsOneSidedAndComesFromMissingCombinations() throws {
         func comparison(recoveriesInGB: Int, on day: String) throws -> AppleComparison {
-            let events = AppleReportFiles.eventText([
-                Event(
-                    date: "2026-03-04", grouping: "Recoveries from Billing Issue",
-                    subType: "Full Price Recoveries from Billing Retry", territory: "US", counts: 5),
-                Event(
-                    date: "2026-03-04", grouping: "Recoveries from Billing Issue",
-                    subType: "Full Price Recoveries from Billing Retry", territory: "GB", counts: 5),
-                Event(
-                    date: "2026-03-04", grouping: "Recoveries from Billing Issue",
-                    subType: "Full Price Recoveries from Billing Retry", territory: "FR", counts: 5),
-                Event(
-                    date: day, grouping: "Recoveries from Billing Issue",
-                    subType: "Full Price Recoveries from Billing Retry", territory: "GB", counts: recoveriesInGB),
-            ])
+            let events = AppleReportFiles.eventText(
+                Self.settled([
+                    Event(
+                        date: "2026-03-04", grouping: "Recoveries from Billing Issue",
+                        subType: "Full Price Recoveries from Billing Retry", territory: "US", counts: 5),
+                    Event(
+                        date: "2026-03-04", grouping: "Recoveries from Billing Issue",
+                        subType: "Full Price Recoveries from Billing Retry", territory: "GB", counts: 5),
+                    Event(
+                        date: "2026-03-04", grouping: "Recoveries from Billing Issue",
+                        subType: "Full Price Recoveries from Billing Retry", territory: "FR", counts: 5),
+                    Event(
+                        date: day, grouping: "Recoveries from Billing Issue",
+                        subType: "Full Price Recoveries from Billing Retry", territory: "GB", counts: recoveriesInGB),
+                ]))
             return AppleComparison(
                 ours: try Self.ours(),
                 apple: AppleReportSet(files: [try AppleReportFile.parse(events, path: "e.txt")]))

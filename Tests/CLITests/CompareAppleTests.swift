@@ -167,6 +167,10 @@ import Testing
             ["compare-apple", "--database-url", schema.url, apple.path, "--days", "--format", "json"])
         #expect(agreeing.status == 0, "\(agreeing.stderr)")
         #expect(agreeing.stderr.contains("weeks agree with Apple's reports within Apple's noise"), "\(agreeing.stderr)")
+        #expect(
+            agreeing.stderr.contains(
+                "held back: the newest 3 days of Apple's daily App Store Subscription Event files"),
+            "\(agreeing.stderr)")
         let agreeingRows = try #require(
             try JSONSerialization.jsonObject(with: Data(agreeing.stdout.utf8)) as? [[String: Any]])
         let dayRows = agreeingRows.filter { $0["granularity"] as? String == "day" }
@@ -223,6 +227,60 @@ import Testing
         let summary = try String(contentsOf: out.appendingPathComponent("summary.md"), encoding: .utf8)
         #expect(summary.contains("## Against Apple's reports"))
         #expect(summary.contains("- \(weekName): involuntary churn, ours "))
+    }
+
+    /// `counts` added up per ISO week (keyed by its Monday) or per month (keyed by its first day), as Apple's weekly
+    /// and monthly instances date them.
+    static func periods(_ counts: DayCounts, monthly: Bool) throws -> DayCounts {
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        var periods: DayCounts = [:]
+        for (day, values) in counts {
+            let date = try #require(formatter.date(from: day))
+            let start = try #require(
+                monthly
+                    ? calendar.dateInterval(of: .month, for: date)?.start
+                    : calendar.dateInterval(of: .weekOfYear, for: date)?.start)
+            for (subType, count) in values {
+                periods[formatter.string(from: start), default: [:]][subType, default: 0] += count
+            }
+        }
+        return periods
+    }
+
+    @Test func weeklyAndMonthlyInstancesAgreePerWeekAndMonthAndOtherReportsAreSkipped() throws {
+        let schema = try TestDatabase.makeSchema("apple_periods")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apple-\(UUID().uuidString)")
+        let (counts, _) = try Self.loadAndCount(schema: schema.url, directory: directory)
+        let apple = directory.appendingPathComponent("apple")
+        for (granularity, monthly) in [("WEEKLY", false), ("MONTHLY", true)] {
+            let instance = apple.appendingPathComponent("SUBSCRIPTION_EVENT/\(granularity)/ONGOING/20300101/1")
+            try FileManager.default.createDirectory(at: instance, withIntermediateDirectories: true)
+            try Self.eventFile(try Self.periods(counts, monthly: monthly)).write(
+                to: instance.appendingPathComponent("0.txt"), atomically: true, encoding: .utf8)
+        }
+        try "Date\tApp Name\tEvent\tCounts\n2026-03-02\tExample\tMessage Shown\t400\n".write(
+            to: apple.appendingPathComponent("app-store-retention-messaging.txt"), atomically: true, encoding: .utf8)
+        let result = try ChurnCommand.run(
+            ["compare-apple", "--database-url", schema.url, apple.path, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("looks like an App Store Retention Messaging report"), "\(result.stderr)")
+        #expect(result.stderr.contains("; skipped"), "\(result.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let weeks = rows.filter { $0["granularity"] as? String == "week" }
+        let months = rows.filter { $0["granularity"] as? String == "month" }
+        #expect(weeks.count > 5)
+        #expect(months.count >= 2)
+        #expect(
+            (weeks + months).allSatisfy { $0["difference"] as? Int == 0 && $0["status"] as? String == "agrees" },
+            "\(rows)")
+        let metrics = Set(months.compactMap { $0["metric"] as? String })
+        #expect(metrics.contains("involuntary_churn") && metrics.contains("entered_billing_issue"))
+        // A week's entries are Apple's weekly figure, not a day's: no day row is read from these files.
+        #expect(!rows.contains { $0["granularity"] as? String == "day" })
+        #expect(result.stderr.contains("all ") && result.stderr.contains("months agree"), "\(result.stderr)")
     }
 
     @Test func aFileWithoutTheColumnsItNeedsIsRefusedBeforeAnyDatabaseWork() throws {

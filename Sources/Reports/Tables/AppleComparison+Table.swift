@@ -8,13 +8,13 @@ extension AppleComparison {
         "apple_values", "status",
     ]
 
-    /// `apple_comparison.csv`: the weeks, then the days, each in order of time and metric.
+    /// `apple_comparison.csv`: the weeks, then the months, then the days, each in order of time and metric.
     /// - Parameter includeDays: false for the weeks alone.
     package func table(includeDays: Bool = true) -> ReportTable {
         ReportTable(
             name: Self.fileName,
             columns: Self.columns,
-            rows: (weeks + (includeDays ? days : [])).map { row in
+            rows: (weeks + months + (includeDays ? days : [])).map { row in
                 [
                     .text(row.granularity), .text(row.period), .text(row.metric.rawValue), .integer(row.ours),
                     .integer(row.apple), .integer(row.difference), .integer(row.noiseBound),
