@@ -6,7 +6,7 @@ extension ChurnReport {
         package let asOf: Int64
         package let options: Options
         var recoveryByCohort: RecoveryByCohort.Tally
-        var recoveryCurve: RecoveryCurve.Tally
+        var recoveryCurve: RecoveryCurve.ByPlan
         var gracePeriod: GracePeriod.Tally
         var graceRevenue = GraceRevenue.Tally()
         var messageBands: MessageBands.Tally
@@ -28,7 +28,7 @@ extension ChurnReport {
             self.asOf = asOf
             self.options = options
             recoveryByCohort = RecoveryByCohort.Tally(asOf: asOf, granularity: options.granularity)
-            recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
+            recoveryCurve = RecoveryCurve.ByPlan(asOf: asOf)
             gracePeriod = GracePeriod.Tally(asOf: asOf, granularity: options.granularity)
             messageBands = MessageBands.Tally(asOf: asOf, schedule: options.schedule)
             retryDays = RetryDays.Tally(asOf: asOf)

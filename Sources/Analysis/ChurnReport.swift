@@ -14,7 +14,10 @@ package struct ChurnReport: Hashable, Sendable {
 
     package var options: Options
     package var recoveryByCohort: [RecoveryByCohort.Row]
+    /// The standard plans' curve, days 1…60.
     package var recoveryCurve: [RecoveryCurve.Point]
+    /// The commitment plans' curve, days 1…90; empty when the scope holds no commitment episode.
+    package var recoveryCurveCommitment: [RecoveryCurve.Point]
     package var gracePeriod: [GracePeriod.Row]
     package var graceRevenue: [GraceRevenue.Row]
     /// Per band of `options.schedule`.
@@ -68,13 +71,14 @@ package struct ChurnReport: Hashable, Sendable {
         self.returns = returns
         options = tally.options
         recoveryByCohort = tally.recoveryByCohort.rows
-        let curve = tally.recoveryCurve.curve
-        recoveryCurve = curve.points
+        let curves = tally.recoveryCurve.curves
+        recoveryCurve = curves.standard
+        recoveryCurveCommitment = curves.commitment
         gracePeriod = tally.gracePeriod.rows
         graceRevenue = tally.graceRevenue.rows
         retryDays = tally.retryDays.lifeTable(schedule: tally.options.schedule)
         messageBands = tally.messageBands.figures
-        openEpisodes = tally.openEpisodes.rows(estimate: curve.estimate)
+        openEpisodes = tally.openEpisodes.rows(estimates: curves.estimates)
         revenue = OpenEpisodes.revenue(tally.revenue.rows, expectedFrom: openEpisodes)
         self.forecastCheck = forecastCheck ?? .empty(asOf: tally.asOf)
         graceWhatIf = tally.graceWhatIf.rows(graceLengths: tally.graceLengths)

@@ -8,7 +8,7 @@
 ///   notifications signed by the as-of time), `outside_environment` and `outside_bundle` (notifications a load's
 ///   filters left out), added to the builder's;
 /// - as of the report's as-of time, when an episode is finished (``countInferences(of:)``): `inferred_expiry`,
-///   `grace_end_inferred` and `grace_end_unknown`;
+///   `grace_end_inferred`, `grace_end_unknown` and `commitment_grace`;
 /// - from the checks against Apple's subscription status (`churn repair`, `StoredDataset.loadQuality`):
 ///   `apple_status_agrees`, `apple_status_differs`, `apple_history_fetched` and `apple_check_failed`.
 package struct DataQualityCounts: Hashable, Sendable {
@@ -34,6 +34,9 @@ package struct DataQualityCounts: Hashable, Sendable {
     package var graceEndInferred = 0
     /// Grace episodes whose end is neither dated nor inferable.
     package var graceEndUnknown = 0
+    /// Commitment episodes whose notifications announced a grace period, which Apple does not apply to commitment
+    /// plans (METRICS.md v2.2).
+    package var commitmentGrace = 0
     /// Uncertain episodes whose subscription Apple's status showed as the notifications do.
     package var appleStatusAgrees = 0
     /// Uncertain episodes whose subscription Apple's status showed otherwise.
@@ -78,8 +81,9 @@ package struct DataQualityCounts: Hashable, Sendable {
     }
 
     /// Each check's name in `data_quality.csv` and its count, in the order METRICS.md lists them: the eleven checks
-    /// always, `outside_bundle` after `outside_environment` when a load's `--bundle-id` left something out, and the
-    /// four checks against Apple's status at the end once an episode was checked.
+    /// always, `outside_bundle` after `outside_environment` when a load's `--bundle-id` left something out,
+    /// `commitment_grace` when a commitment episode had a grace period, and the four checks against Apple's status
+    /// at the end once an episode was checked.
     package var checks: [(check: String, count: Int)] {
         [
             ("duplicates_skipped", duplicatesSkipped),
@@ -97,6 +101,7 @@ package struct DataQualityCounts: Hashable, Sendable {
                 ("grace_end_inferred", graceEndInferred),
                 ("grace_end_unknown", graceEndUnknown),
             ]
+            + (commitmentGrace > 0 ? [("commitment_grace", commitmentGrace)] : [])
             + (hasAppleChecks
                 ? [
                     ("apple_status_agrees", appleStatusAgrees), ("apple_status_differs", appleStatusDiffers),
@@ -117,17 +122,19 @@ package struct DataQualityCounts: Hashable, Sendable {
         inferredExpiry += other.inferredExpiry
         graceEndInferred += other.graceEndInferred
         graceEndUnknown += other.graceEndUnknown
+        commitmentGrace += other.commitmentGrace
         appleStatusAgrees += other.appleStatusAgrees
         appleStatusDiffers += other.appleStatusDiffers
         appleHistoryFetched += other.appleHistoryFetched
         appleCheckFailed += other.appleCheckFailed
     }
 
-    /// Counts what ``EpisodeDataset/finish()`` inferred for one finished episode: `inferred_expiry`,
-    /// `grace_end_inferred` and `grace_end_unknown`.
+    /// Counts what one finished episode (``EpisodeDataset/finish()``) says of itself: `inferred_expiry`,
+    /// `grace_end_inferred`, `grace_end_unknown` and `commitment_grace`.
     package mutating func countInferences(of episode: Episode) {
         if episode.endInferred { inferredExpiry += 1 }
         if episode.graceEndInferred { graceEndInferred += 1 }
         if episode.isGraceEndUnknown { graceEndUnknown += 1 }
+        if episode.isCommitmentGrace { commitmentGrace += 1 }
     }
 }

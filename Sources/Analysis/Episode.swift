@@ -26,11 +26,35 @@ package struct Episode: Hashable, Sendable {
         case newPurchase = "new_purchase"
     }
 
-    /// Billing retry lasts at most 60 days: an episode not closed by then ends `expired` at `start` plus this.
-    package static let retryWindow: Int64 = 60 * Milliseconds.day
-    /// A notification signed later than `start` plus this closes nothing; an episode still open then, or at the
-    /// as-of time, has ended by inference. Also the age from which an episode is mature.
-    package static let retryHorizon: Int64 = 61 * Milliseconds.day
+    /// How the subscription bills (METRICS.md v2.2, "Commitment plans"): from the opening notification's
+    /// transaction's `billingPlanType`.
+    package enum BillingPlan: String, Hashable, Sendable, CaseIterable {
+        /// Any `billingPlanType` other than `MONTHLY`, or none: billing retry lasts up to 60 days.
+        case standard
+        /// `MONTHLY`: a monthly subscription with a 12-month commitment. Billing retry lasts up to 90 days, no grace
+        /// period applies, and turning auto-renew off cancels only the next commitment.
+        case commitment
+
+        /// The plan of an opening notification's transaction `billingPlanType`.
+        package init(billingPlanType: String?) {
+            self = billingPlanType == "MONTHLY" ? .commitment : .standard
+        }
+
+        /// W: the longest billing retry, in days (60, or 90 under a commitment).
+        package var retryWindowDays: Int { self == .commitment ? 90 : 60 }
+
+        /// W × 24 h: an episode not closed by then ends `expired` at `start` plus this.
+        package var retryWindow: Int64 { Int64(retryWindowDays) * Milliseconds.day }
+
+        /// (W + 1) × 24 h: a notification signed later than `start` plus this closes nothing; an episode still open
+        /// then, or at the as-of time, has ended by inference. Also the age from which an episode is mature.
+        package var retryHorizon: Int64 { retryWindow + Milliseconds.day }
+    }
+
+    /// Billing retry of a standard plan lasts at most 60 days (``BillingPlan/retryWindow``).
+    package static let retryWindow: Int64 = BillingPlan.standard.retryWindow
+    /// The maturity age of a standard plan's episode, 61 days (``BillingPlan/retryHorizon``).
+    package static let retryHorizon: Int64 = BillingPlan.standard.retryHorizon
 
     /// The `originalTransactionId`.
     package var subscription: String
@@ -83,6 +107,11 @@ package struct Episode: Hashable, Sendable {
     package var revocationType: String?
     /// That refund's `revocationPercentage`: the refunded share in milli-percent (50000 is 50 %).
     package var revocationPercentage: Int32?
+    /// `commitment` when the opening notification's transaction bills monthly under a 12-month commitment.
+    package var billingPlan: BillingPlan
+    /// What a commitment still owes, in installments: N − n of the opening transaction's `commitmentInfo` when both
+    /// are known and n < N, else 1 (always 1 for a standard plan).
+    package var installmentsAtRisk: Int
 
     package init(
         subscription: String,
@@ -110,7 +139,9 @@ package struct Episode: Hashable, Sendable {
         isTrialConversion: Bool = false,
         appAccountToken: String? = nil,
         revocationType: String? = nil,
-        revocationPercentage: Int32? = nil
+        revocationPercentage: Int32? = nil,
+        billingPlan: BillingPlan = .standard,
+        installmentsAtRisk: Int = 1
     ) {
         self.subscription = subscription
         self.sequence = sequence
@@ -138,6 +169,27 @@ package struct Episode: Hashable, Sendable {
         self.appAccountToken = appAccountToken
         self.revocationType = revocationType
         self.revocationPercentage = revocationPercentage
+        self.billingPlan = billingPlan
+        self.installmentsAtRisk = installmentsAtRisk
+    }
+
+    /// Installments at risk (METRICS.md v2.2): N − n when both are known and n < N, else 1.
+    /// - Parameters:
+    ///   - billingPeriodNumber: n, the opening transaction's `commitmentInfo.billingPeriodNumber` (the last paid).
+    ///   - totalBillingPeriods: N, its `commitmentInfo.totalBillingPeriods`.
+    package static func installmentsAtRisk(billingPeriodNumber: Int32?, totalBillingPeriods: Int32?) -> Int {
+        guard let n = billingPeriodNumber, let total = totalBillingPeriods, n < total else { return 1 }
+        return Int(total) - Int(n)
+    }
+
+    /// The price at stake times ``installmentsAtRisk`` (milliunits): what a commitment still owes if the payment is
+    /// recovered, and what its end loses if not. Nil without a price at stake; a product that does not fit in 64
+    /// bits saturates, so that a sum of it does not fit either.
+    package var commitmentStake: Int64? {
+        guard let stakePrice else { return nil }
+        let (product, overflow) = stakePrice.multipliedReportingOverflow(by: Int64(installmentsAtRisk))
+        guard overflow else { return product }
+        return stakePrice < 0 ? .min : .max
     }
 
     package var isOpen: Bool { outcome == .open }
@@ -147,24 +199,30 @@ package struct Episode: Hashable, Sendable {
         Milliseconds.elapsed(from: start, to: end ?? asOf)
     }
 
-    /// Mature: `start` + 61 days ≤ `asOf`, so the outcome can no longer change.
+    /// Mature: `start` + (W + 1) days ≤ `asOf`, so the outcome can no longer change.
     package func isMature(asOf: Int64) -> Bool {
         guard let maturesAt else { return false }
         return maturesAt <= asOf
     }
 
-    /// The end of the retry window, `start` + 60 days: where the episode ends by inference when it is still open at
-    /// maturity (``closeRetryWindow(asOf:)``). Nil when that time is not representable.
+    /// The end of the retry window, `start` + W days (60, or 90 under a commitment): where the episode ends by
+    /// inference when it is still open at maturity (``closeRetryWindow(asOf:)``). Nil when that time is not
+    /// representable.
     package var retryWindowEnd: Int64? {
-        let (end, overflow) = start.addingReportingOverflow(Self.retryWindow)
+        let (end, overflow) = start.addingReportingOverflow(billingPlan.retryWindow)
         return overflow ? nil : end
     }
 
-    /// When the episode matures, `start` + 61 days (``isMature(asOf:)``). Nil when that time is not representable.
+    /// When the episode matures, `start` + (W + 1) days (``isMature(asOf:)``). Nil when that time is not
+    /// representable.
     package var maturesAt: Int64? {
-        let (horizon, overflow) = start.addingReportingOverflow(Self.retryHorizon)
+        let (horizon, overflow) = start.addingReportingOverflow(billingPlan.retryHorizon)
         return overflow ? nil : horizon
     }
+
+    /// A commitment episode whose notifications announced a grace period, which Apple does not apply to
+    /// commitment plans (`commitment_grace` in data quality).
+    package var isCommitmentGrace: Bool { billingPlan == .commitment && hasGrace }
 
     /// A grace period whose end is not known (no date in any notification, and no grace length to infer it from).
     package var isGraceEndUnknown: Bool { hasGrace && graceEnd == nil }
@@ -172,8 +230,8 @@ package struct Episode: Hashable, Sendable {
     /// When the episode counts in the weekly flows: max(end, start); nil while open.
     package var flowTime: Int64? { end.map { max($0, start) } }
 
-    /// Ends an episode still open at `asOf` by inference when its retry window is over (`start` + 61 days ≤ asOf):
-    /// `expired` at `start` + 60 days, ``endInferred``.
+    /// Ends an episode still open at `asOf` by inference when its retry window is over (`start` + (W + 1) days ≤
+    /// asOf): `expired` at `start` + W days, ``endInferred``.
     /// - Returns: true when it ended here.
     @discardableResult
     package mutating func closeRetryWindow(asOf: Int64) -> Bool {

@@ -40,6 +40,7 @@ package struct EpisodeDataset: Hashable, Sendable {
         dataQuality.inferredExpiry = 0
         dataQuality.graceEndInferred = 0
         dataQuality.graceEndUnknown = 0
+        dataQuality.commitmentGrace = 0
         for index in episodes.indices {
             Self.finish(&episodes[index], asOf: asOf, graceLengths: graceLengths)
             dataQuality.countInferences(of: episodes[index])

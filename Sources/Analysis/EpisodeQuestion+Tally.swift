@@ -70,7 +70,9 @@ extension EpisodeQuestion {
         let asOf: Int64
         let schedule: MessageSchedule
         var recoveryRate: RecoveryByCohort.Row?
-        var recoveryCurve: RecoveryCurve.Tally?
+        /// The recovery curve of each plan: `recovery-curve` answers with the standard plans' (`recovery_curve.csv`),
+        /// and the chance of an open episode comes from its own plan's.
+        var recoveryCurve: RecoveryCurve.ByPlan?
         var graceSaves: GracePeriod.Counts?
         var graceRevenue: GraceRevenue.Tally?
         var messageBands: MessageBands.Tally?
@@ -96,7 +98,7 @@ extension EpisodeQuestion {
             outcomes = question.outcomes
             switch kind {
             case .recoveryRate: recoveryRate = RecoveryByCohort.Row(cohort: nil, productId: nil)
-            case .recoveryCurve: recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
+            case .recoveryCurve: recoveryCurve = RecoveryCurve.ByPlan(asOf: asOf)
             case .graceSaves: graceSaves = GracePeriod.Counts()
             case .graceRevenue: graceRevenue = GraceRevenue.Tally()
             case .messageBands: messageBands = MessageBands.Tally(asOf: asOf, schedule: schedule)
@@ -105,13 +107,13 @@ extension EpisodeQuestion {
                 // What retry is expected to bring back is weighed by the group's own recovery curve.
                 revenue = Revenue.Tally()
                 openEpisodes = OpenEpisodes.Tally(asOf: asOf)
-                recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
+                recoveryCurve = RecoveryCurve.ByPlan(asOf: asOf)
             case .graceWhatIf: graceWhatIf = GraceWhatIf.Tally(asOf: asOf)
             case .flows: flows = Flows.Tally(asOf: asOf)
             case .episodes: break
             case .openEpisodes:
                 openEpisodes = OpenEpisodes.Tally(asOf: asOf)
-                recoveryCurve = RecoveryCurve.Tally(asOf: asOf)
+                recoveryCurve = RecoveryCurve.ByPlan(asOf: asOf)
             }
         }
 
@@ -141,7 +143,7 @@ extension EpisodeQuestion {
         func result(graceLengths: GraceLengths) -> Figures {
             switch kind {
             case .recoveryRate: .recoveryRate(recoveryRate ?? RecoveryByCohort.Row(cohort: nil, productId: nil))
-            case .recoveryCurve: .recoveryCurve(recoveryCurve?.points ?? [])
+            case .recoveryCurve: .recoveryCurve(recoveryCurve?.standard.points ?? [])
             case .graceSaves: .graceSaves(graceSaves ?? GracePeriod.Counts())
             case .graceRevenue: .graceRevenue(graceRevenue?.rows ?? [])
             case .messageBands: .messageBands(messageBands?.figures ?? [])
@@ -150,7 +152,7 @@ extension EpisodeQuestion {
                 .revenue(
                     OpenEpisodes.revenue(
                         revenue?.rows ?? [],
-                        expectedFrom: recoveryCurve.map { openEpisodes?.rows(estimate: $0.estimate) ?? [] } ?? []
+                        expectedFrom: recoveryCurve.map { openEpisodes?.rows(estimates: $0.estimates) ?? [] } ?? []
                     )
                 )
             case .graceWhatIf: .graceWhatIf(graceWhatIf?.rows(graceLengths: graceLengths) ?? [])
@@ -159,7 +161,7 @@ extension EpisodeQuestion {
             case .openEpisodes:
                 .openEpisodes(
                     Array(
-                        selection.apply(recoveryCurve.map { openEpisodes?.rows(estimate: $0.estimate) ?? [] } ?? [])
+                        selection.apply(recoveryCurve.map { openEpisodes?.rows(estimates: $0.estimates) ?? [] } ?? [])
                             .prefix(limit ?? Int.max)))
             }
         }

@@ -117,8 +117,10 @@ package enum ForecastCheck {
             curve = RecoveryCurve.Tally(asOf: checkTime)
         }
 
-        /// Adds one finished episode built as of B.
+        /// Adds one finished episode built as of B. Commitment episodes are left out: 61 days after B one of them may
+        /// still be in retry, so its outcome would not be final at T.
         package mutating func add(_ episode: Episode) {
+            guard episode.billingPlan == .standard else { return }
             episodes += 1
             curve.add(episode)
             if episode.isOpen { open.append((Key(episode), episode.duration(asOf: checkTime))) }

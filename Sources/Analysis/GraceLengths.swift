@@ -37,9 +37,11 @@ package struct GraceLengths: Hashable, Sendable {
         for episode in episodes { observe(episode) }
     }
 
-    /// Adds the length of one episode of the scope, when its grace end came from a notification.
+    /// Adds the length of one episode of the scope, when its grace end came from a notification and it is a
+    /// standard plan's (Apple applies no grace to commitment plans: METRICS.md v2.2, "Commitment plans").
     package mutating func observe(_ episode: Episode) {
-        guard episode.hasGrace, !episode.graceEndInferred, let graceEnd = episode.graceEnd,
+        guard episode.billingPlan == .standard, episode.hasGrace, !episode.graceEndInferred,
+            let graceEnd = episode.graceEnd,
             let days = Self.days(from: episode.start, to: graceEnd)
         else { return }
         add(Count(productId: episode.productId, bundleId: episode.bundleId, days: days, episodes: 1))

@@ -115,8 +115,10 @@ package enum GraceWhatIf {
             self.asOf = asOf
         }
 
-        /// Adds one finished episode of the scope.
+        /// Adds one finished episode of the scope; commitment episodes, which no grace setting applies to, are left
+        /// out.
         package mutating func add(_ episode: Episode) {
+            guard episode.billingPlan == .standard else { return }
             let key = episode.productId ?? ""
             var product = products[key, default: Product()]
             if episode.hasGrace {

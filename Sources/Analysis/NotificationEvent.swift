@@ -50,6 +50,12 @@ package struct NotificationEvent: Hashable, Sendable {
     package let revocationType: String?
     /// The transaction's `revocationPercentage`, in milli-percent.
     package let revocationPercentage: Int32?
+    /// The transaction's `billingPlanType`: `MONTHLY` for a monthly subscription with a 12-month commitment.
+    package let billingPlanType: String?
+    /// The transaction's `commitmentInfo.billingPeriodNumber`: the installment this transaction paid (n).
+    package let commitmentBillingPeriodNumber: Int32?
+    /// The transaction's `commitmentInfo.totalBillingPeriods`: the installments of the commitment (N).
+    package let commitmentTotalBillingPeriods: Int32?
 
     /// - Parameters:
     ///   - notificationType: the type as it is on the wire (`DID_RENEW`).
@@ -80,7 +86,10 @@ package struct NotificationEvent: Hashable, Sendable {
         appTransactionId: String? = nil,
         previousOriginalTransactionId: String? = nil,
         revocationType: String? = nil,
-        revocationPercentage: Int32? = nil
+        revocationPercentage: Int32? = nil,
+        billingPlanType: String? = nil,
+        commitmentBillingPeriodNumber: Int32? = nil,
+        commitmentTotalBillingPeriods: Int32? = nil
     ) {
         self.notificationUUID = notificationUUID
         self.notificationType = NotificationTypeV2(rawValue: notificationType)
@@ -108,5 +117,8 @@ package struct NotificationEvent: Hashable, Sendable {
         self.previousOriginalTransactionId = previousOriginalTransactionId
         self.revocationType = revocationType
         self.revocationPercentage = revocationPercentage
+        self.billingPlanType = billingPlanType
+        self.commitmentBillingPeriodNumber = commitmentBillingPeriodNumber
+        self.commitmentTotalBillingPeriods = commitmentTotalBillingPeriods
     }
 }

@@ -1,6 +1,6 @@
 /// The figures of `open_episodes.csv` and of the expected columns of `revenue.csv` (METRICS.md v2.1, "What retry is
-/// still expected to bring back"): every open episode with its chance of recovery by day 60, weighed by the report's
-/// own recovery curve.
+/// still expected to bring back"): every open episode with its chance of recovery by the end of its retry window
+/// (day 60, or 90 under a commitment), weighed by the report's own recovery curve of its plan.
 ///
 /// The chance of an episode needs the curve of the whole scope, known only once every episode is added, so the
 /// tally keeps what the list needs of each open episode (open episodes are the latest 60 days of failures, a small
@@ -24,13 +24,16 @@ package enum OpenEpisodes {
         /// The price at stake, milliunits.
         package var stakePrice: Int64?
         package var stakeCurrency: String?
-        /// (CIF(H) − CIF(u)) / S(u) (``RecoveryCurve/Estimate/recoveryChance(duration:)``).
+        /// (CIF(H) − CIF(u)) / S(u) of the episode's own plan (``RecoveryCurve/Estimates``).
         package var recoveryChance: Double
+        package var billingPlan: Episode.BillingPlan
+        /// ``Episode/installmentsAtRisk``.
+        package var installmentsAtRisk: Int
 
         package init(
             subscription: String, appAccountToken: String?, productId: String?, storefront: String?, start: Int64,
             dayOfRetry: Int, graceEnd: Int64?, inGrace: Bool, stakePrice: Int64?, stakeCurrency: String?,
-            recoveryChance: Double
+            recoveryChance: Double, billingPlan: Episode.BillingPlan = .standard, installmentsAtRisk: Int = 1
         ) {
             self.subscription = subscription
             self.appAccountToken = appAccountToken
@@ -43,6 +46,8 @@ package enum OpenEpisodes {
             self.stakePrice = stakePrice
             self.stakeCurrency = stakeCurrency
             self.recoveryChance = recoveryChance
+            self.billingPlan = billingPlan
+            self.installmentsAtRisk = installmentsAtRisk
         }
 
         /// The expected amount: the chance times the price at stake, in currency units (0 without a price).
@@ -141,16 +146,18 @@ package enum OpenEpisodes {
                 productId: episode.productId, storefront: episode.storefront, start: episode.start,
                 dayOfRetry: Int(duration / Milliseconds.day) + 1, graceEnd: graceEnd,
                 inGrace: graceEnd.map { $0 > asOf } ?? false, stakePrice: episode.stakePrice,
-                stakeCurrency: episode.stakeCurrency, recoveryChance: 0
+                stakeCurrency: episode.stakeCurrency, recoveryChance: 0, billingPlan: episode.billingPlan,
+                installmentsAtRisk: episode.installmentsAtRisk
             )
             open.append((row, duration))
         }
 
-        /// The list, ordered by t0, then `original_transaction_id` (UTF-8 bytes), with each chance from `estimate`.
-        package func rows(estimate: RecoveryCurve.Estimate) -> [Row] {
+        /// The list, ordered by t0, then `original_transaction_id` (UTF-8 bytes), with each chance from its own
+        /// plan's estimate.
+        package func rows(estimates: RecoveryCurve.Estimates) -> [Row] {
             open.map { entry in
                 var row = entry.row
-                row.recoveryChance = estimate.recoveryChance(duration: entry.duration)
+                row.recoveryChance = estimates.recoveryChance(duration: entry.duration, plan: row.billingPlan)
                 return row
             }.sorted { lhs, rhs in
                 lhs.start != rhs.start

@@ -1,9 +1,15 @@
-/// The figures of `recovery_curve.csv`: the cumulative incidence of recovery by day of the episode
-/// (Aalen–Johansen), with `expired`, `cancelled` and `other` as competing events and `open` episodes censored at
-/// their duration.
+/// The figures of `recovery_curve.csv` and `recovery_curve_commitment.csv`: the cumulative incidence of recovery by
+/// day of the episode (Aalen–Johansen), with `expired`, `cancelled` and `other` as competing events and `open`
+/// episodes censored at their duration; one curve per billing plan, over days 1…W of that plan (METRICS.md v2.2,
+/// "Commitment plans").
 package enum RecoveryCurve {
-    /// Days reported: 1…60.
-    package static let days = 1...60
+    /// Days reported for a standard plan: 1…60.
+    package static let days = days(of: .standard)
+
+    /// Days reported for `plan`: 1…W.
+    package static func days(of plan: Episode.BillingPlan) -> ClosedRange<Int> {
+        1...plan.retryWindowDays
+    }
 
     /// One day of the curve.
     package struct Point: Hashable, Sendable {
@@ -23,9 +29,10 @@ package enum RecoveryCurve {
         }
     }
 
-    package static func points(episodes: [Episode], asOf: Int64) -> [Point] {
-        var tally = Tally(asOf: asOf)
-        for episode in episodes { tally.add(episode) }
+    /// The curve of the episodes of `plan` among `episodes` (standard: `recovery_curve.csv`).
+    package static func points(episodes: [Episode], asOf: Int64, plan: Episode.BillingPlan = .standard) -> [Point] {
+        var tally = Tally(asOf: asOf, plan: plan)
+        for episode in episodes where episode.billingPlan == plan { tally.add(episode) }
         return tally.points
     }
 
@@ -33,28 +40,39 @@ package enum RecoveryCurve {
     /// never the episode.
     package struct Tally: Sendable {
         let asOf: Int64
+        /// The plan whose days the curve covers (1…W) and whose window is the horizon of a recovery chance.
+        package let plan: Episode.BillingPlan
         private var durations: [(duration: Int64, outcome: Episode.Outcome)] = []
 
-        /// - Parameter asOf: the as-of time (Unix ms); open episodes are censored there.
-        package init(asOf: Int64) {
+        /// - Parameters:
+        ///   - asOf: the as-of time (Unix ms); open episodes are censored there.
+        ///   - plan: the billing plan of the episodes the caller adds.
+        package init(asOf: Int64, plan: Episode.BillingPlan = .standard) {
             self.asOf = asOf
+            self.plan = plan
         }
 
+        /// Adds an episode; the caller adds only episodes of ``plan``.
         package mutating func add(_ episode: Episode) {
             durations.append((episode.duration(asOf: asOf), episode.outcome))
         }
 
-        /// The points of days 1…60.
+        /// Whether no episode was added.
+        package var isEmpty: Bool { durations.isEmpty }
+
+        /// The points of days 1…W.
         package var points: [Point] { curve.points }
 
         /// The Aalen–Johansen estimate itself, for the recovery chance of open episodes.
-        package var estimate: Estimate { Estimate(sorted: sorted) }
+        package var estimate: Estimate { Estimate(sorted: sorted, horizon: plan.retryWindow) }
 
         /// The points and the estimate they come from, the durations sorted once.
         package var curve: (points: [Point], estimate: Estimate) {
             let sorted = self.sorted
-            let estimate = Estimate(sorted: sorted)
-            return (RecoveryCurve.points(sorted: sorted, estimate: estimate), estimate)
+            let estimate = Estimate(sorted: sorted, horizon: plan.retryWindow)
+            return (
+                RecoveryCurve.points(sorted: sorted, estimate: estimate, days: RecoveryCurve.days(of: plan)), estimate
+            )
         }
 
         private var sorted: [(duration: Int64, outcome: Episode.Outcome)] {
@@ -73,9 +91,14 @@ package enum RecoveryCurve {
         }
 
         package private(set) var steps: [Step] = []
+        /// H: the retry window of the curve's plan, W × 24 h.
+        package let horizon: Int64
 
-        /// - Parameter sorted: every episode's duration and outcome, sorted by duration.
-        init(sorted: [(duration: Int64, outcome: Episode.Outcome)]) {
+        /// - Parameters:
+        ///   - sorted: every episode's duration and outcome, sorted by duration.
+        ///   - horizon: H, the retry window of the episodes' plan.
+        init(sorted: [(duration: Int64, outcome: Episode.Outcome)], horizon: Int64) {
+            self.horizon = horizon
             var survival = 1.0
             var cif = 0.0
             var index = sorted.startIndex
@@ -115,11 +138,10 @@ package enum RecoveryCurve {
         }
 
         /// The recovery chance of an open episode `duration` into retry (METRICS.md v2.1, "What retry is still
-        /// expected to bring back"): (CIF(H) − CIF(u)) / S(u) with H = 60 days and u the duration capped at H, the
-        /// share of the episodes still in retry after u that the scope's history saw recover by day 60; 0 when
-        /// S(u) = 0.
+        /// expected to bring back"; v2.2 per plan): (CIF(H) − CIF(u)) / S(u) with H = W days of the curve's plan and
+        /// u the duration capped at H, the share of the episodes still in retry after u that the scope's history saw
+        /// recover by day W; 0 when S(u) = 0.
         package func recoveryChance(duration: Int64) -> Double {
-            let horizon = Episode.retryWindow
             let u = min(max(duration, 0), horizon)
             let atHorizon = value(at: horizon)
             let atU = value(at: u)
@@ -128,8 +150,10 @@ package enum RecoveryCurve {
         }
     }
 
-    /// The points of days 1…60 from every episode's duration and outcome, sorted by duration, and their estimate.
-    private static func points(sorted: [(duration: Int64, outcome: Episode.Outcome)], estimate: Estimate) -> [Point] {
+    /// The points of `days` from every episode's duration and outcome, sorted by duration, and their estimate.
+    private static func points(
+        sorted: [(duration: Int64, outcome: Episode.Outcome)], estimate: Estimate, days: ClosedRange<Int>
+    ) -> [Point] {
         let steps = estimate.steps
         let recoveryDurations = sorted.filter { $0.outcome == .recovered }.map(\.duration)
         var points: [Point] = []
@@ -154,5 +178,62 @@ package enum RecoveryCurve {
             )
         }
         return points
+    }
+}
+
+extension RecoveryCurve {
+    /// One curve per billing plan, each episode added to its own plan's.
+    package struct ByPlan: Sendable {
+        package private(set) var standard: Tally
+        package private(set) var commitment: Tally
+
+        /// - Parameter asOf: the as-of time (Unix ms); open episodes are censored there.
+        package init(asOf: Int64) {
+            standard = Tally(asOf: asOf, plan: .standard)
+            commitment = Tally(asOf: asOf, plan: .commitment)
+        }
+
+        package mutating func add(_ episode: Episode) {
+            switch episode.billingPlan {
+            case .standard: standard.add(episode)
+            case .commitment: commitment.add(episode)
+            }
+        }
+
+        /// Both curves: the standard plan's always, the commitment plan's only when an episode of it was added.
+        package var curves: (standard: [Point], commitment: [Point], estimates: Estimates) {
+            let standardCurve = standard.curve
+            let commitmentCurve = commitment.isEmpty ? nil : commitment.curve
+            return (
+                standardCurve.points, commitmentCurve?.points ?? [],
+                Estimates(
+                    standard: standardCurve.estimate,
+                    commitment: commitmentCurve?.estimate ?? commitment.estimate)
+            )
+        }
+
+        /// The estimates alone.
+        package var estimates: Estimates {
+            Estimates(standard: standard.estimate, commitment: commitment.estimate)
+        }
+    }
+
+    /// The estimate of each billing plan, for the recovery chance of an open episode of either.
+    package struct Estimates: Hashable, Sendable {
+        package var standard: Estimate
+        package var commitment: Estimate
+
+        package init(standard: Estimate, commitment: Estimate) {
+            self.standard = standard
+            self.commitment = commitment
+        }
+
+        /// The chance of an open episode of `plan`, from its own plan's curve.
+        package func recoveryChance(duration: Int64, plan: Episode.BillingPlan) -> Double {
+            switch plan {
+            case .standard: standard.recoveryChance(duration: duration)
+            case .commitment: commitment.recoveryChance(duration: duration)
+            }
+        }
     }
 }

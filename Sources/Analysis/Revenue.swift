@@ -37,6 +37,12 @@ package enum Revenue {
         package var openEpisodes = 0
         /// The price at stake of each open episode: what retry may still collect.
         package var atRiskAmount: Int64? = 0
+        /// Open commitment episodes.
+        package var commitmentOpenEpisodes = 0
+        /// Σ installments at risk × price at stake over open commitment episodes.
+        package var commitmentAmountAtRisk: Int64? = 0
+        /// Σ installments at risk × price at stake over expired commitment episodes.
+        package var commitmentAmountLost: Int64? = 0
 
         package init() {}
 
@@ -74,11 +80,20 @@ package enum Revenue {
                 var amounts = byCurrency[episode.stakeCurrency ?? "", default: Amounts()]
                 amounts.expiredEpisodes += 1
                 amounts.lostAmount = Milliunits.adding(episode.stakePrice, to: amounts.lostAmount)
+                if episode.billingPlan == .commitment {
+                    amounts.commitmentAmountLost = Milliunits.adding(
+                        episode.commitmentStake, to: amounts.commitmentAmountLost)
+                }
                 byCurrency[episode.stakeCurrency ?? ""] = amounts
             case .open:
                 var amounts = byCurrency[episode.stakeCurrency ?? "", default: Amounts()]
                 amounts.openEpisodes += 1
                 amounts.atRiskAmount = Milliunits.adding(episode.stakePrice, to: amounts.atRiskAmount)
+                if episode.billingPlan == .commitment {
+                    amounts.commitmentOpenEpisodes += 1
+                    amounts.commitmentAmountAtRisk = Milliunits.adding(
+                        episode.commitmentStake, to: amounts.commitmentAmountAtRisk)
+                }
                 byCurrency[episode.stakeCurrency ?? ""] = amounts
             case .cancelled, .other:
                 break

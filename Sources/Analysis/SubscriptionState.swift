@@ -4,8 +4,8 @@ import NotificationTypes
 ///
 /// Fed the subscription's notifications in processing order, after the filters. For each notification, in the
 /// contract's rule order:
-/// 1. an open episode whose retry window is over (the notification is signed later than `t0` + 61 days) ends
-///    `expired` at `t0` + 60 days, by inference;
+/// 1. an open episode whose retry window is over (signed later than `t0` + (W + 1) days, W of its plan) ends
+///    `expired` at `t0` + W days, by inference;
 /// 2. the open episode's grace end is filled in from the notification when it dates this episode's period;
 /// 3. the notification opens an episode, is marked stale, pairs with an orphan recovery, closes the open
 ///    episode, or counts as an orphan;
@@ -60,7 +60,9 @@ struct SubscriptionState {
             result.renewals.add(CalendarPeriod(monthContaining: event.signedDate))
         }
         // 1. The retry window.
-        if let open = current, Milliseconds.elapsed(from: open.start, to: event.signedDate) > Episode.retryHorizon {
+        if let open = current,
+            Milliseconds.elapsed(from: open.start, to: event.signedDate) > open.billingPlan.retryHorizon
+        {
             endByInference()
         }
         // 2. The grace end.
@@ -105,7 +107,7 @@ struct SubscriptionState {
     private mutating func endByInference() {
         guard var open = current.take() else { return }
         open.outcome = .expired
-        open.end = open.start + Episode.retryWindow
+        open.end = open.start + open.billingPlan.retryWindow
         open.endInferred = true
         open.recoveredBy = nil
         result.episodes.append(open)
@@ -116,7 +118,8 @@ struct SubscriptionState {
         switch (event.notificationType, event.subtype) {
         case (.didFailToRenew?, _):
             if let expires = event.expiresDate, let paidThrough, expires < paidThrough {
-                if let recovery = pairableRecovery(forPeriodEndingAt: expires) {
+                let plan = Episode.BillingPlan(billingPlanType: event.billingPlanType)
+                if let recovery = pairableRecovery(forPeriodEndingAt: expires, plan: plan) {
                     pair(event, subscription: subscription, with: recovery)
                 } else {
                     result.dataQuality.staleFailureNotice += 1
@@ -151,11 +154,12 @@ struct SubscriptionState {
         }
     }
 
-    /// The first unpaired orphan recovery in [t0, t0 + 61 days), unless an episode already started at t0.
-    private func pairableRecovery(forPeriodEndingAt start: Int64) -> Int? {
+    /// The first unpaired orphan recovery in [t0, t0 + (W + 1) days) of the notice's plan, unless an episode already
+    /// started at t0.
+    private func pairableRecovery(forPeriodEndingAt start: Int64, plan: Episode.BillingPlan) -> Int? {
         guard !result.episodes.contains(where: { $0.start == start }) else { return nil }
         return orphanRecoveries.firstIndex { recovery in
-            !recovery.isPaired && recovery.time >= start && recovery.time - start < Episode.retryHorizon
+            !recovery.isPaired && recovery.time >= start && recovery.time - start < plan.retryHorizon
         }
     }
 
@@ -191,6 +195,9 @@ struct SubscriptionState {
             closing = (.recovered, purchase, .newPurchase)
         case (.expired?, .billingRetry?):
             closing = (.expired, event.signedDate, nil)
+        case (.didChangeRenewalStatus?, .autoRenewDisabled?) where open.billingPlan == .commitment:
+            // A commitment's installments go on being billed: turning auto-renew off cancels the next commitment only.
+            return
         case (.expired?, .voluntary?), (.didChangeRenewalStatus?, .autoRenewDisabled?):
             closing = (.cancelled, event.signedDate, nil)
         case (.expired?, _), (.refund?, _), (.revoke?, _):
@@ -223,6 +230,7 @@ struct SubscriptionState {
         let stake: (price: Int64?, currency: String?) =
             event.renewalPrice != nil
             ? (event.renewalPrice, event.renewalCurrency ?? event.currency) : (event.price, event.currency)
+        let plan = Episode.BillingPlan(billingPlanType: event.billingPlanType)
         return Episode(
             subscription: subscription,
             sequence: 0,
@@ -239,7 +247,12 @@ struct SubscriptionState {
             openingNotificationUUID: event.notificationUUID,
             offerType: event.offerType,
             offerDiscountType: event.offerDiscountType,
-            isTrialConversion: event.offerDiscountType == "FREE_TRIAL"
+            isTrialConversion: event.offerDiscountType == "FREE_TRIAL",
+            billingPlan: plan,
+            installmentsAtRisk: plan == .commitment
+                ? Episode.installmentsAtRisk(
+                    billingPeriodNumber: event.commitmentBillingPeriodNumber,
+                    totalBillingPeriods: event.commitmentTotalBillingPeriods) : 1
         )
     }
 }

@@ -65,6 +65,8 @@ struct EpisodeRows {
             appendTimestampIfRepresentable(episode.maturesAt)
             try row.append(episode.revocationType)
             row.append(episode.revocationPercentage)
+            try row.append(episode.billingPlan.rawValue)
+            row.append(episode.installmentsAtRisk)
             row.endRow()
             episodeCount += 1
         }

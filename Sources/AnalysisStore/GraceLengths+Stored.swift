@@ -4,13 +4,13 @@ import PGClient
 extension GraceLengths {
     /// The usual grace lengths of the episodes `billing_episodes` holds for `environment`, as
     /// ``GraceLengths/init(observedIn:)`` finds them in those episodes: SQL only counts the stored `grace_days` (the
-    /// analysis's ``Episode/graceDays``) of the grace periods dated by a notification.
+    /// analysis's ``Episode/graceDays``) of the standard plans' grace periods dated by a notification.
     static func stored(environment: String, connection: PGConnection) throws -> GraceLengths {
         let result = try connection.execute(
             """
             SELECT product_id, bundle_id, grace_days, count(*) AS episodes
             FROM billing_episodes
-            WHERE environment = $1 AND grace_days IS NOT NULL AND NOT grace_end_inferred
+            WHERE environment = $1 AND grace_days IS NOT NULL AND NOT grace_end_inferred AND billing_plan = 'standard'
             GROUP BY 1, 2, 3
             """,
             [environment]

@@ -47,6 +47,9 @@ struct NotificationEventReader {
         let previousSubscription: PGField
         let revocationType: PGField
         let revocationPercentage: PGField
+        let billingPlanType: PGField
+        let commitmentBillingPeriodNumber: PGField
+        let commitmentTotalBillingPeriods: PGField
 
         init() {
             var selection = PGSelection(StoredTables.notifications, qualifier: "n")
@@ -77,6 +80,9 @@ struct NotificationEventReader {
             previousSubscription = selection.add("previous_original_transaction_id")
             revocationType = selection.add("revocation_type")
             revocationPercentage = selection.add("revocation_percentage")
+            billingPlanType = selection.add("billing_plan_type")
+            commitmentBillingPeriodNumber = selection.add("commitment_billing_period_number")
+            commitmentTotalBillingPeriods = selection.add("commitment_total_billing_periods")
             self.selection = selection
         }
     }
@@ -142,7 +148,12 @@ struct NotificationEventReader {
                     appTransactionId: try fields.decode(String?.self, columns.appTransactionID),
                     previousOriginalTransactionId: try fields.decode(String?.self, columns.previousSubscription),
                     revocationType: try fields.decode(String?.self, columns.revocationType),
-                    revocationPercentage: try fields.decode(Int32?.self, columns.revocationPercentage)
+                    revocationPercentage: try fields.decode(Int32?.self, columns.revocationPercentage),
+                    billingPlanType: try fields.decode(String?.self, columns.billingPlanType),
+                    commitmentBillingPeriodNumber: try fields.decode(
+                        Int32?.self, columns.commitmentBillingPeriodNumber),
+                    commitmentTotalBillingPeriods: try fields.decode(
+                        Int32?.self, columns.commitmentTotalBillingPeriods)
                 )
             )
         }

@@ -143,6 +143,7 @@ package struct StoredDataset {
         dataset.dataQuality.inferredExpiry = inferences.inferredExpiry
         dataset.dataQuality.graceEndInferred = inferences.graceEndInferred
         dataset.dataQuality.graceEndUnknown = inferences.graceEndUnknown
+        dataset.dataQuality.commitmentGrace = inferences.commitmentGrace
         dataset.dataQuality.add(try loadQuality(environment: environment, asOf: asOf).counts)
         return dataset
     }

@@ -36,6 +36,8 @@ struct StoredEpisodeColumns: Sendable {
     private let appAccountToken: PGField
     private let revocationType: PGField
     private let revocationPercentage: PGField
+    private let billingPlan: PGField
+    private let installmentsAtRisk: PGField
     /// `saved_in_grace` and `grace_days`, the grace decisions stored beside the episode; nil unless asked for.
     let graceDecisions: (savedInGrace: PGField, graceDays: PGField)?
 
@@ -67,6 +69,8 @@ struct StoredEpisodeColumns: Sendable {
         appAccountToken = selection.add("app_account_token")
         revocationType = selection.add("revocation_type")
         revocationPercentage = selection.add("revocation_percentage")
+        billingPlan = selection.add("billing_plan")
+        installmentsAtRisk = selection.add("installments_at_risk")
         graceDecisions = withGraceDecisions ? (selection.add("saved_in_grace"), selection.add("grace_days")) : nil
         self.selection = selection
     }
@@ -100,6 +104,10 @@ struct StoredEpisodeColumns: Sendable {
             }
             recoveredByValue = value
         }
+        let planText = try row.decode(String.self, billingPlan)
+        guard let plan = Episode.BillingPlan(rawValue: planText) else {
+            throw PGError(kind: .unexpectedResult, message: "a billing_episodes row has billing_plan '\(planText)'")
+        }
         return Episode(
             subscription: try row.decode(String.self, subscription),
             sequence: try row.decode(Int.self, sequence),
@@ -126,7 +134,9 @@ struct StoredEpisodeColumns: Sendable {
             isTrialConversion: try row.decode(Bool.self, trialConversion),
             appAccountToken: try row.decode(String?.self, appAccountToken),
             revocationType: try row.decode(String?.self, revocationType),
-            revocationPercentage: try row.decode(Int32?.self, revocationPercentage)
+            revocationPercentage: try row.decode(Int32?.self, revocationPercentage),
+            billingPlan: plan,
+            installmentsAtRisk: try row.decode(Int.self, installmentsAtRisk)
         )
     }
 }

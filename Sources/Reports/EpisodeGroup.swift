@@ -23,8 +23,7 @@ package struct EpisodeGroup: Hashable, Sendable {
     package mutating func add(_ episode: Episode, asOf: Int64) {
         outcomes.add(episode)
         mature.add(episode, asOf: asOf)
-        let (from, overflow) = episode.start.addingReportingOverflow(Episode.retryHorizon)
-        if !overflow { matureFrom = max(matureFrom ?? from, from) }
+        if let from = episode.maturesAt { matureFrom = max(matureFrom ?? from, from) }
     }
 
     /// Every episode of the group is mature (an empty group is not).

@@ -120,6 +120,12 @@ package struct Report: Sendable {
         RecoveryHazardChart.fileName, summaryFileName, Headline.fileName,
     ]
 
+    /// The number of files this report writes: ``fileNames`` and, when the scope holds a commitment episode or Apple's
+    /// reports were given, `recovery_curve_commitment.csv` and `apple_comparison.csv`.
+    package var fileCount: Int {
+        Self.fileNames.count + (figures.recoveryCurveCommitment.isEmpty ? 0 : 1) + (appleComparison == nil ? 0 : 1)
+    }
+
     /// The days of the recovery curve `headline.json` keeps: 3, 16 and 28, the grace lengths the App Store offers,
     /// and 60, where billing retry ends. Fixed, so that snapshots compare; the summary and the chart mark the grace
     /// lengths of the data (``graceLengths``) instead.

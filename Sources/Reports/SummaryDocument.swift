@@ -158,6 +158,11 @@ package struct SummaryDocument: Sendable {
     private func writeFiles(to writer: inout MarkdownWriter) {
         writer.heading("Files")
         var files = Self.fileDescriptions.map { "`\($0.name)`: \($0.description)" }
+        if !report.figures.recoveryCurveCommitment.isEmpty {
+            files.append(
+                "`\(RecoveryCurve.commitmentFileName)`: the recovery curve of the monthly plans with a 12-month "
+                    + "commitment, days 1 to 90 (their billing retry lasts up to 90 days).")
+        }
         if report.appleComparison != nil {
             files.append(
                 "`\(AppleComparison.fileName)`: our billing-issue figures against App Store Connect's Subscription "

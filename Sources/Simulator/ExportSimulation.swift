@@ -128,7 +128,8 @@ package struct ExportSimulation: Sendable {
         let workers = max(1, workers)
         let export = try OutputFile(path: output.exportPath)
         let truth = try OutputFile(path: output.truthPath)
-        try truth.write(GroundTruthEpisode.columns.joined(separator: ",") + "\n")
+        let truthColumns = options.commitmentRate > 0 ? GroundTruthEpisode.columnsWithPlans : GroundTruthEpisode.columns
+        try truth.write(truthColumns.joined(separator: ",") + "\n")
         let returns = try options.returnRate.map { _ in try OutputFile(path: output.returnsPath) }
         try returns?.write(PlantedReturn.columns.joined(separator: ",") + "\n")
 
@@ -217,7 +218,8 @@ package struct ExportSimulation: Sendable {
             )
             summary.add(subscriber)
             for episode in subscriber.truth {
-                truth += episode.fields.map(CSVWriter.field).joined(separator: ",") + "\n"
+                let fields = options.commitmentRate > 0 ? episode.fieldsWithPlans : episode.fields
+                truth += fields.map(CSVWriter.field).joined(separator: ",") + "\n"
             }
             for planted in subscriber.returns {
                 returns += planted.fields.joined(separator: ",") + "\n"

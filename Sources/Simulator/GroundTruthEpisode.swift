@@ -52,6 +52,10 @@ package struct GroundTruthEpisode: Hashable, Sendable {
     package var isLateFailureNotice: Bool
     /// Further copies of the failure notice sent after the recovery (each a `stale_failure_notice`).
     package var staleNotices: Int
+    /// From the opening transaction's `billingPlanType`.
+    package var billingPlan: Episode.BillingPlan = .standard
+    /// N − n of the opening transaction's commitment (1 when unknown, or for a standard plan).
+    package var installmentsAtRisk = 1
 
     /// `YYYY-MM` of `start` (UTC).
     package var cohort: String { CalendarPeriod(monthContaining: start).description }
@@ -69,6 +73,15 @@ package struct GroundTruthEpisode: Hashable, Sendable {
         "opening_uuid", "closing_uuid", "recovered_by", "stake_price", "stake_currency", "mature", "end_inferred",
         "grace_end_inferred", "late_failure_notice", "stale_notices",
     ]
+
+    /// The columns of a history with commitment plans (``SimulationOptions/commitmentRate`` above 0): ``columns``,
+    /// then each episode's plan and installments at risk.
+    package static let columnsWithPlans = columns + ["billing_plan", "installments_at_risk"]
+
+    /// The row's fields, in the order of ``columnsWithPlans``.
+    package var fieldsWithPlans: [String] {
+        fields + [billingPlan.rawValue, String(installmentsAtRisk)]
+    }
 
     /// The row's fields, in the order of ``columns``; absent values are empty.
     package var fields: [String] {
@@ -120,7 +133,7 @@ package struct GroundTruthEpisode: Hashable, Sendable {
             } else if unnotifiedExpiries.contains(number), episode.isMature {
                 // Retry ended at day 60, and the closing notification would be due by now.
                 episode.outcome = .expired
-                episode.end = episode.start + Episode.retryWindow
+                episode.end = episode.start + episode.billingPlan.retryWindow
                 episode.isEndInferred = true
             }
             return episode
@@ -136,6 +149,7 @@ package struct GroundTruthEpisode: Hashable, Sendable {
     ) {
         let renewalInfo = notification.renewalInfo
         let hasRenewalPrice = renewalInfo?.renewalPrice != nil
+        let plan = Episode.BillingPlan(billingPlanType: transaction.billingPlanType?.rawValue)
         self.init(
             subscription: transaction.originalTransactionId ?? "",
             sequence: 0,
@@ -150,10 +164,16 @@ package struct GroundTruthEpisode: Hashable, Sendable {
             openingNotificationUUID: notification.notificationUUID,
             stakePrice: hasRenewalPrice ? renewalInfo?.renewalPrice : transaction.price,
             stakeCurrency: hasRenewalPrice ? renewalInfo?.currency ?? transaction.currency : transaction.currency,
-            isMature: opening.start <= asOf - Episode.retryHorizon,
+            isMature: opening.start <= asOf - plan.retryHorizon,
             isGraceEndInferred: opening.graceEnd != nil && opening.isGraceUndated,
             isLateFailureNotice: opening.isLate
         )
+        billingPlan = plan
+        if plan == .commitment {
+            installmentsAtRisk = Episode.installmentsAtRisk(
+                billingPeriodNumber: transaction.commitmentInfo?.billingPeriodNumber,
+                totalBillingPeriods: transaction.commitmentInfo?.totalBillingPeriods)
+        }
     }
 
     /// Ends the episode as its closing notification says.

@@ -43,7 +43,10 @@ extension NotificationEvent {
                 .lazy.compactMap { $0 }.first { !$0.isEmpty },
             previousOriginalTransactionId: transaction?.previousOriginalTransactionId,
             revocationType: transaction?.revocationType?.rawValue,
-            revocationPercentage: transaction?.revocationPercentage
+            revocationPercentage: transaction?.revocationPercentage,
+            billingPlanType: transaction?.billingPlanType?.rawValue,
+            commitmentBillingPeriodNumber: transaction?.commitmentInfo?.billingPeriodNumber,
+            commitmentTotalBillingPeriods: transaction?.commitmentInfo?.totalBillingPeriods
         )
     }
 }

@@ -54,13 +54,22 @@ package struct RetryModel: Hashable, Sendable {
     }
 
     /// The chance of recovery on `day` (1…60) of an episode: the base chance times `multiplier`, times
-    /// ``messageEffect`` on a message day and ``graceEndEffect`` on `graceEndDay`; at most 1.
+    /// ``messageEffect`` on a message day and ``graceEndEffect`` on `graceEndDay`; at most 1. Days 61…90 of a
+    /// commitment plan's longer retry take day 60's base chance (``index(of:)``).
     package func recoveryChance(day: Int, multiplier: Double, graceEndDay: Int?) -> Double {
-        guard (1...Self.days).contains(day) else { return 0 }
-        var chance = recovery[day - 1] * multiplier
+        guard day >= 1, let index = Self.index(of: day) else { return 0 }
+        var chance = recovery[index] * multiplier
         if messageDays.contains(day) { chance *= messageEffect }
         if day == graceEndDay { chance *= graceEndEffect }
         return min(1, chance)
+    }
+
+    /// The index of `day`'s chances: d − 1 for days 1…60, and day 60's for the days after it up to the longest retry
+    /// (90 days, a commitment plan's), where the simulator assumes the chances of the last modelled day go on; nil
+    /// outside.
+    package static func index(of day: Int) -> Int? {
+        guard (1...Episode.BillingPlan.commitment.retryWindowDays).contains(day) else { return nil }
+        return min(day, days) - 1
     }
 
     /// The day (1…) holding `offset` from t0: ⌊offset / 24 h⌋ + 1.

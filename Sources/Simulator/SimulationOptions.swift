@@ -76,6 +76,10 @@ package struct SimulationOptions: Hashable, Sendable {
     /// Share of ordinary renewals after which the subscription migrates: a `MIGRATE` notification whose transaction
     /// starts a new subscription carrying `previousOriginalTransactionId`, which the later notifications belong to.
     package var migrationRate = 0.0
+    /// Share of annual purchasers who choose monthly billing with a 12-month commitment (`billingPlanType` `MONTHLY`):
+    /// twelve monthly installments of a twelfth of the annual price, billing retry up to 90 days with no grace period,
+    /// and a cancellation during retry that stops only the next commitment (the installments go on being billed).
+    package var commitmentRate = 0.0
     /// Share of subscriptions shared with 1 to 3 family members, each with a `FAMILY_SHARED` copy of every
     /// notification under their own `originalTransactionId`.
     package var familyRate = 0.05
@@ -125,6 +129,7 @@ package struct SimulationOptions: Hashable, Sendable {
             ("voluntary churn rate", voluntaryChurnRate), ("trial rate", trialRate),
             ("trial conversion rate", trialConversionRate), ("refund rate", refundRate),
             ("resubscribe rate", resubscribeRate), ("return rate", returnRate ?? 0), ("migration rate", migrationRate),
+            ("commitment rate", commitmentRate),
             ("family rate", familyRate), ("sandbox rate", sandboxRate),
             ("duplicate rate", duplicateRate), ("out-of-order rate", outOfOrderRate),
             ("late failure notice rate", lateFailureNoticeRate), ("stale failure notice rate", staleFailureNoticeRate),

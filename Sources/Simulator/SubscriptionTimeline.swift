@@ -36,6 +36,8 @@ struct SubscriptionTimeline {
         /// The first purchase.
         var joined: Int64
         var appAccountToken: String?
+        /// Bills an annual product monthly under a 12-month commitment (``SimulationOptions/commitmentRate``).
+        var isCommitment = false
 
         /// Draws a profile from the subscriber's generator.
         init(index: Int, options: SimulationOptions, generator: inout SplitMix64) {
@@ -50,6 +52,13 @@ struct SubscriptionTimeline {
                 ? 1 + Int(generator.next() % UInt64(Identifiers.maximumFamilyMembers)) : 0
             joined = generator.int64(in: options.start...(options.end - 1))
             appAccountToken = generator.chance(0.5) ? Identifiers.uuid(&generator) : nil
+            // Drawn from a stream of its own, so that the other subscribers' histories stay as they are at any rate.
+            if options.commitmentRate > 0, product.period == .year {
+                var plans = SplitMix64(seed: options.seed, index: UInt64(index), stream: 9)
+                isCommitment = plans.chance(options.commitmentRate)
+                // A commitment is bought without the introductory trial.
+                if isCommitment { startsWithTrial = false }
+            }
         }
     }
 
@@ -120,6 +129,11 @@ struct SubscriptionTimeline {
     private var previousSequence: Int?
     /// The customer's returns after an involuntary expiry (with ``SimulationOptions/returnRate``).
     private(set) var returns: [PlantedReturn] = []
+    /// Under a commitment: the installment the latest transaction paid (1…12), and when the commitment ends.
+    private var installment = 1
+    private var commitmentExpires: Int64 = 0
+    /// The installments of a 12-month commitment.
+    private static let commitmentInstallments = 12
 
     /// Draws the subscriber's profile; ``run()`` then makes the history.
     init(index: Int, options: SimulationOptions, model: RetryModel, identifiers: Identifiers) {
@@ -152,11 +166,12 @@ struct SubscriptionTimeline {
     mutating func run() -> [[SimulatedNotification]] {
         let joined = profile.joined
         let trial = profile.startsWithTrial
+        if profile.isCommitment { commitmentExpires = UTCCalendar.adding(months: 12, to: joined) }
         transaction = makeTransaction(
             purchase: joined,
             expires: trial
                 ? joined + Int64(product.trialDays) * Self.day
-                : product.period.end(startingAt: joined),
+                : billingPeriod.end(startingAt: joined),
             reason: .purchase,
             isTrial: trial
         )
@@ -185,7 +200,8 @@ struct SubscriptionTimeline {
             isTrial
             ? 1 - options.trialConversionRate
             : 1 - pow(1 - options.voluntaryChurnRate, product.period.months)
-        if life.chance(leaves) {
+        // A commitment's installments are all billed: its customer leaves at the end of the last one.
+        if life.chance(leaves), !profile.isCommitment || installment == Self.commitmentInstallments {
             let time = draw(from: periodStart + Self.hour, to: periodEnd - 3 * Self.hour)
             emit(
                 .didChangeRenewalStatus, .autoRenewDisabled, at: time, status: .active,
@@ -225,7 +241,7 @@ struct SubscriptionTimeline {
             runEpisode(periodEnd: periodEnd, afterTrial: isTrial, recoveryMultiplier: rates.recovery)
         } else {
             let purchase = periodEnd - life.int64(in: 0...(30 * Self.minute))
-            startPaidPeriod(purchase: purchase, expires: product.period.end(startingAt: periodEnd), reason: .renewal)
+            startPaidPeriod(purchase: purchase, expires: billingPeriod.end(startingAt: periodEnd), reason: .renewal)
             emit(.didRenew, nil, at: purchase, status: .active, renewal: RenewalState(isInBillingRetry: retryFlag))
             if options.migrationRate > 0, life.chance(options.migrationRate) { migrate(at: purchase + Self.hour) }
         }
@@ -251,14 +267,16 @@ struct SubscriptionTimeline {
     /// Draws an episode's course day by day (``RetryModel/recoveryChance(day:multiplier:graceEndDay:)`` and the
     /// other ways out): the way out and its time, uniform within the day
     /// (and at least two minutes before the day's end, so its notification is signed the same day); `expired` at
-    /// t0 + 60 days when nothing else happened.
+    /// t0 + W days when nothing else happened (60, or 90 under a commitment). Under a commitment a cancel does not
+    /// end retry: its time is returned as `cancelled` and the draws go on.
     private mutating func drawExit(
         start: Int64,
         recoveryMultiplier: Double,
         graceEndDay: Int?
-    ) -> (exit: Exit, time: Int64) {
-        for day in 1...RetryModel.days {
-            let index = day - 1
+    ) -> (exit: Exit, time: Int64, cancelled: Int64?) {
+        var cancelled: Int64?
+        for day in 1...retryPlan.retryWindowDays {
+            guard let index = RetryModel.index(of: day) else { break }
             let unit = life.nextUnit()
             let recovery = model.recoveryChance(day: day, multiplier: recoveryMultiplier, graceEndDay: graceEndDay)
             let cancel = recovery + model.cancel[index]
@@ -276,11 +294,22 @@ struct SubscriptionTimeline {
             } else {
                 continue
             }
-            let dayStart = start + Int64(index) * Self.day
-            return (exit, dayStart + life.int64(in: 0...(Self.day - 2 * Self.minute)))
+            let dayStart = start + Int64(day - 1) * Self.day
+            let time = dayStart + life.int64(in: 0...(Self.day - 2 * Self.minute))
+            if exit == .cancelled, profile.isCommitment {
+                cancelled = cancelled ?? time
+                continue
+            }
+            return (exit, time, cancelled)
         }
-        return (.expired, start + Self.retryPeriod)
+        return (.expired, start + retryPlan.retryWindow, cancelled)
     }
+
+    /// The billing plan of the subscriber's episodes.
+    private var retryPlan: Episode.BillingPlan { profile.isCommitment ? .commitment : .standard }
+
+    /// One billing period: the product's, or a month under a commitment.
+    private var billingPeriod: Catalog.Period { profile.isCommitment ? .month : product.period }
 
     /// How the next charge fails and recovers compared with the base rates: the product's, the storefront's, and
     /// the first charge after a trial's multipliers; all 1 with ``SimulationOptions/uniformRates``.
@@ -293,7 +322,9 @@ struct SubscriptionTimeline {
     /// The grace period of a failed charge, in days (nil: none): the app's setting, none for the first charge after
     /// a trial when only paid-to-paid renewals have grace, at most 6 days for a weekly product.
     private func graceDays(afterTrial: Bool) -> Int? {
-        guard let days = profile.graceDays, !(afterTrial && options.graceRenewals == .paidToPaid) else { return nil }
+        // Billing Grace Period does not apply to commitments.
+        guard !profile.isCommitment, let days = profile.graceDays, !(afterTrial && options.graceRenewals == .paidToPaid)
+        else { return nil }
         return product.period == .week ? min(days, GraceSetting.weeklyMaximumDays) : days
     }
 
@@ -389,6 +420,12 @@ struct SubscriptionTimeline {
         let inRetry = RenewalState(
             expirationIntent: .billingError, isInBillingRetry: true, gracePeriodExpires: datedGraceEnd
         )
+        if let cancelled = course.cancelled, cancelled < time {
+            // Under a commitment: the customer turns off the next commitment; retry goes on for the installment.
+            var off = inRetry
+            off.autoRenew = false
+            emit(.didChangeRenewalStatus, .autoRenewDisabled, at: cancelled, status: .billingRetry, renewal: off)
+        }
 
         switch course.exit {
         case .recovered:
@@ -449,7 +486,7 @@ struct SubscriptionTimeline {
             }
             if options.returnRate != nil {
                 // The episode ends when its EXPIRED is signed, or at day 60 by inference when none is sent.
-                comeBack(afterExpiryAt: notices.isExpiryUnnotified ? start + Self.retryPeriod : lastSigned)
+                comeBack(afterExpiryAt: notices.isExpiryUnnotified ? start + retryPlan.retryWindow : lastSigned)
             } else {
                 lapse()
             }
@@ -460,10 +497,12 @@ struct SubscriptionTimeline {
     /// dates do not move; otherwise a new period starts at `time`.
     private mutating func recover(at time: Int64, start: Int64, graceEnd: Int64?, datedGraceEnd: Int64?, episode: Int) {
         let savedInGrace = graceEnd.map { time <= $0 } ?? false
-        var expires = product.period.end(startingAt: savedInGrace ? start : time)
+        var expires = billingPeriod.end(startingAt: savedInGrace ? start : time)
         while expires < time + Self.day {
-            expires = product.period.end(startingAt: expires)
+            expires = billingPeriod.end(startingAt: expires)
         }
+        // A recovered installment moves the commitment's end by the time spent in retry.
+        if profile.isCommitment { commitmentExpires += time - start }
         startPaidPeriod(purchase: time, expires: expires, reason: .renewal)
         emit(
             .didRenew, .billingRecovery, at: time, status: .active,
@@ -479,7 +518,7 @@ struct SubscriptionTimeline {
         let position = Catalog.products.firstIndex(of: product) ?? Catalog.products.count - 1
         let upgrades = position + 1 < Catalog.products.count && life.chance(0.5)
         if upgrades { product = Catalog.products[position + 1] }
-        startPaidPeriod(purchase: time, expires: product.period.end(startingAt: time), reason: .purchase)
+        startPaidPeriod(purchase: time, expires: billingPeriod.end(startingAt: time), reason: .purchase)
         emit(
             upgrades ? .didChangeRenewalPref : .subscribed, upgrades ? .upgrade : .resubscribe, at: time,
             status: .active, renewal: RenewalState(isInBillingRetry: false),
@@ -517,7 +556,7 @@ struct SubscriptionTimeline {
         let time = clock + life.int64(in: (3 * Self.day)...(90 * Self.day))
         // recentSubscriptionStartDate ignores lapses shorter than 60 days.
         if time - (transaction.expiresDate ?? clock) >= Self.retryPeriod { recentStart = time }
-        startPaidPeriod(purchase: time, expires: product.period.end(startingAt: time), reason: .purchase)
+        startPaidPeriod(purchase: time, expires: billingPeriod.end(startingAt: time), reason: .purchase)
         emit(.subscribed, .resubscribe, at: time, status: .active, renewal: RenewalState(isInBillingRetry: retryFlag))
     }
 
@@ -541,7 +580,7 @@ struct SubscriptionTimeline {
             previousSequence = nil
             hasBeenInRetry = false
         }
-        startPaidPeriod(purchase: time, expires: product.period.end(startingAt: time), reason: .purchase)
+        startPaidPeriod(purchase: time, expires: billingPeriod.end(startingAt: time), reason: .purchase)
         if emit(
             .subscribed, isNewSubscription ? .initialBuy : .resubscribe, at: time, status: .active,
             renewal: RenewalState(isInBillingRetry: isNewSubscription ? nil : retryFlag))
@@ -551,6 +590,14 @@ struct SubscriptionTimeline {
                     expiredSubscription: expired, expiredAt: expiry, subscription: subscription, returnedAt: time,
                     isNewSubscription: isNewSubscription))
         }
+    }
+
+    /// What one billing period charges: the product's price, or under a commitment a twelfth of the annual price
+    /// (rounded to whole cents, milliunits of 10).
+    private var billedPrice: Int64 {
+        let price = product.price(in: profile.storefront.currency)
+        guard profile.isCommitment else { return price }
+        return (price / Int64(Self.commitmentInstallments) + 5) / 10 * 10
     }
 
     /// A time drawn uniformly from `lower...upper`, or `lower` when the interval is empty.
@@ -566,6 +613,15 @@ struct SubscriptionTimeline {
     /// A paid transaction after the first purchase (a renewal, a recovery, a purchase again): it gets the next
     /// purchase number and becomes the latest transaction.
     private mutating func startPaidPeriod(purchase: Int64, expires: Int64, reason: TransactionReason) {
+        if profile.isCommitment {
+            // A purchase starts a commitment; a renewal pays the next installment, or starts the next commitment.
+            if reason == .purchase || installment == Self.commitmentInstallments {
+                installment = 1
+                commitmentExpires = UTCCalendar.adding(months: 12, to: purchase)
+            } else {
+                installment += 1
+            }
+        }
         sequence += 1
         transaction = makeTransaction(purchase: purchase, expires: expires, reason: reason, isTrial: false)
     }
@@ -591,7 +647,16 @@ struct SubscriptionTimeline {
         transaction.storefrontId = profile.storefront.id
         transaction.transactionReason = .known(reason)
         transaction.currency = profile.storefront.currency
-        transaction.price = isTrial ? 0 : product.price(in: profile.storefront.currency)
+        transaction.price = isTrial ? 0 : billedPrice
+        if profile.isCommitment {
+            transaction.billingPlanType = .known(.monthly)
+            var commitment = TransactionCommitmentInfo()
+            commitment.billingPeriodNumber = Int32(installment)
+            commitment.totalBillingPeriods = Int32(Self.commitmentInstallments)
+            commitment.commitmentExpiresDate = commitmentExpires
+            commitment.commitmentPrice = billedPrice * Int64(Self.commitmentInstallments)
+            transaction.commitmentInfo = commitment
+        }
         if isTrial {
             transaction.offerType = .known(.introductoryOffer)
             transaction.offerDiscountType = .known(.freeTrial)
@@ -686,9 +751,10 @@ struct SubscriptionTimeline {
         info.autoRenewProductId = product.productId
         info.autoRenewStatus = .known(state.autoRenew ? .on : .off)
         if state.autoRenew {
-            info.renewalPrice = product.price(in: profile.storefront.currency)
+            info.renewalPrice = billedPrice
             info.currency = profile.storefront.currency
         }
+        if profile.isCommitment { info.renewalBillingPlanType = .known(.monthly) }
         info.renewalDate = renewalDate
         info.expirationIntent = state.expirationIntent.map { .known($0) }
         info.isInBillingRetryPeriod = state.isInBillingRetry

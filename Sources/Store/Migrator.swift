@@ -83,6 +83,10 @@ package struct Migrator {
             sql: String(decoding: PackageResources._16_subscription_checks_sql, as: UTF8.self)
         ),
         Migration(
+            version: 17, name: "017_commitment_plans.sql",
+            sql: String(decoding: PackageResources._17_commitment_plans_sql, as: UTF8.self)
+        ),
+        Migration(
             version: 18, name: "018_subscription_check_errors.sql",
             sql: String(decoding: PackageResources._18_subscription_check_errors_sql, as: UTF8.self)
         ),

@@ -22,7 +22,10 @@ package func event(
     offerDiscountType: String? = nil,
     bundle: String? = nil,
     renewalPrice: Int64? = nil,
-    renewalCurrency: String? = nil
+    renewalCurrency: String? = nil,
+    billingPlanType: String? = nil,
+    installment: Int32? = nil,
+    installments: Int32? = nil
 ) -> NotificationEvent {
     NotificationEvent(
         notificationUUID: uuid,
@@ -44,7 +47,10 @@ package func event(
         offerDiscountType: offerDiscountType,
         gracePeriodExpiresDate: grace,
         renewalPrice: renewalPrice,
-        renewalCurrency: renewalCurrency
+        renewalCurrency: renewalCurrency,
+        billingPlanType: billingPlanType,
+        commitmentBillingPeriodNumber: installment,
+        commitmentTotalBillingPeriods: installments
     )
 }
 
@@ -59,7 +65,9 @@ package func episode(
     price: Int64? = nil,
     currency: String? = nil,
     stake: Int64? = nil,
-    stakeCurrency: String? = nil
+    stakeCurrency: String? = nil,
+    plan: Episode.BillingPlan = .standard,
+    installmentsAtRisk: Int = 1
 ) -> Episode {
     // `grace`: nil = no grace period; .some(nil) = grace period with unknown end; .some(x) = grace end x.
     // `price`/`currency`: the recovering transaction's; `stake`/`stakeCurrency`: the price at stake.
@@ -76,6 +84,8 @@ package func episode(
         stakePrice: stake,
         stakeCurrency: stakeCurrency,
         openingNotificationUUID: id + "-open",
-        closingNotificationUUID: outcome == .open ? nil : id + "-close"
+        closingNotificationUUID: outcome == .open ? nil : id + "-close",
+        billingPlan: plan,
+        installmentsAtRisk: installmentsAtRisk
     )
 }

@@ -27,14 +27,18 @@ extension ChurnReport {
             RetryDays.table(retryDays),
             Revenue.table(revenue),
         ]
-        let after: [ReportTable] = [
-            ForecastCheck.table(forecastCheck),
-            GraceWhatIf.table(graceWhatIf),
-            Returns.table(returns),
-            Flows.table(flows),
-            BillingFailures.table(billingFailures),
-            DataQuality.table(dataQuality),
-        ]
+        let after: [ReportTable] =
+            [
+                ForecastCheck.table(forecastCheck),
+                GraceWhatIf.table(graceWhatIf),
+                Returns.table(returns),
+            ]
+            + (recoveryCurveCommitment.isEmpty ? [] : [RecoveryCurve.table(recoveryCurveCommitment, plan: .commitment)])
+            + [
+                Flows.table(flows),
+                BillingFailures.table(billingFailures),
+                DataQuality.table(dataQuality),
+            ]
         let open = openEpisodes
         let size = max(1, rowsPerPart)
         let parts = TableFile(

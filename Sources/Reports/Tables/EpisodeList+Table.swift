@@ -11,7 +11,7 @@ extension EpisodeList {
         "end_at", "outcome", "recovered_by", "end_inferred", "mature", "duration_days", "has_grace", "grace_days",
         "grace_end", "grace_end_inferred", "saved_in_grace", "trial_conversion", "offer_type", "offer_type_name",
         "recovery_amount", "recovery_currency", "stake_amount", "stake_currency", "revocation_type",
-        "revocation_percentage",
+        "revocation_percentage", "billing_plan", "installments_at_risk",
     ]
     /// `duration_days` decimals: 4 (about 9 seconds), enough to read a duration by; the SQL view has it unrounded.
     package static let durationPlaces = 4
@@ -50,6 +50,7 @@ extension EpisodeList {
             text(episode.stakeCurrency),
             text(episode.revocationType),
             episode.revocationPercentage.map { .exact(Int64($0), places: 3) } ?? .empty,
+            .text(episode.billingPlan.rawValue), .integer(episode.installmentsAtRisk),
         ]
     }
 

@@ -90,8 +90,7 @@ extension Churn {
             let written = try ReportWorkflow(target: global.target, logger: logger).run(inputs)
             if let problem = written.previousReportProblem { Console.warnPreviousReportUnreadable(problem) }
             let outcomes = written.report.outcomes
-            let files = Reports.Report.fileNames.count + (written.report.appleComparison == nil ? 0 : 1)
-            print("wrote \(written.directory.path)/ (\(files) files)")
+            print("wrote \(written.directory.path)/ (\(written.report.fileCount) files)")
             print(
                 "\(environment.rawValue) as of \(UTCTime.minute(written.asOf)): \(outcomes.episodes) episodes, "
                     + "\(outcomes.recovered) recovered, \(outcomes.expired) expired, \(outcomes.cancelled) cancelled, "

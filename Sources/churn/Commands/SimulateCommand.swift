@@ -270,6 +270,16 @@ extension Churn {
 
         @Option(
             parsing: .unconditional,
+            help: ArgumentHelp(
+                "Share of annual purchasers who pay monthly under a 12-month commitment (billingPlanType MONTHLY): "
+                    + "billing retry up to 90 days, no grace period, and a cancel during retry that stops only the "
+                    + "next commitment. Adds billing_plan and installments_at_risk to the truth file.",
+                valueName: "rate")
+        )
+        var commitmentRate = SimulationOptions().commitmentRate
+
+        @Option(
+            parsing: .unconditional,
             help: ArgumentHelp("Share of notifications resent (the same line again).", valueName: "rate")
         )
         var duplicateRate = SimulationOptions().duplicateRate
@@ -389,6 +399,7 @@ extension Churn {
             options.missingExpiryRate = missingExpiryRate
             options.returnRate = returnRate
             options.migrationRate = migrationRate
+            options.commitmentRate = commitmentRate
             options.bundleID = bundleID
             return options
         }

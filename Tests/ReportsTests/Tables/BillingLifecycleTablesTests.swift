@@ -78,8 +78,9 @@ import Testing
         #expect(
             csv["revenue.csv"] == """
                 currency,recovered_episodes,recovered_amount,saved_in_grace_amount,expired_episodes,lost_amount,\
-                open_episodes,at_risk_amount,expected_recoveries,expected_recovered_amount
-                USD,1,9.990,0.000,1,9.990,0,0.000,0.000000,0.000
+                open_episodes,at_risk_amount,expected_recoveries,expected_recovered_amount,commitment_open_episodes,\
+                commitment_amount_at_risk,commitment_amount_lost
+                USD,1,9.990,0.000,1,9.990,0,0.000,0.000000,0.000,0,0.000,0.000
 
                 """)
         // Only the March episode is mature: recovered by retry after 20 days; its product's grace length is 16 days

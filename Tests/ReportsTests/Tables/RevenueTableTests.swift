@@ -47,20 +47,24 @@ import Testing
             table.columns == [
                 "currency", "recovered_episodes", "recovered_amount", "saved_in_grace_amount", "expired_episodes",
                 "lost_amount", "open_episodes", "at_risk_amount", "expected_recoveries", "expected_recovered_amount",
+                "commitment_open_episodes", "commitment_amount_at_risk", "commitment_amount_lost",
             ])
         #expect(
             lines(table) == [
-                ",0,0.000,0.000,1,0.000,0,0.000,0.000000,0.000",
-                "EUR,2,4.990,4.990,0,0.000,0,0.000,0.000000,0.000",
-                "JPY,0,0.000,0.000,0,0.000,1,120.000,0.000000,0.000",
-                "USD,2,19.980,0.000,1,9.990,0,0.000,0.000000,0.000",
+                ",0,0.000,0.000,1,0.000,0,0.000,0.000000,0.000,0,0.000,0.000",
+                "EUR,2,4.990,4.990,0,0.000,0,0.000,0.000000,0.000,0,0.000,0.000",
+                "JPY,0,0.000,0.000,0,0.000,1,120.000,0.000000,0.000,0,0.000,0.000",
+                "USD,2,19.980,0.000,1,9.990,0,0.000,0.000000,0.000,0,0.000,0.000",
             ])
     }
 
     @Test func anAmountThatOverflowsIsEmpty() {
         let huge = Int64.max / 2 + 1
         let open = (1...2).map { episode("O\($0)", start: t0, .open, stake: huge, stakeCurrency: "USD") }
-        #expect(lines(Revenue.table(Revenue.rows(episodes: open))) == ["USD,0,0.000,0.000,0,0.000,2,,0.000000,0.000"])
+        #expect(
+            lines(Revenue.table(Revenue.rows(episodes: open))) == [
+                "USD,0,0.000,0.000,0,0.000,2,,0.000000,0.000,0,0.000,0.000"
+            ])
     }
 
     @Test func noRowWithoutAnAmountOrEpisode() {
