@@ -12,7 +12,8 @@ import CivilTime
 /// notification or by inference at t0 + 60 days) is involuntary churn on the day of its end. Paid service days
 /// recovered, our analogue of Apple's column (which Apple fills for recoveries from grace period only): each save in
 /// grace's whole days from t0 to the recovery, on the day of the recovery. States at a day's end (midnight UTC that
-/// follows it): an episode started before then and not closed by then is in grace when its known grace end is later, else in billing retry. Only days complete by the as-of time
+/// follows it): a commitment-plan episode started before then and not closed by then is in commitment retry (Apple's
+/// `Suspended`); any other such episode is in grace when its known grace end is later, else in billing retry. Only days complete by the as-of time
 /// are given.
 package enum BillingIssueDays {
     /// A figure compared with Apple's reports.
@@ -32,11 +33,15 @@ package enum BillingIssueDays {
         case paidServiceDaysRecovered = "paid_service_days_recovered"
         /// Episodes in grace at the day's end: Apple's state `Grace period`.
         case inGrace = "in_grace"
-        /// Episodes in billing retry after (or without) grace at the day's end: Apple's state `Billing retry`.
+        /// Standard-plan episodes in billing retry after (or without) grace at the day's end: Apple's state
+        /// `Billing retry`.
         case inBillingRetry = "in_billing_retry"
+        /// Commitment-plan episodes open at the day's end: Apple's state `Suspended` (commitment-based subscriptions
+        /// that have missed their payments).
+        case inCommitmentRetry = "in_commitment_retry"
 
         /// A count of subscriptions at a day's end (Subscription State), not of events during the day.
-        package var isState: Bool { self == .inGrace || self == .inBillingRetry }
+        package var isState: Bool { self == .inGrace || self == .inBillingRetry || self == .inCommitmentRetry }
 
         /// The metric in words: `involuntary churn`.
         package var label: String {
@@ -49,6 +54,7 @@ package enum BillingIssueDays {
             case .paidServiceDaysRecovered: return "paid service days recovered"
             case .inGrace: return "in grace at the day's end"
             case .inBillingRetry: return "in billing retry at the day's end"
+            case .inCommitmentRetry: return "in commitment retry at the day's end"
             }
         }
 
@@ -82,6 +88,8 @@ package enum BillingIssueDays {
         private var openChanges: [Int: Int] = [:]
         /// Per day: grace periods starting minus grace periods ending.
         private var graceChanges: [Int: Int] = [:]
+        /// Per day: commitment-plan episodes starting minus those closing (kept out of the two states above).
+        private var commitmentChanges: [Int: Int] = [:]
 
         package init(asOf: Int64) {
             lastDay = CivilDate.split(unixMilliseconds: asOf).daysSinceEpoch - 1
@@ -105,15 +113,24 @@ package enum BillingIssueDays {
                     count(.enteredRetryFromGrace, on: Self.day(graceEnd))
                 }
                 let leaveDay = Self.day(max(graceLeaves, episode.start))
-                if leaveDay > start {
+                if leaveDay > start, episode.billingPlan == .standard {
                     graceChanges[start, default: 0] += 1
                     graceChanges[leaveDay, default: 0] -= 1
                 }
             }
-            openChanges[start, default: 0] += 1
+            let isCommitment = episode.billingPlan == .commitment
+            if isCommitment {
+                commitmentChanges[start, default: 0] += 1
+            } else {
+                openChanges[start, default: 0] += 1
+            }
             if let close {
                 let closeDay = Self.day(close)
-                openChanges[closeDay, default: 0] -= 1
+                if isCommitment {
+                    commitmentChanges[closeDay, default: 0] -= 1
+                } else {
+                    openChanges[closeDay, default: 0] -= 1
+                }
                 switch episode.outcome {
                 case .recovered:
                     count(episode.isSavedInGrace ? .recoveredInGrace : .recoveredInRetry, on: closeDay)
@@ -132,14 +149,20 @@ package enum BillingIssueDays {
 
         /// Every day from the first with an episode through ``lastDay``, in order.
         package var days: [Day] {
-            let firstDays = [openChanges.keys.min(), events.values.compactMap { $0.keys.min() }.min()].compactMap { $0 }
+            let firstDays = [
+                openChanges.keys.min(), commitmentChanges.keys.min(), events.values.compactMap { $0.keys.min() }.min(),
+            ].compactMap { $0 }
             guard let first = firstDays.min(), first <= lastDay else { return [] }
             var open = 0
             var grace = 0
+            var commitment = 0
             return (first...lastDay).map { day in
                 open += openChanges[day] ?? 0
                 grace += graceChanges[day] ?? 0
-                var counts: [Metric: Int] = [.inGrace: grace, .inBillingRetry: open - grace]
+                commitment += commitmentChanges[day] ?? 0
+                var counts: [Metric: Int] = [
+                    .inGrace: grace, .inBillingRetry: open - grace, .inCommitmentRetry: commitment,
+                ]
                 for (metric, byDay) in events { counts[metric] = byDay[day] ?? 0 }
                 for metric in Metric.allCases where counts[metric] == nil { counts[metric] = 0 }
                 return Day(day: day, counts: counts)

@@ -169,7 +169,7 @@ package struct AppleComparison: Sendable {
     /// Whether Apple's `value` of a report counts in `metric`.
     private static func counts(_ value: String, in metric: BillingIssueDays.Metric) -> Bool {
         switch metric {
-        case .inGrace, .inBillingRetry: return AppleEvent.metric(forStateMetric: value) == metric
+        case .inGrace, .inBillingRetry, .inCommitmentRetry: return AppleEvent.metric(forStateMetric: value) == metric
         // Apple fills paid service days for recoveries from grace only.
         case .paidServiceDaysRecovered: return AppleEvent.metric(forEventSubType: value) == .recoveredInGrace
         default: return AppleEvent.metric(forEventSubType: value) == metric

@@ -32,11 +32,13 @@ package enum AppleEvent {
             || value == "involuntary churn"
     }
 
-    /// The metric a `State Metric` counts in: `Grace period` and `Billing retry`; case does not matter.
+    /// The metric a `State Metric` counts in: `Grace period`, `Billing retry` and `Suspended`; case does not matter.
     package static func metric(forStateMetric state: String) -> BillingIssueDays.Metric? {
         switch state.lowercased().trimmingCharacters(in: .whitespaces) {
         case "grace period": return .inGrace
         case "billing retry": return .inBillingRetry
+        // Apple: commitment-based subscriptions that have missed their payments.
+        case "suspended": return .inCommitmentRetry
         default: return nil
         }
     }

@@ -221,4 +221,27 @@ import Testing
         #expect(set.notices == file.notices)
         #expect(set.paidServiceDaysStated == [try Self.day("2026-03-03")])
     }
+
+    @Test func suspendedIsComparedWithOurCommitmentEpisodesKeptOutOfBillingRetry() throws {
+        var tally = BillingIssueDays.Tally(asOf: try Self.time("2026-03-20", hour: 0))
+        for index in 0..<12 {
+            tally.add(
+                Episode(
+                    subscription: "c\(index)", start: try Self.time("2026-03-02"), outcome: .open,
+                    openingNotificationUUID: "c\(index)", billingPlan: index < 8 ? .commitment : .standard))
+        }
+        var states: [(date: String, metric: String, territory: String, counts: Int)] = [
+            ("2026-03-03", "Suspended", "US", 8), ("2026-03-03", "Billing retry", "US", 4),
+        ]
+        for day in ["2026-03-17", "2026-03-18", "2026-03-19"] { states.append((day, "Active", "US", 100)) }
+        let file = try AppleReportFile.parse(AppleReportFiles.stateText(states), path: "state.txt")
+        let comparison = AppleComparison(ours: tally, apple: AppleReportSet(files: [file]))
+        let suspended = try #require(
+            comparison.days.first { $0.period == "2026-03-03" && $0.metric == .inCommitmentRetry })
+        #expect(suspended.ours == 8)
+        #expect(suspended.apple == 8)
+        let retry = try #require(comparison.days.first { $0.period == "2026-03-03" && $0.metric == .inBillingRetry })
+        #expect(retry.ours == 4)
+        #expect(retry.apple == 4)
+    }
 }

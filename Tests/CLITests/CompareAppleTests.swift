@@ -179,7 +179,7 @@ import Testing
         #expect(
             metrics == [
                 "entered_billing_issue", "entered_retry_from_grace", "recovered_in_grace", "recovered_in_retry",
-                "involuntary_churn", "in_grace", "in_billing_retry",
+                "involuntary_churn", "in_grace", "in_billing_retry", "in_commitment_retry",
             ])
         let graceDays = dayRows.filter { $0["metric"] as? String == "in_grace" && ($0["ours"] as? Int ?? 0) > 0 }
         #expect(graceDays.count > 5)
