@@ -164,6 +164,19 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
+        // The repair: the episodes the notifications leave uncertain, chosen by the episode rules (Analysis) from the
+        // stored episodes, checked against Apple's subscription status, and the history of those Apple sees otherwise
+        // fetched (HistoryFetch), each step recorded in subscription_checks.
+        .target(
+            name: "Repair",
+            dependencies: [
+                "Analysis", "AnalysisStore", "HistoryFetch", "AppStoreServerAPI", "AppStoreNotifications", "PGClient",
+                "Store",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+
         // Report output: the tables of METRICS.md's files and of `churn query` laid out from Analysis's figures, CSV,
         // summary.md for people, the charts.
         .target(
@@ -190,8 +203,8 @@ let package = Package(
         .target(
             name: "Workflows",
             dependencies: [
-                "Ingest", "HistoryFetch", "Analysis", "AnalysisStore", "AppleReports", "Reports", "Store", "PGClient",
-                "AppStoreServerAPI",
+                "Ingest", "HistoryFetch", "Repair", "Analysis", "AnalysisStore", "AppleReports", "Reports", "Store",
+                "PGClient", "AppStoreServerAPI",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -202,7 +215,7 @@ let package = Package(
         .executableTarget(
             name: "churn",
             dependencies: [
-                "Workflows", "Ingest", "HistoryFetch", "Store", "PGClient", "AppStoreNotifications",
+                "Workflows", "Ingest", "HistoryFetch", "Repair", "Store", "PGClient", "AppStoreNotifications",
                 "AppStoreServerAPI", "Analysis", "AnalysisStore", "AppleReports", "Reports", "Simulator", "CivilTime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -298,7 +311,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "churn", "Workflows", "HistoryFetch", "Ingest", "AppStoreServerAPI", "PGClient", "Store",
+                "churn", "Workflows", "HistoryFetch", "Repair", "Ingest", "AppStoreServerAPI", "PGClient", "Store",
                 "AppStoreNotifications", "TestPKI", "TestSupport", "AppleReports", "Analysis", "Gzip",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -320,6 +333,11 @@ let package = Package(
                 "TestPKI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "RepairTests",
+            dependencies: ["Repair", "Analysis", "AppStoreNotifications"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

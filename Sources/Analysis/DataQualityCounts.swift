@@ -39,12 +39,12 @@ package struct DataQualityCounts: Hashable, Sendable {
     package var commitmentGrace = 0
     /// Uncertain episodes whose subscription Apple's status showed as the notifications do.
     package var appleStatusAgrees = 0
-    /// Uncertain episodes whose subscription Apple's status showed otherwise.
+    /// Uncertain episodes whose subscription Apple's status showed otherwise (and whose history Apple did not refuse).
     package var appleStatusDiffers = 0
     /// Of those, the ones whose notification history was fetched to its end (for the next load).
     package var appleHistoryFetched = 0
     /// Checks without a usable status: not found in Apple's answer, a signed item that failed verification, or a
-    /// request Apple refused.
+    /// request Apple refused; and checks whose status differs but whose history Apple refused (state `failed`).
     package var appleCheckFailed = 0
 
     /// Whether any episode was checked against Apple's status.

@@ -230,14 +230,16 @@ package struct StoredDataset {
                 rejections[reason, default: 0] += inputs
             }
         }
-        // The checks against Apple's status (`churn repair`), all those recorded for the environment.
+        // The checks against Apple's status (`churn repair`), all those recorded for the environment, each in one of
+        // agrees, differs and failed: a status that differs but whose history Apple refused (state `failed`) is a
+        // failed check, not one that differs.
         let checks =
             try connection.execute(
                 """
                 SELECT count(*) FILTER (WHERE verdict = 'agrees'),
-                       count(*) FILTER (WHERE verdict = 'differs'),
+                       count(*) FILTER (WHERE verdict = 'differs' AND state <> 'failed'),
                        count(*) FILTER (WHERE verdict = 'differs' AND state = 'done'),
-                       count(*) FILTER (WHERE verdict IN ('not_found', 'unverified', 'refused'))
+                       count(*) FILTER (WHERE verdict IN ('not_found', 'unverified', 'refused') OR state = 'failed')
                 FROM subscription_checks WHERE environment = $1
                 """,
                 [environment]

@@ -315,7 +315,7 @@ package final class HistoryFetcher {
 
     /// A page's body as one JSON Lines line in a gzip member. JSON holds raw line breaks only as white space between
     /// tokens, so they become spaces and the page stays what Apple sent.
-    static func member(_ body: [UInt8]) throws -> [UInt8] {
+    package static func member(_ body: [UInt8]) throws -> [UInt8] {
         var line = body.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }
         line.append(0x0A)
         do {

@@ -13,18 +13,18 @@ import Foundation
 /// cut back to: a resumed fetch cuts off whatever was written after the last recorded page (a page the process wrote
 /// but did not live to record) and goes on from there. Readers of the directory never see the temporary name (see
 /// ``FetchCheckpoint/partialFileName(part:)``), so no load reads a file half written.
-final class HistoryPartFile {
+package final class HistoryPartFile {
     /// The final name's path.
-    let path: String
+    package let path: String
     /// The temporary name's path.
-    let partialPath: String
+    package let partialPath: String
     private let directory: String
     private var descriptor: Int32
     /// Bytes in the file: all of them durable after each ``append(_:)``.
-    private(set) var length: Int64
+    package private(set) var length: Int64
 
     /// What was found where a fetch goes on writing.
-    enum Opening {
+    package enum Opening {
         /// The temporary file, cut back to the recorded length and open for appending.
         case opened(HistoryPartFile)
         /// No temporary file, but the final one: the rename happened and was not recorded.
@@ -47,7 +47,9 @@ final class HistoryPartFile {
 
     /// Opens the file of a part to go on after `committedLength` bytes, creating it when nothing is kept yet.
     /// - Throws: ``FetchError/writeFailed(path:reason:)`` with the system's reason.
-    static func open(directory: String, name: String, partialName: String, committedLength: Int64) throws -> Opening {
+    package static func open(directory: String, name: String, partialName: String, committedLength: Int64) throws
+        -> Opening
+    {
         let path = (directory as NSString).appendingPathComponent(name)
         let partialPath = (directory as NSString).appendingPathComponent(partialName)
         if committedLength == 0 {
@@ -91,7 +93,7 @@ final class HistoryPartFile {
 
     /// Appends `bytes` at the end and makes them durable.
     /// - Throws: ``FetchError/writeFailed(path:reason:)`` with the system's reason (a full disk, for example).
-    func append(_ bytes: [UInt8]) throws {
+    package func append(_ bytes: [UInt8]) throws {
         var written = 0
         try bytes.withUnsafeBytes { buffer in
             while written < buffer.count {
@@ -112,7 +114,7 @@ final class HistoryPartFile {
 
     /// Closes the file and gives it its final name, durably.
     /// - Throws: ``FetchError/writeFailed(path:reason:)`` with the system's reason.
-    func complete() throws {
+    package func complete() throws {
         guard fsync(descriptor) == 0 else { throw Self.failure(partialPath) }
         close(descriptor)
         descriptor = -1
@@ -121,7 +123,7 @@ final class HistoryPartFile {
     }
 
     /// Closes and removes the file (a part that got no page).
-    func discard() {
+    package func discard() {
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
         unlink(partialPath)

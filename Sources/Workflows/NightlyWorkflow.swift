@@ -4,6 +4,7 @@ import HistoryFetch
 import Ingest
 import Logging
 import PGClient
+import Repair
 import Reports
 import Store
 

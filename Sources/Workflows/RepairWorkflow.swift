@@ -1,5 +1,7 @@
+import AnalysisStore
 import HistoryFetch
 import Logging
+import Repair
 import Store
 
 /// Checks the subscriptions the notifications leave uncertain against Apple's status, and fetches the notification
@@ -13,11 +15,14 @@ package struct RepairWorkflow {
         self.logger = logger
     }
 
-    /// Runs `job` against the stored episodes and checks, and returns what it did.
+    /// Brings the stored episodes of the job's environment up to date, as a report does, then runs `job` against them
+    /// and the checks, and returns what it did.
     /// - Parameter now: the current time, Unix milliseconds: the end of the history ranges fetched.
     /// - Throws: `FetchError`, `AppStoreServerAPIError`, `PGError`, `EmbeddedClusterError`.
     package func run(_ job: RepairJob, now: Int64) async throws -> RepairJob.Summary {
         let connection = try target.connectMigrated(logger: logger)
+        let reader = try target.connect(logger: logger)
+        try EpisodeAnalyzer(writer: connection, reader: reader, logger: logger).analyze(environment: job.environment)
         return try await job.run(connection: connection, logger: logger, now: now)
     }
 }

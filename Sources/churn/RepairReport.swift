@@ -1,4 +1,5 @@
 import HistoryFetch
+import Repair
 
 /// What a repair did, as people read it.
 enum RepairReport {

@@ -30,6 +30,8 @@ import Testing
     static let d = "1000000004"
     static let e = "1000000005"
     static let f = "1000000006"
+    static let g = "1000000007"
+    static let h = "1000000008"
 
     struct Workspace {
         let key = APIKeyFixture()
@@ -43,6 +45,11 @@ import Testing
         let statuses: [String: MockAppStoreServer.StatusItem]
 
         init() throws {
+            try self.init(story: Self.sixSubscriptions)
+        }
+
+        /// A workspace whose notifications and Apple's statuses are those `story` writes.
+        init(story write: (inout Story) throws -> [String: MockAppStoreServer.StatusItem]) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("repair-\(UUID().uuidString)")
             exports = root.appendingPathComponent("exports")
             reports = root.appendingPathComponent("reports")
@@ -53,6 +60,12 @@ import Testing
             trustRoot = root.appendingPathComponent("root.der").path
             try Data(try authority.rootDER()).write(to: URL(fileURLWithPath: trustRoot))
             var story = Story(signer: try authority.signer())
+            statuses = try write(&story)
+            notifications = story.notifications
+        }
+
+        /// A to F of the suite's description.
+        static func sixSubscriptions(_ story: inout Story) throws -> [String: MockAppStoreServer.StatusItem] {
             try story.add(RepairTests.a, "SUBSCRIBED", "INITIAL_BUY", day: -50, expires: -20)
             try story.add(RepairTests.a, "DID_FAIL_TO_RENEW", nil, day: -20, expires: -20)
             try story.add(RepairTests.a, "DID_RENEW", "BILLING_RECOVERY", day: -18, expires: 12, hidden: true)
@@ -68,8 +81,7 @@ import Testing
             try story.add(RepairTests.e, "DID_FAIL_TO_RENEW", "GRACE_PERIOD", day: -3, expires: -3)
             try story.add(RepairTests.f, "SUBSCRIBED", "INITIAL_BUY", day: -60, expires: -25)
             try story.add(RepairTests.f, "DID_FAIL_TO_RENEW", nil, day: -25, expires: -25)
-            notifications = story.notifications
-            statuses = [
+            return [
                 RepairTests.a: try story.status(1, RepairTests.a, expires: 12),
                 RepairTests.b: try story.status(1, RepairTests.b, expires: 25),
                 RepairTests.c: try story.status(2, RepairTests.c, expires: -95),
@@ -157,27 +169,29 @@ import Testing
 
         func day(_ day: Int64) -> Int64 { today + day * 86_400_000 + 3_600_000 }
 
+        /// Adds a notification; `billingPlanType` `MONTHLY` bills under a 12-month commitment.
         mutating func add(
             _ subscription: String, _ type: String, _ subtype: String?, day signedDay: Int64, expires: Int64,
-            hidden: Bool = false
+            hidden: Bool = false, environment: String = "Production", billingPlanType: String? = nil
         ) throws {
             let number = notifications.count + 1
             let signedDate = day(signedDay)
-            let transaction: [String: Any] = [
+            var transaction: [String: Any] = [
                 "originalTransactionId": subscription, "transactionId": "\(subscription)-\(number)",
                 "productId": "com.example.monthly", "purchaseDate": signedDate, "expiresDate": day(expires),
                 "price": 4990, "currency": "EUR", "storefront": "DEU", "inAppOwnershipType": "PURCHASED",
-                "environment": "Production", "signedDate": signedDate,
+                "environment": environment, "signedDate": signedDate,
             ]
+            if let billingPlanType { transaction["billingPlanType"] = billingPlanType }
             let renewal: [String: Any] = [
-                "originalTransactionId": subscription, "autoRenewStatus": 1, "environment": "Production",
+                "originalTransactionId": subscription, "autoRenewStatus": 1, "environment": environment,
                 "signedDate": signedDate,
             ]
             var payload: [String: Any] = [
                 "notificationType": type, "notificationUUID": String(format: "70000000-0000-4000-8000-%012d", number),
                 "signedDate": signedDate, "version": "2.0",
                 "data": [
-                    "environment": "Production", "bundleId": "com.example",
+                    "environment": environment, "bundleId": "com.example",
                     "signedTransactionInfo": try signer.sign(try JSONSerialization.data(withJSONObject: transaction)),
                     "signedRenewalInfo": try signer.sign(try JSONSerialization.data(withJSONObject: renewal)),
                 ],
@@ -389,6 +403,74 @@ import Testing
                 try workspace.outcomes() == [
                     Self.a: "open", Self.b: "recovered", Self.c: "expired (inferred)", Self.e: "open", Self.f: "open",
                 ])
+            // A, whose history Apple refused, is a failed check (with F, refused), not one that differs.
+            let quality = try workspace.dataQuality()
+            for line in [
+                "apple_status_agrees,2", "apple_status_differs,1", "apple_history_fetched,1", "apple_check_failed,2",
+            ] {
+                #expect(quality.contains(line), "\(line): \(quality)")
+            }
+        }
+    }
+
+    /// The choice is the episode rules' own, as of the report's time: the latest `signedDate` loaded over all
+    /// environments. G bills under a commitment (W = 90) and its renewal failed 70 days ago: open, not an inferred
+    /// expiry, so Apple's "billing retry" agrees. H (standard) failed 61 days before yesterday's Sandbox notification,
+    /// 60 days before Production's latest (D, two days ago): mature as of the report's time only.
+    @Test func theChoiceFollowsTheEpisodeRulesAsOfTheReportsTime() async throws {
+        let sandbox = "2000000001"
+        let workspace = try Workspace { story in
+            try story.add(Self.d, "SUBSCRIBED", "INITIAL_BUY", day: -31, expires: -2)
+            try story.add(Self.d, "DID_RENEW", nil, day: -2, expires: 28)
+            try story.add(Self.g, "SUBSCRIBED", "INITIAL_BUY", day: -100, expires: -70, billingPlanType: "MONTHLY")
+            try story.add(Self.g, "DID_FAIL_TO_RENEW", nil, day: -70, expires: -70, billingPlanType: "MONTHLY")
+            try story.add(Self.h, "SUBSCRIBED", "INITIAL_BUY", day: -92, expires: -62)
+            try story.add(Self.h, "DID_FAIL_TO_RENEW", nil, day: -62, expires: -62)
+            try story.add(sandbox, "SUBSCRIBED", "INITIAL_BUY", day: -1, expires: 29, environment: "Sandbox")
+            return [
+                Self.g: try story.status(3, Self.g, expires: -70),
+                Self.h: try story.status(2, Self.h, expires: -62),
+            ]
+        }
+        // Apple's Production history holds the Production notifications; the Sandbox one is loaded from a file.
+        var configuration = workspace.mock()
+        configuration.notifications.removeAll { $0.originalTransactionId == sandbox }
+        let sandboxFile = workspace.root.appendingPathComponent("sandbox.jsonl")
+        let line = try workspace.notifications.filter { $0.originalTransactionId == sandbox }.map {
+            String(
+                decoding: try JSONSerialization.data(withJSONObject: ["signedPayload": $0.signedPayload]), as: UTF8.self
+            )
+        }
+        try (line.joined(separator: "\n") + "\n").write(to: sandboxFile, atomically: true, encoding: .utf8)
+        try await MockAppStoreServer.with(configuration) { server in
+            #expect(try workspace.nightly(server).status == 0)
+            #expect(try workspace.outcomes() == [Self.g: "open", Self.h: "open"])
+            let loaded = try ChurnCommand.run(
+                [
+                    "load", "--database-url", workspace.schema.url, "--trust-root", workspace.trustRoot,
+                    sandboxFile.path,
+                ],
+                in: workspace.root)
+            #expect(loaded.status == 0, "\(loaded.stderr)")
+            let out = workspace.root.appendingPathComponent("report")
+            let report = try ChurnCommand.run(
+                ["report", "--database-url", workspace.schema.url, "--out", out.path], in: workspace.root)
+            #expect(report.status == 0, "\(report.stderr)")
+            let quality = try String(contentsOf: out.appendingPathComponent("data_quality.csv"), encoding: .utf8)
+            #expect(quality.contains("inferred_expiry,1"), "the report ends H by inference, not G: \(quality)")
+
+            let repaired = try workspace.repair(server, ["--concurrency", "1"])
+            #expect(repaired.status == 0, "\(repaired.stderr)")
+            #expect(
+                repaired.stdout.contains(
+                    "checked 2 subscription(s) with Apple: 2 agrees, 0 differs, 0 not_found, 0 unverified, 0 refused"),
+                "\(repaired.stdout)")
+            #expect(
+                try workspace.checks() == [
+                    [Self.g, "open_without_news", "done", "agrees", "3", "false"],
+                    [Self.h, "inferred_expiry", "done", "agrees", "2", "false"],
+                ])
+            #expect(Self.historyRequests(server.requests).isEmpty)
         }
     }
 

@@ -6,6 +6,7 @@ import ArgumentParser
 import Foundation
 import HistoryFetch
 import Ingest
+import Repair
 import Reports
 import Workflows
 

@@ -2,6 +2,7 @@ import AppStoreServerAPI
 import ArgumentParser
 import Foundation
 import HistoryFetch
+import Repair
 import Workflows
 
 extension Churn {
@@ -12,8 +13,10 @@ extension Churn {
             abstract:
                 "Check uncertain subscriptions against Apple's status and fetch the history of those that differ.",
             discussion: """
-                Picks the episodes the stored notifications leave uncertain: ended
-                by inference at day 60 (no closing notification came), open with no
+                Picks the episodes the stored notifications leave uncertain, as a
+                report sees them (as of the latest notification loaded): ended by
+                inference at the end of the retry window (day 60, 90 under a
+                commitment; no closing notification came), open with no
                 notification of the subscription for --stale-days days, or open in a
                 grace period without a date. For each, up to --limit per run and
                 --concurrency at once, it asks the App Store Server API's Get All

@@ -1,3 +1,5 @@
+import Analysis
+import AnalysisStore
 import AppStoreNotifications
 import PGClient
 import Store
@@ -114,58 +116,86 @@ package struct SubscriptionChecks {
         ).rows.map(Self.columns.check)
     }
 
-    /// Up to `limit` episodes of this app and environment that the notifications leave uncertain, as of the latest
-    /// notification stored: ended by inference (`inferred_expiry`, the stored flag or an open episode past its retry
-    /// window), open with no notification of the subscription for `staleDays` days (`open_without_news`), or open in
-    /// a grace period without a date (`grace_end_unknown`). An episode checked in the last `staleDays` days, or whose
-    /// check is unfinished, is left out. Oldest episodes first.
+    /// Up to `limit` episodes of this app and environment that the notifications leave uncertain (``UncertainEpisodes``,
+    /// the episode rules in Swift), as of the time a report takes: the latest `signedDate` loaded, over all
+    /// environments. An episode checked in the last `staleDays` days, or whose check is unfinished, is left out.
+    /// Oldest episodes first.
+    ///
+    /// The stored episodes are read as ``EpisodeAnalyzer`` last built them (``EpisodeQuery``); SQL only reads, the
+    /// choice is ``UncertainEpisodes/reason(of:lastNews:)``'s.
+    /// - Returns: the as-of time (nil when nothing is loaded) and the candidates.
     /// - Throws: ``PGError``.
-    package func candidates(environment: String, bundleID: String, staleDays: Int, limit: Int) throws -> [Candidate] {
-        guard limit > 0 else { return [] }
+    package func candidates(
+        environment: String, bundleID: String, staleDays: Int, limit: Int
+    ) throws -> (asOf: Int64?, candidates: [Candidate]) {
+        let query = EpisodeQuery(environment: environment, filter: EpisodeFilter(bundleIds: [bundleID, ""]))
+        guard let scope = try query.scope(asOf: nil, connection: connection) else { return (nil, []) }
+        guard limit > 0 else { return (scope.asOf, []) }
+        let rules = UncertainEpisodes(asOf: scope.asOf, staleDays: staleDays)
+        let news = try lastNews(environment: environment)
+        let recent = try recentlyChecked(environment: environment, staleDays: staleDays)
+        var candidates: [Candidate] = []
+        // As of the latest signedDate loaded the stored episodes serve, so the notifications are never read again.
+        try query.forEachEpisode(in: scope, connection: connection, reader: connection) { episode in
+            guard let reason = rules.reason(of: episode, lastNews: news[episode.subscription]),
+                !recent.contains(EpisodeKey(subscription: episode.subscription, sequence: episode.sequence))
+            else { return }
+            candidates.append(
+                Candidate(
+                    originalTransactionID: episode.subscription, episodeSequence: episode.sequence,
+                    episodeStart: episode.start, reason: reason))
+        }
+        candidates.sort {
+            ($0.episodeStart, $0.originalTransactionID, $0.episodeSequence)
+                < ($1.episodeStart, $1.originalTransactionID, $1.episodeSequence)
+        }
+        return (scope.asOf, Array(candidates.prefix(limit)))
+    }
+
+    /// One episode of a subscription.
+    private struct EpisodeKey: Hashable {
+        var subscription: String
+        var sequence: Int
+    }
+
+    /// The latest `signedDate` (Unix ms) of each subscription of `environment` with an episode stored open.
+    private func lastNews(environment: String) throws -> [String: Int64] {
         let result = try connection.execute(
             """
-            WITH as_of AS (
-                SELECT max(signed_date) AS t FROM notifications WHERE environment = $1
-            ), news AS (
-                SELECT original_transaction_id, max(signed_date) AS last_news FROM notifications
-                WHERE environment = $1 GROUP BY 1
-            ), uncertain AS (
-                SELECT e.original_transaction_id, e.sequence, e.start_at,
-                       CASE
-                           WHEN (e.outcome = 'expired' AND e.end_inferred)
-                                OR (e.outcome = 'open' AND e.window_end <= a.t) THEN 'inferred_expiry'
-                           WHEN e.outcome = 'open' AND n.last_news <= a.t - $3::integer * interval '1 day'
-                               THEN 'open_without_news'
-                           WHEN e.outcome = 'open' AND e.has_grace AND (e.grace_end IS NULL OR e.grace_end_inferred)
-                               THEN 'grace_end_unknown'
-                       END AS reason
-                FROM billing_episodes e CROSS JOIN as_of a
-                LEFT JOIN news n ON n.original_transaction_id = e.original_transaction_id
-                WHERE e.environment = $1 AND (e.bundle_id = $2 OR e.bundle_id IS NULL)
-            )
-            SELECT u.original_transaction_id, u.sequence::text,
-                   (extract(epoch FROM u.start_at) * 1000)::bigint::text, u.reason
-            FROM uncertain u
-            WHERE u.reason IS NOT NULL AND NOT EXISTS (
-                SELECT 1 FROM subscription_checks c
-                WHERE c.environment = $1 AND c.original_transaction_id = u.original_transaction_id
-                  AND c.episode_sequence = u.sequence
-                  AND (c.state IN ('pending', 'fetching') OR c.created_at > now() - $3::integer * interval '1 day')
-            )
-            ORDER BY u.start_at, u.original_transaction_id, u.sequence
-            LIMIT $4::integer
+            SELECT original_transaction_id, (date_part('epoch', max(signed_date)) * 1000)::int8 AS last_news
+            FROM notifications
+            WHERE environment = $1 AND original_transaction_id IN (
+                SELECT original_transaction_id FROM billing_episodes WHERE environment = $1 AND outcome = 'open')
+            GROUP BY original_transaction_id
             """,
-            [environment, bundleID, staleDays, limit]
+            [environment]
         )
-        return try result.rows.map { row in
-            let reasonText = row.count > 3 ? row[3] ?? "" : ""
-            guard row.count == 4, let id = row[0], let sequence = row[1].flatMap({ Int($0) }),
-                let start = row[2].flatMap({ Int64($0) }), let reason = SubscriptionCheck.Reason(rawValue: reasonText)
-            else {
-                throw PGError(kind: .unexpectedResult, message: "an uncertain episode's row is malformed: \(row)")
-            }
-            return Candidate(originalTransactionID: id, episodeSequence: sequence, episodeStart: start, reason: reason)
+        let (subscription, lastNews) = (try result.field("original_transaction_id"), try result.field("last_news"))
+        var news: [String: Int64] = [:]
+        for row in result.rows {
+            news[try row.decode(String.self, subscription)] = try row.decode(Int64.self, lastNews)
         }
+        return news
+    }
+
+    /// The episodes of `environment` whose check is unfinished or was begun in the last `staleDays` days.
+    private func recentlyChecked(environment: String, staleDays: Int) throws -> Set<EpisodeKey> {
+        let result = try connection.execute(
+            """
+            SELECT DISTINCT original_transaction_id, episode_sequence FROM subscription_checks
+            WHERE environment = $1
+              AND (state IN ('pending', 'fetching') OR created_at > now() - $2::integer * interval '1 day')
+            """,
+            [environment, staleDays]
+        )
+        let (subscription, sequence) = (
+            try result.field("original_transaction_id"), try result.field("episode_sequence")
+        )
+        return Set(
+            try result.rows.map {
+                EpisodeKey(
+                    subscription: try $0.decode(String.self, subscription), sequence: try $0.decode(Int.self, sequence))
+            })
     }
 
     /// Records the checks a run is about to make, one per candidate, `pending`.

@@ -1,6 +1,7 @@
 import AppStoreNotifications
 import AppStoreServerAPI
 import Foundation
+import HistoryFetch
 import Logging
 import PGClient
 import Store
@@ -66,6 +67,9 @@ package struct RepairJob: Sendable {
         package var files: [String] = []
         /// Histories Apple refused this run (a `failed` check each, with Apple's error code).
         package var failedHistories = 0
+        /// The time the uncertain episodes were chosen as of (Unix ms): the latest `signedDate` loaded over all
+        /// environments, as a report takes it; nil when nothing is loaded.
+        package var asOf: Int64?
 
         package var checked: Int { verdicts.values.reduce(0, +) }
 

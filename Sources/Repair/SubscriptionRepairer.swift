@@ -1,6 +1,7 @@
 import AppStoreNotifications
 import AppStoreServerAPI
 import Foundation
+import HistoryFetch
 import Logging
 import PGClient
 import Store
@@ -33,15 +34,19 @@ final class SubscriptionRepairer {
             let unfinished = try checks.unfinished(
                 environment: job.environment, bundleID: bundleID, directory: directory)
             summary.resumed = unfinished.count
-            let candidates = try checks.candidates(
+            let (asOf, candidates) = try checks.candidates(
                 environment: job.environment, bundleID: bundleID, staleDays: job.staleDays,
                 limit: job.limit - unfinished.count)
+            summary.asOf = asOf
             let begun = try checks.begin(
                 candidates, environment: job.environment, bundleID: bundleID, directory: directory)
             let work = unfinished + begun
             logger.info(
                 "checking uncertain subscriptions with Apple",
-                metadata: ["repair.resumed": "\(unfinished.count)", "repair.new": "\(begun.count)"]
+                metadata: [
+                    "repair.resumed": "\(unfinished.count)", "repair.new": "\(begun.count)",
+                    "repair.asOf": "\(asOf.map(String.init) ?? "none")",
+                ]
             )
             var fetching = work.filter { $0.state == "fetching" }
             fetching += try await askStatuses(of: work.filter { $0.state == "pending" }, client: client, into: &summary)
