@@ -46,6 +46,9 @@ package struct DataQualityCounts: Hashable, Sendable {
     /// Checks without a usable status: not found in Apple's answer, a signed item that failed verification, or a
     /// request Apple refused; and checks whose status differs but whose history Apple refused (state `failed`).
     package var appleCheckFailed = 0
+    /// Of the checks that differ, those of an episode older than Apple's notification history whose recovery a
+    /// verified renewal in Apple's transaction history proves (listed when not 0; the episode itself is unchanged).
+    package var appleRecoveryProven = 0
 
     /// Whether any episode was checked against Apple's status.
     package var hasAppleChecks: Bool {
@@ -107,6 +110,7 @@ package struct DataQualityCounts: Hashable, Sendable {
                     ("apple_status_agrees", appleStatusAgrees), ("apple_status_differs", appleStatusDiffers),
                     ("apple_history_fetched", appleHistoryFetched), ("apple_check_failed", appleCheckFailed),
                 ] : [])
+            + (appleRecoveryProven > 0 ? [("apple_recovery_proven", appleRecoveryProven)] : [])
     }
 
     package mutating func add(_ other: DataQualityCounts) {
@@ -127,6 +131,7 @@ package struct DataQualityCounts: Hashable, Sendable {
         appleStatusDiffers += other.appleStatusDiffers
         appleHistoryFetched += other.appleHistoryFetched
         appleCheckFailed += other.appleCheckFailed
+        appleRecoveryProven += other.appleRecoveryProven
     }
 
     /// Counts what one finished episode (``EpisodeDataset/finish()``) says of itself: `inferred_expiry`,

@@ -239,16 +239,18 @@ package struct StoredDataset {
                 SELECT count(*) FILTER (WHERE verdict = 'agrees'),
                        count(*) FILTER (WHERE verdict = 'differs' AND state <> 'failed'),
                        count(*) FILTER (WHERE verdict = 'differs' AND state = 'done'),
-                       count(*) FILTER (WHERE verdict IN ('not_found', 'unverified', 'refused') OR state = 'failed')
+                       count(*) FILTER (WHERE verdict IN ('not_found', 'unverified', 'refused') OR state = 'failed'),
+                       count(*) FILTER (WHERE proof_transaction_id IS NOT NULL)
                 FROM subscription_checks WHERE environment = $1
                 """,
                 [environment]
             ).rows.first?.map { $0.flatMap { Int($0) } ?? 0 } ?? []
-        if checks.count == 4 {
+        if checks.count == 5 {
             counts.appleStatusAgrees = checks[0]
             counts.appleStatusDiffers = checks[1]
             counts.appleHistoryFetched = checks[2]
             counts.appleCheckFailed = checks[3]
+            counts.appleRecoveryProven = checks[4]
         }
         return (counts, rejections)
     }

@@ -228,6 +228,12 @@ package enum NotificationDecoder {
         return try decode(StatusResponse.self, from: json, at: nil)
     }
 
+    /// Decodes a Get Transaction History answer; its signed transactions stay tokens.
+    package static func decodeHistoryResponse(from json: Data) throws(NotificationDecodingError) -> HistoryResponse {
+        _ = try check(json, at: nil)
+        return try decode(HistoryResponse.self, from: json, at: nil)
+    }
+
     // MARK: Steps
 
     private static func parse(_ token: some StringProtocol, at path: String?) throws(NotificationDecodingError) -> JWS {

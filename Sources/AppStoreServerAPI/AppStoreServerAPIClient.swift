@@ -201,6 +201,53 @@ package final class AppStoreServerAPIClient: Sendable {
         return (response, attempts)
     }
 
+    /// The path of Get Transaction History (version 2), before the transaction id.
+    package static let transactionHistoryPath = "/inApps/v2/history/"
+
+    /// One set (up to 20) of the customer's transactions from Get Transaction History, oldest first, auto-renewable
+    /// subscriptions only. Tried again as history pages are.
+    ///
+    /// [Get Transaction History](https://developer.apple.com/documentation/appstoreserverapi/get-transaction-history)
+    /// - Parameters:
+    ///   - transactionId: any transaction id of the customer (an original transaction id will do).
+    ///   - revision: the previous answer's `revision`; nil for the first set.
+    /// - Returns: the decoded answer, its signed transactions still tokens.
+    /// - Throws: ``AppStoreServerAPIError`` (`rejected` for an unknown transaction id, 404 with 4040010).
+    package func transactionHistory(transactionId: String, revision: String?) async throws -> HistoryResponse {
+        var url =
+            baseURL + Self.transactionHistoryPath + Self.percentEncoded(transactionId)
+            + "?sort=ASCENDING&productType=AUTO_RENEWABLE"
+        if let revision { url += "&revision=" + Self.percentEncoded(revision) }
+        let (response, _, attempts) = try await send(.GET, url: url, body: nil, decode: Self.decodeHistory) {
+            _, reason, attempt in
+            logger.warning(
+                "a malformed transaction history answer; requesting it again",
+                metadata: ["transactions.reason": "\(reason)", "transactions.attempt": "\(attempt)"]
+            )
+        }
+        logger.debug(
+            "transaction history received",
+            metadata: [
+                "transactions.count": "\(response.signedTransactions?.count ?? 0)",
+                "transactions.hasMore": "\(response.hasMore == true)", "transactions.attempts": "\(attempts)",
+            ]
+        )
+        return response
+    }
+
+    private static func decodeHistory(_ body: [UInt8]) -> Decoded<HistoryResponse> {
+        do {
+            let response = try NotificationDecoder.decodeHistoryResponse(from: Data(body))
+            guard response.signedTransactions != nil else { return .malformed("no signedTransactions") }
+            guard response.hasMore != true || response.revision != nil else {
+                return .malformed("hasMore without a revision")
+            }
+            return .value(response)
+        } catch {
+            return .malformed(error.description)
+        }
+    }
+
     /// A 200 answer's body: a usable value, or why it is not one.
     private enum Decoded<Value> {
         case value(Value)

@@ -67,6 +67,10 @@ package struct RepairJob: Sendable {
         package var files: [String] = []
         /// Histories Apple refused this run (a `failed` check each, with Apple's error code).
         package var failedHistories = 0
+        /// Transaction histories read this run (episodes older than the notification history), and of those, the
+        /// recoveries a verified renewal within the retry window proved.
+        package var transactionHistories = 0
+        package var recoveriesProven = 0
         /// The time the uncertain episodes were chosen as of (Unix ms): the latest `signedDate` loaded over all
         /// environments, as a report takes it; nil when nothing is loaded.
         package var asOf: Int64?

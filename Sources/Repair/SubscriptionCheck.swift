@@ -66,6 +66,19 @@ package struct SubscriptionCheck: Sendable, Equatable {
     package var notifications: Int
     /// The history file's length after its last kept page.
     package var partBytes: Int64
+    /// Where the history comes from: the notifications (into a file), or, for an episode older than the 180 days of
+    /// notification history Apple keeps, the signed transactions (read for a proof of recovery).
+    package var historyKind: HistoryKind = .notifications
+    /// The end of the episode's retry window, t0 + W days (Unix ms): where a renewal still proves the recovery.
+    package var retryWindowEnd: Int64?
+
+    /// Where a check's history comes from (`subscription_checks.history_kind`).
+    package enum HistoryKind: String, Sendable {
+        /// Get Notification History by transaction id, into `repair-<id>.jsonl.gz`.
+        case notifications
+        /// Get Transaction History, each signed transaction verified, for a renewal within the retry window.
+        case transactions
+    }
 
     /// The history file's name: `repair-<id>.jsonl.gz`, a file of gzip history pages as `churn fetch` writes.
     package var fileName: String { "repair-\(id).jsonl.gz" }

@@ -20,6 +20,8 @@ package struct SubscriptionChecks {
         /// Unix milliseconds.
         package var episodeStart: Int64
         package var reason: SubscriptionCheck.Reason
+        /// t0 + W days (Unix ms), W of the episode's plan; nil when not representable.
+        package var retryWindowEnd: Int64?
     }
 
     /// The columns a ``SubscriptionCheck`` is read from; times as Unix milliseconds.
@@ -42,6 +44,8 @@ package struct SubscriptionChecks {
         let pages: PGField
         let notifications: PGField
         let partBytes: PGField
+        let historyKind: PGField
+        let retryWindowEnd: PGField
 
         init() {
             var selection = PGSelection(StoredTables.subscriptionChecks)
@@ -62,6 +66,8 @@ package struct SubscriptionChecks {
             pages = selection.add("pages")
             notifications = selection.add("notifications")
             partBytes = selection.add("part_bytes")
+            historyKind = selection.add("history_kind")
+            retryWindowEnd = selection.add("retry_window_end")
             self.selection = selection
         }
 
@@ -71,12 +77,16 @@ package struct SubscriptionChecks {
             let reasonText = try row.decode(String.self, reason)
             let expectedText = try row.decode(String.self, expected)
             let verdictText = try row.decode(String?.self, verdict)
+            let kindText = try row.decode(String.self, historyKind)
             guard let reason = SubscriptionCheck.Reason(rawValue: reasonText),
-                let expected = SubscriptionCheck.Expected(rawValue: expectedText)
+                let expected = SubscriptionCheck.Expected(rawValue: expectedText),
+                let kind = SubscriptionCheck.HistoryKind(rawValue: kindText)
             else {
                 throw PGError(
                     kind: .unexpectedResult,
-                    message: "subscription_checks: unknown reason '\(reasonText)' or expected '\(expectedText)'")
+                    message:
+                        "subscription_checks: unknown reason '\(reasonText)', expected '\(expectedText)' or history kind '\(kindText)'"
+                )
             }
             return SubscriptionCheck(
                 id: try row.decode(Int64.self, id),
@@ -95,7 +105,9 @@ package struct SubscriptionChecks {
                 paginationToken: try row.decode(String?.self, paginationToken),
                 pages: try row.decode(Int.self, pages),
                 notifications: try row.decode(Int.self, notifications),
-                partBytes: try row.decode(Int64.self, partBytes)
+                partBytes: try row.decode(Int64.self, partBytes),
+                historyKind: kind,
+                retryWindowEnd: try row.decode(Int64?.self, retryWindowEnd)
             )
         }
     }
@@ -143,7 +155,7 @@ package struct SubscriptionChecks {
             candidates.append(
                 Candidate(
                     originalTransactionID: episode.subscription, episodeSequence: episode.sequence,
-                    episodeStart: episode.start, reason: reason))
+                    episodeStart: episode.start, reason: reason, retryWindowEnd: episode.retryWindowEnd))
         }
         candidates.sort {
             ($0.episodeStart, $0.originalTransactionID, $0.episodeSequence)
@@ -207,13 +219,15 @@ package struct SubscriptionChecks {
             let rows = try connection.execute(
                 """
                 INSERT INTO subscription_checks (environment, bundle_id, original_transaction_id, episode_sequence,
-                    episode_start, reason, expected, directory)
-                VALUES ($1, $2, $3, $4::integer, to_timestamp($5::bigint / 1000.0), $6, $7, $8)
+                    episode_start, reason, expected, directory, retry_window_end)
+                VALUES ($1, $2, $3, $4::integer, to_timestamp($5::bigint / 1000.0), $6, $7, $8,
+                        to_timestamp($9::bigint / 1000.0))
                 RETURNING \(Self.columns.selection.list)
                 """,
                 [
                     environment, bundleID, candidate.originalTransactionID, candidate.episodeSequence,
                     candidate.episodeStart, candidate.reason.rawValue, candidate.reason.expected.rawValue, directory,
+                    candidate.retryWindowEnd,
                 ]
             ).rows
             guard let row = rows.first else {
@@ -225,11 +239,13 @@ package struct SubscriptionChecks {
     }
 
     /// Records Apple's answer: the verdict, what Apple said, and for a status that differs, the history range to
-    /// fetch (the check is then `fetching`; otherwise `done`). `appleErrorCode` is Apple's code of a refused request.
+    /// fetch (the check is then `fetching`; otherwise `done`) and where it comes from. `appleErrorCode` is Apple's code
+    /// of a refused request.
     /// - Throws: ``PGError``.
     package func recordStatus(
         id: Int64, verdict: SubscriptionCheck.Verdict, apple: AppleStatus?, error: String?,
-        appleErrorCode: Int64? = nil, history: (start: Int64, end: Int64)?
+        appleErrorCode: Int64? = nil, history: (start: Int64, end: Int64)?,
+        historyKind: SubscriptionCheck.HistoryKind = .notifications
     ) throws {
         let status = apple.map { Int($0.status.rawValue) }
         try connection.execute(
@@ -240,12 +256,14 @@ package struct SubscriptionChecks {
                 apple_in_billing_retry = $6::boolean, error = $7, checked_at = now(),
                 history_start = to_timestamp($8::bigint / 1000.0), history_end = to_timestamp($9::bigint / 1000.0),
                 state = CASE WHEN $8::bigint IS NULL THEN 'done' ELSE 'fetching' END,
-                finished_at = CASE WHEN $8::bigint IS NULL THEN now() END, apple_error_code = $10::bigint
+                finished_at = CASE WHEN $8::bigint IS NULL THEN now() END, apple_error_code = $10::bigint,
+                history_kind = $11
             WHERE id = $1::bigint
             """,
             [
                 id, verdict.rawValue, status, apple?.expiresDate, apple?.gracePeriodExpiresDate,
                 apple?.isInBillingRetryPeriod, error, history?.start, history?.end, appleErrorCode,
+                historyKind.rawValue,
             ]
         )
     }
@@ -291,6 +309,23 @@ extension SubscriptionChecks {
             WHERE id = $1::bigint
             """,
             [id, appleErrorCode, error, historyFile]
+        )
+    }
+}
+
+extension SubscriptionChecks {
+    /// Ends a check whose signed transactions were read: how many, and the renewal that proves the recovery, with
+    /// Apple's signed transaction as received (nil when none was found).
+    /// - Throws: ``PGError``.
+    package func finishTransactions(id: Int64, transactions: Int, proof: RecoveryProof?) throws {
+        try connection.execute(
+            """
+            UPDATE subscription_checks SET state = 'done', transactions = $2::integer, proof_transaction_id = $3,
+                proof_purchase_date = to_timestamp($4::bigint / 1000.0), proof_signed_transaction = $5,
+                finished_at = now()
+            WHERE id = $1::bigint
+            """,
+            [id, transactions, proof?.transactionID, proof?.purchaseDate, proof?.signedTransaction]
         )
     }
 }

@@ -51,7 +51,10 @@ final class SubscriptionRepairer {
             var fetching = work.filter { $0.state == "fetching" }
             fetching += try await askStatuses(of: work.filter { $0.state == "pending" }, client: client, into: &summary)
             for check in fetching {
-                try await fetchHistory(check, client: client, into: &summary)
+                switch check.historyKind {
+                case .notifications: try await fetchHistory(check, client: client, into: &summary)
+                case .transactions: try await readTransactions(check, client: client, into: &summary)
+                }
             }
             return summary
         }
@@ -80,14 +83,22 @@ final class SubscriptionRepairer {
             }
             while let (check, answer) = try await group.next() {
                 var history: (start: Int64, end: Int64)?
+                var kind = SubscriptionCheck.HistoryKind.notifications
                 if answer.verdict == .differs {
                     let retention = HistoryScope(environment: job.environment, bundleID: bundleID)
                         .retentionMilliseconds
-                    history = (now - retention + HistoryFetcher.retentionMarginMilliseconds, now)
+                    let earliest = now - retention + HistoryFetcher.retentionMarginMilliseconds
+                    if check.episodeStart < earliest, let windowEnd = check.retryWindowEnd {
+                        // Older than Apple's notification history: the signed transactions of its retry window.
+                        kind = .transactions
+                        history = (check.episodeStart, windowEnd)
+                    } else {
+                        history = (earliest, now)
+                    }
                 }
                 try checks.recordStatus(
                     id: check.id, verdict: answer.verdict, apple: answer.apple, error: answer.problem,
-                    appleErrorCode: answer.appleErrorCode, history: history)
+                    appleErrorCode: answer.appleErrorCode, history: history, historyKind: kind)
                 FaultPoint.reach("repair.status-recorded")
                 summary.verdicts[answer.verdict, default: 0] += 1
                 logger.debug(
@@ -103,6 +114,7 @@ final class SubscriptionRepairer {
                     fetching.verdict = .differs
                     fetching.historyStart = history.start
                     fetching.historyEnd = history.end
+                    fetching.historyKind = kind
                     differing.append(fetching)
                 }
                 if let next = queue.next() { ask(next) }
@@ -192,6 +204,81 @@ final class SubscriptionRepairer {
             metadata: [
                 "repair.check": "\(state.id)", "repair.pages": "\(state.pages)",
                 "repair.notifications": "\(state.notifications)",
+            ]
+        )
+    }
+
+    /// Reads the signed transactions of a check's subscription (Get Transaction History, oldest first, `revision` by
+    /// `revision` while `hasMore`), verifies each as the loader verifies notifications, and records the first renewal
+    /// purchased within the episode's retry window (``RecoveryProof``) on the check, with how many were read.
+    ///
+    /// Nothing is written to the exports directory: Apple signed these transactions, not notifications, so none is
+    /// made into one. A refusal about this subscription (``AppStoreServerAPIError/isAboutTheRequest``), an answer for
+    /// another app or a transaction that fails verification ends the check `failed`, the repair going on.
+    private func readTransactions(
+        _ check: SubscriptionCheck, client: AppStoreServerAPIClient, into summary: inout RepairJob.Summary
+    ) async throws {
+        guard let start = check.historyStart, let windowEnd = check.historyEnd else {
+            throw PGError(
+                kind: .unexpectedResult, message: "subscription check \(check.id) is fetching without a range")
+        }
+        let bundleID = job.credentials.bundleID
+        var revision: String?
+        var count = 0
+        var proof: RecoveryProof?
+        func fail(_ problem: String, code: Int64? = nil) throws {
+            try checks.fail(id: check.id, appleErrorCode: code, error: problem, historyFile: nil)
+            summary.failedHistories += 1
+            logger.warning(
+                "a subscription's transaction history was refused or not trusted; the repair goes on with the next",
+                metadata: ["repair.check": "\(check.id)", "repair.problem": "\(problem)"]
+            )
+        }
+        reading: while true {
+            let response: HistoryResponse
+            do {
+                response = try await client.transactionHistory(
+                    transactionId: check.originalTransactionID, revision: revision)
+            } catch let error as AppStoreServerAPIError where error.isAboutTheRequest {
+                try fail(error.description, code: error.errorCode)
+                return
+            }
+            if let answered = response.bundleId, answered != bundleID {
+                try fail("the transaction history is for the app \(answered), not \(bundleID)")
+                return
+            }
+            for (index, token) in (response.signedTransactions ?? []).enumerated() {
+                let transaction: JWSTransactionDecodedPayload
+                do {
+                    transaction = try StatusAnswer.verified(
+                        token, verifier: job.verifier, decode: NotificationDecoder.decodeTransaction(from:),
+                        signedDate: \.signedDate)
+                } catch {
+                    try fail("signedTransactions[\(index)] (after \(count) verified): \(error)")
+                    return
+                }
+                if let bundle = transaction.bundleId, bundle != bundleID {
+                    try fail("signedTransactions[\(index)] is of the app \(bundle), not \(bundleID)")
+                    return
+                }
+                count += 1
+                proof = RecoveryProof(
+                    transaction, signed: token, originalTransactionID: check.originalTransactionID, start: start,
+                    windowEnd: windowEnd)
+                // Oldest first: a proof, or a purchase past the window, ends the reading.
+                if proof != nil || (transaction.purchaseDate ?? .min) > windowEnd { break reading }
+            }
+            guard response.hasMore == true, let next = response.revision else { break }
+            revision = next
+        }
+        try checks.finishTransactions(id: check.id, transactions: count, proof: proof)
+        summary.transactionHistories += 1
+        if proof != nil { summary.recoveriesProven += 1 }
+        logger.info(
+            "transaction history of a subscription older than the notification history read",
+            metadata: [
+                "repair.check": "\(check.id)", "repair.transactions": "\(count)",
+                "repair.proof": "\(proof?.transactionID ?? "none")",
             ]
         )
     }
@@ -337,7 +424,7 @@ struct StatusAnswer: Sendable {
     }
 
     /// Parses, decodes and verifies one signed item at its own `signedDate`, as the loader verifies notifications.
-    private static func verified<Payload>(
+    static func verified<Payload>(
         _ token: String, verifier: JWSVerifier, decode: (Data) throws -> Payload, signedDate: KeyPath<Payload, Int64?>
     ) throws -> Payload {
         let jws = try JWS.parse(token)

@@ -90,6 +90,10 @@ package struct Migrator {
             version: 18, name: "018_subscription_check_errors.sql",
             sql: String(decoding: PackageResources._18_subscription_check_errors_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 19, name: "019_transaction_history_proofs.sql",
+            sql: String(decoding: PackageResources._19_transaction_history_proofs_sql, as: UTF8.self)
+        ),
     ]
 
     /// The versions from `first` to the latest, in order: what migrating a schema made up to `first − 1` applies.

@@ -126,7 +126,9 @@ package enum StoredTables {
             "apple_in_billing_retry": .boolean, "history_start": .timestamptz, "history_end": .timestamptz,
             "pagination_token": .text, "pages": .integer, "notifications": .integer, "part_bytes": .bigint,
             "history_file": .text, "created_at": .timestamptz, "checked_at": .timestamptz,
-            "finished_at": .timestamptz, "error": .text, "apple_error_code": .bigint,
+            "finished_at": .timestamptz, "error": .text, "apple_error_code": .bigint, "history_kind": .text,
+            "retry_window_end": .timestamptz, "transactions": .integer, "proof_transaction_id": .text,
+            "proof_purchase_date": .timestamptz, "proof_signed_transaction": .text,
         ]
     )
 

@@ -12,6 +12,11 @@ enum RepairReport {
         lines.append(
             "fetched the history of \(summary.histories) subscription(s): \(summary.pages) page(s), "
                 + "\(summary.notifications) notification(s), \(summary.files.count) file(s)")
+        if summary.transactionHistories > 0 {
+            lines.append(
+                "read the signed transactions of \(summary.transactionHistories) subscription(s) older than Apple's "
+                    + "notification history: \(summary.recoveriesProven) recovery(ies) proven by a verified renewal")
+        }
         if summary.failedHistories > 0 {
             lines.append(
                 "Apple refused the history of \(summary.failedHistories) subscription(s): recorded as failed, with "

@@ -32,6 +32,7 @@ import Testing
     static let f = "1000000006"
     static let g = "1000000007"
     static let h = "1000000008"
+    static let i = "1000000009"
 
     struct Workspace {
         let key = APIKeyFixture()
@@ -203,6 +204,20 @@ import Testing
                     signedPayload: try signer.sign(try JSONSerialization.data(withJSONObject: payload)),
                     originalTransactionId: subscription, isTransactionOnly: hidden
                 ))
+        }
+
+        /// A transaction of `subscription` as Get Transaction History lists it, signed: `reason` (`PURCHASE`,
+        /// `RENEWAL`), purchased on day `purchased`.
+        func transaction(_ subscription: String, _ id: String, _ reason: String, purchased: Int64, expires: Int64)
+            throws -> String
+        {
+            let transaction: [String: Any] = [
+                "originalTransactionId": subscription, "transactionId": id, "bundleId": "com.example",
+                "productId": "com.example.monthly", "purchaseDate": day(purchased), "expiresDate": day(expires),
+                "transactionReason": reason, "type": "Auto-Renewable Subscription", "environment": "Production",
+                "signedDate": day(purchased),
+            ]
+            return try signer.sign(try JSONSerialization.data(withJSONObject: transaction))
         }
 
         /// Apple's status item of `subscription`: `status`, its latest transaction expiring on day `expires`.
@@ -471,6 +486,69 @@ import Testing
                     [Self.h, "inferred_expiry", "done", "agrees", "2", "false"],
                 ])
             #expect(Self.historyRequests(server.requests).isEmpty)
+        }
+    }
+
+    /// I's renewal failed 200 days ago and recovered 5 days later, both beyond the 180 days of notification history
+    /// Apple keeps: the episode ends by inference, Apple says active. The repair reads I's signed transactions (Get
+    /// Transaction History, one per answer), verifies each, and records the renewal of day -195 as the proof; the next
+    /// report counts it (`apple_recovery_proven`) and leaves the episode as the notifications say.
+    @Test func anEpisodeOlderThanTheNotificationHistoryIsProvenRecoveredByAVerifiedRenewal() async throws {
+        var transactions: [String] = []
+        let workspace = try Workspace { story in
+            try story.add(Self.d, "SUBSCRIBED", "INITIAL_BUY", day: -30, expires: -1)
+            try story.add(Self.d, "DID_RENEW", nil, day: -1, expires: 29)
+            try story.add(Self.i, "SUBSCRIBED", "INITIAL_BUY", day: -230, expires: -200)
+            try story.add(Self.i, "DID_FAIL_TO_RENEW", nil, day: -200, expires: -200)
+            transactions = [
+                try story.transaction(Self.i, "\(Self.i)-t1", "PURCHASE", purchased: -230, expires: -200),
+                try story.transaction(Self.i, "\(Self.i)-t2", "RENEWAL", purchased: -195, expires: -165),
+                try story.transaction(Self.i, "\(Self.i)-t3", "RENEWAL", purchased: -165, expires: -135),
+            ]
+            return [Self.i: try story.status(1, Self.i, expires: 25)]
+        }
+        var configuration = workspace.mock()
+        configuration.transactions = [Self.i: transactions]
+        configuration.transactionPageSize = 1
+        // Older than Apple's notification history: loaded from a file, as an old export.
+        let old = workspace.root.appendingPathComponent("old.jsonl")
+        let lines = try workspace.notifications.filter { $0.originalTransactionId == Self.i }.map {
+            String(
+                decoding: try JSONSerialization.data(withJSONObject: ["signedPayload": $0.signedPayload]), as: UTF8.self
+            )
+        }
+        try (lines.joined(separator: "\n") + "\n").write(to: old, atomically: true, encoding: .utf8)
+        try await MockAppStoreServer.with(configuration) { server in
+            let loaded = try ChurnCommand.run(
+                ["load", "--database-url", workspace.schema.url, "--trust-root", workspace.trustRoot, old.path],
+                in: workspace.root)
+            #expect(loaded.status == 0, "\(loaded.stderr)")
+            #expect(try workspace.nightly(server).status == 0)
+            #expect(try workspace.outcomes() == [Self.i: "expired (inferred)"])
+
+            let repaired = try workspace.repair(server, ["--concurrency", "1"])
+            #expect(repaired.status == 0, "\(repaired.stderr)")
+            #expect(
+                repaired.stdout.contains(
+                    "read the signed transactions of 1 subscription(s) older than Apple's notification history: "
+                        + "1 recovery(ies) proven by a verified renewal"), "\(repaired.stdout)")
+            let asked = server.requests.filter { $0.path.hasPrefix("GET /inApps/v2/history/") }
+            #expect(asked.map(\.paginationToken) == [nil, "revision-1"], "one transaction per answer, up to the proof")
+            #expect(Self.historyRequests(server.requests).isEmpty, "no notification history by transaction id")
+            #expect(try workspace.checks() == [[Self.i, "inferred_expiry", "done", "differs", "1", "false"]])
+            let proof = try workspace.schema.connect().execute(
+                """
+                SELECT history_kind, transactions::text, proof_transaction_id,
+                       proof_signed_transaction = $1, proof_purchase_date = retry_window_end - interval '55 days'
+                FROM subscription_checks
+                """, [transactions[1]]
+            ).rows
+            #expect(proof == [["transactions", "2", "\(Self.i)-t2", "t", "t"]])
+
+            #expect(try workspace.nightly(server).status == 0)
+            let quality = try workspace.dataQuality()
+            #expect(quality.contains("apple_recovery_proven,1"), "\(quality)")
+            #expect(try workspace.outcomes() == [Self.i: "expired (inferred)"], "the proof changes no episode")
         }
     }
 

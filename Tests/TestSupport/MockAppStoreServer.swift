@@ -43,6 +43,10 @@ package final class MockAppStoreServer: Sendable {
         /// Apple's TransactionIdNotFoundError page says "In rare cases, you might get this error for transaction IDs
         /// that previously returned data successfully".
         package var historyNotFound: Set<String> = []
+        /// Get Transaction History's signed transactions for each original transaction id, oldest first.
+        package var transactions: [String: [String]] = [:]
+        /// Signed transactions per Get Transaction History answer (Apple's maximum is 20).
+        package var transactionPageSize = 20
 
         package init(
             keyID: String, issuerID: String, bundleID: String, publicKey: P256.Signing.PublicKey,
@@ -228,7 +232,9 @@ package final class MockAppStoreServer: Sendable {
         record.path = "\(method) \(path)"
         let statusesPath = "/inApps/v1/subscriptions/"
         let isStatuses = method == .GET && path.hasPrefix(statusesPath)
-        guard isStatuses || (method == .POST && path == "/inApps/v1/notifications/history") else {
+        let transactionsPath = "/inApps/v2/history/"
+        let isTransactions = method == .GET && path.hasPrefix(transactionsPath)
+        guard isStatuses || isTransactions || (method == .POST && path == "/inApps/v1/notifications/history") else {
             return Answer(status: .notFound)
         }
         if let problem = authenticationProblem(headers.first(name: "Authorization")) {
@@ -275,6 +281,11 @@ package final class MockAppStoreServer: Sendable {
         }
         if isStatuses {
             return statuses(of: String(path.dropFirst(statusesPath.count)))
+        }
+        if isTransactions {
+            let revision = components?.queryItems?.first { $0.name == "revision" }?.value
+            record.paginationToken = revision
+            return transactionHistory(of: String(path.dropFirst(transactionsPath.count)), revision: revision)
         }
         guard let json = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
             let startDate = (json["startDate"] as? NSNumber)?.int64Value,
@@ -366,6 +377,31 @@ package final class MockAppStoreServer: Sendable {
                     ],
                 ] as [String: Any]
             ],
+        ]
+        let bytes = Array((try? JSONSerialization.data(withJSONObject: response, options: [.sortedKeys])) ?? Data())
+        return Answer(status: .ok, headers: [("Content-Type", "application/json")], body: bytes)
+    }
+
+    /// Get Transaction History for `transactionId`, as Apple's HistoryResponse: up to ``Configuration/transactionPageSize``
+    /// signed transactions after `revision`, `hasMore`, and the `revision` of the next set; 404 (4040010) for a
+    /// transaction id it knows nothing of, 400 (4000005 InvalidRequestRevisionError) for a revision it did not hand out.
+    private func transactionHistory(of transactionId: String, revision: String?) -> Answer {
+        guard knows(transactionId) || configuration.transactions[transactionId] != nil else {
+            return Self.error(.notFound, code: 4_040_010, "Transaction id not found.")
+        }
+        var offset = 0
+        if let revision {
+            guard revision.hasPrefix("revision-"), let value = Int(revision.dropFirst("revision-".count)) else {
+                return Self.error(.badRequest, code: 4_000_005, "Invalid request revision.")
+            }
+            offset = value
+        }
+        let all = configuration.transactions[transactionId] ?? []
+        let page = Array(all.dropFirst(offset).prefix(configuration.transactionPageSize))
+        let next = offset + page.count
+        let response: [String: Any] = [
+            "revision": "revision-\(next)", "hasMore": next < all.count, "bundleId": configuration.bundleID,
+            "appAppleId": 1_234, "environment": "Production", "signedTransactions": page,
         ]
         let bytes = Array((try? JSONSerialization.data(withJSONObject: response, options: [.sortedKeys])) ?? Data())
         return Answer(status: .ok, headers: [("Content-Type", "application/json")], body: bytes)
