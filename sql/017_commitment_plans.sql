@@ -6,14 +6,21 @@
 --   billing_plan          'standard' or 'commitment'
 --   installments_at_risk  N − n of the opening transaction's commitmentInfo when both are known and n < N, else 1
 --
--- Episodes stored before this migration were built without the plan; they read 'standard' until the next full
--- analysis (`churn analyze --full`) builds them again. The episodes view is the one of 014 with the two columns at
+-- and two facts of the opening transaction that the grace what-if per app setting (METRICS.md v2.2) needs:
+--
+--   opening_price         its price (milliunits): 0 for a free trial's period
+--   period_days           its period in whole days, round((expiresDate − purchaseDate) / 24 h), when it was paid
+--
+-- Episodes stored before this migration were built without these; they read 'standard', 1 and NULL until the next
+-- full analysis (`churn analyze --full`) builds them again. The episodes view is the one of 014 with the two columns at
 -- its end. Every statement can run again.
 
 ALTER TABLE billing_episodes
     ADD COLUMN IF NOT EXISTS billing_plan text NOT NULL DEFAULT 'standard'
         CHECK (billing_plan IN ('standard', 'commitment')),
-    ADD COLUMN IF NOT EXISTS installments_at_risk integer NOT NULL DEFAULT 1;
+    ADD COLUMN IF NOT EXISTS installments_at_risk integer NOT NULL DEFAULT 1,
+    ADD COLUMN IF NOT EXISTS opening_price bigint,
+    ADD COLUMN IF NOT EXISTS period_days integer;
 
 COMMENT ON COLUMN billing_episodes.billing_plan IS
     '''commitment'' when the opening transaction bills monthly under a 12-month commitment (billingPlanType MONTHLY), else ''standard''.';

@@ -112,6 +112,11 @@ package struct Episode: Hashable, Sendable {
     /// What a commitment still owes, in installments: N − n of the opening transaction's `commitmentInfo` when both
     /// are known and n < N, else 1 (always 1 for a standard plan).
     package var installmentsAtRisk: Int
+    /// The opening transaction's `price` (milliunits): 0 for a free trial's period.
+    package var openingPrice: Int64?
+    /// The opening transaction's period in whole days, ⌊(`expiresDate` − `purchaseDate`) / 24 h + ½⌋, when it was
+    /// paid (`price` > 0) and lasted at least half a day; nil otherwise. Its product's most frequent value is the product's period (``GraceWhatIf``).
+    package var periodDays: Int?
 
     package init(
         subscription: String,
@@ -141,7 +146,9 @@ package struct Episode: Hashable, Sendable {
         revocationType: String? = nil,
         revocationPercentage: Int32? = nil,
         billingPlan: BillingPlan = .standard,
-        installmentsAtRisk: Int = 1
+        installmentsAtRisk: Int = 1,
+        openingPrice: Int64? = nil,
+        periodDays: Int? = nil
     ) {
         self.subscription = subscription
         self.sequence = sequence
@@ -171,6 +178,15 @@ package struct Episode: Hashable, Sendable {
         self.revocationPercentage = revocationPercentage
         self.billingPlan = billingPlan
         self.installmentsAtRisk = installmentsAtRisk
+        self.openingPrice = openingPrice
+        self.periodDays = periodDays
+    }
+
+    /// The failed renewal was the first charge after a free trial, as the grace setting's renewal type reads it
+    /// (METRICS.md v2.2): the opening transaction's `offerDiscountType` is `FREE_TRIAL`, or its `offerType` is 1
+    /// (introductory) at price 0.
+    package var isFreeTrialRenewal: Bool {
+        isTrialConversion || (offerType == 1 && openingPrice == 0)
     }
 
     /// Installments at risk (METRICS.md v2.2): N − n when both are known and n < N, else 1.

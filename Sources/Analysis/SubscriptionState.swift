@@ -223,6 +223,14 @@ struct SubscriptionState {
         result.episodes.append(closed)
     }
 
+    /// The opening transaction's period in whole days when it was paid (``Episode/periodDays``).
+    private static func paidPeriodDays(_ event: NotificationEvent) -> Int? {
+        guard let price = event.price, price > 0, let purchase = event.purchaseDate, let expires = event.expiresDate,
+            let days = GraceLengths.days(from: purchase, to: expires), days > 0
+        else { return nil }
+        return days
+    }
+
     /// An open episode from its opening (failure) notification; `sequence` is set when the subscription ends.
     private static func openEpisode(_ event: NotificationEvent, subscription: String, environment: String) -> Episode {
         let hasGrace = event.subtype == .gracePeriod || event.gracePeriodExpiresDate != nil
@@ -252,7 +260,9 @@ struct SubscriptionState {
             installmentsAtRisk: plan == .commitment
                 ? Episode.installmentsAtRisk(
                     billingPeriodNumber: event.commitmentBillingPeriodNumber,
-                    totalBillingPeriods: event.commitmentTotalBillingPeriods) : 1
+                    totalBillingPeriods: event.commitmentTotalBillingPeriods) : 1,
+            openingPrice: event.price,
+            periodDays: Self.paidPeriodDays(event)
         )
     }
 }

@@ -67,6 +67,8 @@ struct EpisodeRows {
             row.append(episode.revocationPercentage)
             try row.append(episode.billingPlan.rawValue)
             row.append(episode.installmentsAtRisk)
+            row.append(episode.openingPrice)
+            row.append(episode.periodDays)
             row.endRow()
             episodeCount += 1
         }

@@ -38,6 +38,8 @@ struct StoredEpisodeColumns: Sendable {
     private let revocationPercentage: PGField
     private let billingPlan: PGField
     private let installmentsAtRisk: PGField
+    private let openingPrice: PGField
+    private let periodDays: PGField
     /// `saved_in_grace` and `grace_days`, the grace decisions stored beside the episode; nil unless asked for.
     let graceDecisions: (savedInGrace: PGField, graceDays: PGField)?
 
@@ -71,6 +73,8 @@ struct StoredEpisodeColumns: Sendable {
         revocationPercentage = selection.add("revocation_percentage")
         billingPlan = selection.add("billing_plan")
         installmentsAtRisk = selection.add("installments_at_risk")
+        openingPrice = selection.add("opening_price")
+        periodDays = selection.add("period_days")
         graceDecisions = withGraceDecisions ? (selection.add("saved_in_grace"), selection.add("grace_days")) : nil
         self.selection = selection
     }
@@ -136,7 +140,9 @@ struct StoredEpisodeColumns: Sendable {
             revocationType: try row.decode(String?.self, revocationType),
             revocationPercentage: try row.decode(Int32?.self, revocationPercentage),
             billingPlan: plan,
-            installmentsAtRisk: try row.decode(Int.self, installmentsAtRisk)
+            installmentsAtRisk: try row.decode(Int.self, installmentsAtRisk),
+            openingPrice: try row.decode(Int64?.self, openingPrice),
+            periodDays: try row.decode(Int?.self, periodDays)
         )
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 extension SummaryDocument {
     /// The anchor of the grace what-if section, for the decisions' link.
-    static let graceWhatIfHeading = "Another grace length"
+    static let graceWhatIfHeading = "Another grace setting"
 
     /// The three decisions the report serves, each with its number and a link to its section: what retry is expected
     /// to bring back, whom to reach now, and what the grace setting keeps and gives.
@@ -29,73 +29,156 @@ extension SummaryDocument {
         writer.bulletList(items)
     }
 
-    /// The grace line: the product with the most mature episodes, its current length against the longest other
-    /// length, per mature episode.
+    /// The grace line: for the app with the most mature episodes, the settings that explain its data and the
+    /// setting App Store Connect offers that would have kept the most paid service (in money where one currency
+    /// allows, else in days; ties: the least free access), with the free access it gives beside it.
     private func graceDecision() -> String {
-        let link = "([" + Self.graceWhatIfHeading + "](#another-grace-length))"
-        let byProduct = Dictionary(grouping: report.graceWhatIf, by: \.productId)
+        let link = "([" + Self.graceWhatIfHeading + "](#another-grace-setting))"
+        let totals = report.graceWhatIf.filter { $0.productId == nil }
+        let byApp = Dictionary(grouping: totals, by: \.bundleId)
         guard
-            let (product, rows) = byProduct.max(by: { lhs, rhs in
+            let (app, rows) = byApp.max(by: { lhs, rhs in
                 let (a, b) = (
                     lhs.value.first?.figures.matureEpisodes ?? 0, rhs.value.first?.figures.matureEpisodes ?? 0
                 )
                 return a != b ? a < b : rhs.key.utf8.lexicographicallyPrecedes(lhs.key.utf8)
-            }), let current = rows.first(where: \.isCurrent), current.figures.matureEpisodes > 0,
-            let other = rows.filter({ !$0.isCurrent }).max(by: { $0.graceDays < $1.graceDays })
+            }), let mature = rows.first?.figures.matureEpisodes, mature > 0
         else {
-            return "**Which grace setting:** no product has mature episodes with a known grace length yet " + link + "."
+            return "**Which grace setting:** no app has mature episodes yet " + link + "."
         }
-        let name = product.isEmpty ? "episodes without a product" : "`\(MarkdownWriter.escape(product))`"
-        return "**Which grace setting:** for " + name + ", " + Self.graceName(current.graceDays) + " kept "
-            + Self.days(current.figures.paidKept, per: current.figures.matureEpisodes) + " paid days and gave "
-            + Self.days(current.figures.freeAccess, per: current.figures.matureEpisodes)
-            + " days of free access per mature episode; " + Self.graceName(other.graceDays) + " would have kept "
-            + Self.days(other.figures.paidKept, per: other.figures.matureEpisodes) + " and given "
-            + Self.days(other.figures.freeAccess, per: other.figures.matureEpisodes)
-            + ", if every recovery had come on the same day " + link + "."
+        let name = app.isEmpty ? "episodes without a bundle id" : "`\(MarkdownWriter.escape(app))`"
+        let current = rows.filter(\.isCurrent)
+        let inMoney = rows.allSatisfy { $0.figures.paidAmountKept != nil }
+        /// What a setting keeps, then what it gives (less is better): the order of "kept the most".
+        func value(_ row: GraceWhatIf.Row) -> (kept: Double, given: Double) {
+            inMoney
+                ? (row.figures.paidAmountKept ?? 0, row.figures.freeAccessAmount ?? 0)
+                : (Double(row.figures.paidKept), Double(row.figures.freeAccess))
+        }
+        func keepsMore(_ a: GraceWhatIf.Row, than b: GraceWhatIf.Row) -> Bool {
+            let (x, y) = (value(a), value(b))
+            return x.kept != y.kept ? x.kept > y.kept : x.given < y.given
+        }
+        /// `X paid days and Y days of free access per mature episode (USD a and USD b)`, joined by `verb`.
+        func kept(_ row: GraceWhatIf.Row, _ verb: String) -> String {
+            var text =
+                Self.days(row.figures.paidKept, per: mature) + " paid days " + verb + " "
+                + Self.days(row.figures.freeAccess, per: mature) + " days of free access per mature episode"
+            if inMoney, let currency = row.figures.currency {
+                text +=
+                    " (" + Self.money(row.figures.paidAmountKept, currency) + " kept, "
+                    + Self.money(row.figures.freeAccessAmount, currency) + " of access given)"
+            }
+            return text
+        }
+        var text = "**Which grace setting:** for " + name + " (" + Self.episodes(mature) + " mature), "
+        if let first = current.first {
+            text +=
+                "the data fit " + Self.settingNames(current.map(\.setting)) + ", which kept " + kept(first, "and gave")
+        } else {
+            text += "no setting App Store Connect offers explains the grace periods in the data"
+        }
+        let best = rows.min { keepsMore($0, than: $1) }
+        if let best, !best.isCurrent {
+            // Settings that keep and give exactly as much (both renewal types without a free trial) are named together.
+            let tied = rows.filter { value($0) == value(best) }.map(\.setting)
+            text +=
+                ". " + Self.capitalized(Self.settingNames(tied)) + " would have kept the most: " + kept(best, "for")
+        } else if !current.isEmpty {
+            text += ". No other setting would have kept more paid service"
+        }
+        return text + ", if every recovery had come on the same day " + link + "."
     }
 
-    /// Per product, each grace length's paid days kept and free access given per mature episode, the current one
-    /// marked, with the assumption beside it.
+    /// Per app, each setting's paid days kept and free access given per mature episode (and in money where one
+    /// currency allows), the settings that explain the data marked, with the assumption beside it.
     func writeGraceWhatIf(to writer: inout MarkdownWriter) {
         writer.heading(Self.graceWhatIfHeading)
-        let byProduct = Dictionary(grouping: report.graceWhatIf, by: \.productId)
-        guard byProduct.values.contains(where: { ($0.first?.figures.matureEpisodes ?? 0) > 0 }) else {
+        let totals = report.graceWhatIf.filter { $0.productId == nil }
+        let byApp = Dictionary(grouping: totals, by: \.bundleId)
+        guard byApp.values.contains(where: { ($0.first?.figures.matureEpisodes ?? 0) > 0 }) else {
             writer.paragraph(
                 (report.all.outcomes.episodes == 0 ? "No episode" : "No episode is mature yet")
                     + ", so there is nothing to weigh (`grace_whatif.csv`).")
             return
         }
         writer.paragraph(
-            "A payment collected inside the grace period keeps the billing date, so the days since the failed "
-                + "renewal are paid service; a later payment starts a new period, and those days are neither paid "
-                + "nor served. Meanwhile the grace period gives access to customers who never pay. Per product, "
-                + "over its mature episodes: the recoveries by retry within each length, the paid days they kept "
-                + "and the days of access the others got, per mature episode (`grace_whatif.csv`). The App Store "
-                + "offers 3, 16 or 28 days, or none (3 or 6 for weekly products).")
-        for product in byProduct.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            guard let rows = byProduct[product], let mature = rows.first?.figures.matureEpisodes, mature > 0 else {
+            "Billing Grace Period is a setting of the app in App Store Connect: off, or 3, 16 or 28 days for all "
+                + "renewals or for paid-to-paid renewals only (a first charge after a free trial then gets none); a "
+                + "weekly product gets 3 days under the 3-day setting and 6 under 16 or 28. A payment collected "
+                + "inside the grace period keeps the billing date, so the days since the failed renewal are paid "
+                + "service; a later payment starts a new period, and those days are neither paid nor served. "
+                + "Meanwhile the grace period gives access to customers who never pay. Per app, over its mature "
+                + "episodes (monthly plans with a 12-month commitment have no grace and are left out): the "
+                + "recoveries by retry within each setting, the paid days they kept and the days of access the "
+                + "others got, per mature episode, and in money (the price at stake per day of the product's "
+                + "period) where one currency allows; per product in `grace_whatif.csv`.")
+        for app in byApp.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let rows = byApp[app], let mature = rows.first?.figures.matureEpisodes, mature > 0 else {
                 continue
             }
-            let name = product.isEmpty ? "(no product)" : "`\(MarkdownWriter.escape(product))`"
+            let name = app.isEmpty ? "(no bundle id)" : "`\(MarkdownWriter.escape(app))`"
             writer.paragraph("**" + name + "**: " + Self.episodes(mature) + " mature.")
             writer.table(
-                header: ["Grace", "Recovered in grace", "Paid days kept per episode", "Free access days per episode"],
-                alignments: [.left, .right, .right, .right],
-                rows: rows.sorted { $0.graceDays < $1.graceDays }.map { row in
+                header: [
+                    "Setting", "Recovered in grace", "Paid days kept per episode", "Free access days per episode",
+                    "Paid kept", "Free access given",
+                ],
+                alignments: [.left, .right, .right, .right, .right, .right],
+                rows: rows.map { row in
                     [
-                        Self.graceName(row.graceDays) + (row.isCurrent ? " (current)" : ""),
+                        Self.settingName(row.setting) + (row.isCurrent ? " (fits the data)" : ""),
                         HumanFormat.count(row.figures.recoveredInGrace),
                         Self.days(row.figures.paidKept, per: mature),
                         Self.days(row.figures.freeAccess, per: mature),
+                        row.figures.currency.map { Self.money(row.figures.paidAmountKept, $0) } ?? "–",
+                        row.figures.currency.map { Self.money(row.figures.freeAccessAmount, $0) } ?? "–",
                     ]
                 })
         }
         writer.paragraph(
-            "*The assumption:* each recovery is taken to come on the same day whatever the grace length. Losing "
-                + "access is itself associated with payment (see the grace-end days in the life table), so a "
-                + "longer grace period may move some recoveries later and a shorter one earlier. Read the rows as "
-                + "what the same recoveries would be worth under another setting, not as a forecast.")
+            "*The assumption:* each recovery is taken to come on the same day whatever the setting. Losing access is "
+                + "itself associated with payment (see the grace-end days in the life table), so a longer grace "
+                + "period may move some recoveries later and a shorter one earlier. Read the rows as what the same "
+                + "recoveries would be worth under another setting, not as a forecast. Money is the customer's price "
+                + "before the App Store's commission; amounts in different currencies are never added.")
+    }
+
+    /// `16 days, all renewals`, `3 days, paid to paid only`, or `no grace period (off)`.
+    static func settingName(_ setting: GraceWhatIf.Setting) -> String {
+        guard let duration = setting.duration else { return "no grace period (off)" }
+        let type = setting.renewalType == .paidToPaidOnly ? "paid to paid only" : "all renewals"
+        return "\(duration) days, \(type)"
+    }
+
+    /// Settings as one phrase, a duration fitting under both renewal types named once: `16 days (all renewals or
+    /// paid to paid only)`, `16 or 28 days, all renewals`.
+    static func settingNames(_ settings: [GraceWhatIf.Setting]) -> String {
+        var parts: [String] = []
+        var index = settings.startIndex
+        while index < settings.endIndex {
+            let setting = settings[index]
+            let next = settings.index(after: index)
+            if let duration = setting.duration, next < settings.endIndex, settings[next].duration == duration {
+                parts.append("\(duration) days (all renewals or paid to paid only)")
+                index = settings.index(after: next)
+            } else {
+                parts.append(settingName(setting))
+                index = next
+            }
+        }
+        return parts.joined(separator: " or ")
+    }
+
+    /// The text with its first letter in upper case.
+    static func capitalized(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst()
+    }
+
+    /// An amount in currency units, to the cent: `USD 1,234.56`.
+    static func money(_ amount: Double?, _ currency: String) -> String {
+        guard let amount, amount.isFinite, abs(amount) < 9e12 else { return "–" }
+        return HumanFormat.money(Int64((amount * 100).rounded()) * 10, currency: currency)
     }
 
     /// `16-day grace`, or `no grace`.

@@ -47,7 +47,7 @@ package enum StoredTables {
             "end_inferred": .boolean, "grace_end_inferred": .boolean, "stake_price": .bigint, "stake_currency": .text,
             "bundle_id": .text, "app_account_token": .text, "grace_days": .integer, "window_end": .timestamptz,
             "matures_at": .timestamptz, "revocation_type": .text, "revocation_percentage": .integer,
-            "billing_plan": .text, "installments_at_risk": .integer,
+            "billing_plan": .text, "installments_at_risk": .integer, "opening_price": .bigint, "period_days": .integer,
         ]
     )
 

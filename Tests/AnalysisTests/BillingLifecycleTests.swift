@@ -18,15 +18,16 @@ import Testing
                 subscription: Self.subscription, sequence: 1, environment: "Sandbox",
                 productId: "com.example.monthly", storefront: "USA", start: 1_711_843_200_000, hasGrace: true,
                 graceEnd: 1_713_225_600_000, end: 1_713_571_200_000, outcome: .recovered, recoveryPrice: 9990,
-                recoveryCurrency: "USD", stakePrice: 9990, stakeCurrency: "USD",
+                recoveryCurrency: "USD", stakePrice: 9990, stakeCurrency: "USD", bundleId: "com.example",
                 openingNotificationUUID: "093f9e0a-308c-5edd-83aa-70179d290f4a",
-                closingNotificationUUID: "a4d7c5e8-7307-5570-8c5a-d946a51ef84b"),
+                closingNotificationUUID: "a4d7c5e8-7307-5570-8c5a-d946a51ef84b", openingPrice: 9990, periodDays: 30),
             Episode(
                 subscription: Self.subscription, sequence: 2, environment: "Sandbox",
                 productId: "com.example.monthly", storefront: "USA", start: 1_716_163_200_000, hasGrace: false,
                 end: 1_721_347_200_000, outcome: .expired, stakePrice: 9990, stakeCurrency: "USD",
+                bundleId: "com.example",
                 openingNotificationUUID: "c7d487d1-047a-5e01-b7b7-4ce2abebee0a",
-                closingNotificationUUID: "453029a2-973c-5229-a673-34c6be60e79d"),
+                closingNotificationUUID: "453029a2-973c-5229-a673-34c6be60e79d", openingPrice: 9990, periodDays: 30),
         ]
         let dataset = dataset
         #expect(dataset.episodes == expected)

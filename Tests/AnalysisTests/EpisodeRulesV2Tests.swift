@@ -40,7 +40,7 @@ import Testing
             subscription: "S1", sequence: 1, productId: "monthly", storefront: "USA", start: t0, hasGrace: true,
             graceEnd: t0 + 16 * T.day, end: t0 + 2 * T.day, outcome: .recovered, recoveryPrice: 9990,
             recoveryCurrency: "USD", recoveredBy: .retry, stakePrice: 9990, stakeCurrency: "USD",
-            openingNotificationUUID: "f1", closingNotificationUUID: "r1")
+            openingNotificationUUID: "f1", closingNotificationUUID: "r1", openingPrice: 9990)
         #expect(result.episodes == [expected])
         #expect(result.episodes[0].isSavedInGrace)
         #expect(result.dataQuality == DataQualityCounts(lateFailureNotice: 1))

@@ -147,14 +147,18 @@ import Testing
         #expect(
             try Self.csvRows(read("revenue.csv"), keyColumns: 1).mapValues { Array($0.prefix(7)) } == Self.revenue())
 
-        // grace_whatif.csv, row by row. On paper, the monthly product at G 6 (its grace length: A's, D's and M's
-        // grace periods last 6 days): of its nine mature episodes, retry recovered A (3 days) and J (1 day) within
-        // 6 days, 4 paid days; B, E and I (60 days), D (10), G (8, a new purchase) had 6 free days, C 4 and F 5,
-        // 39 in all. The annual product has no grace period: G 0 is its current row.
-        let whatIf = try Self.csvRows(read("grace_whatif.csv"), keyColumns: 2)
+        // grace_whatif.csv, row by row. On paper, the monthly product under the 16-day setting (16 days: no monthly
+        // episode follows a free trial, so both renewal types read the same): of its nine mature episodes, retry
+        // recovered A (3 days), D (10) and J (1) within 16 days, 14 paid days; B, E and I (60 days) had 16 free days,
+        // G 8 (a new purchase: free), C 4 and F 5, 65 in all.
+        // Its grace periods last 6 days, which no setting gives a monthly product, and the annual product's paid
+        // renewal had none: no setting fits the data. The prices at stake are in two currencies: no amounts.
+        let whatIf = try Self.csvRows(read("grace_whatif.csv"), keyColumns: 4)
         #expect(whatIf == Self.graceWhatIf())
-        #expect(whatIf[[Self.monthly, "6"]] == ["true", "9", "2", "4.000000", "39.000000", "0.444444", "4.333333"])
-        #expect(whatIf[[Self.annual, "0"]]?.first == "true")
+        #expect(
+            whatIf[["com.example", "16", "all_renewals", Self.monthly]]
+                == ["16", "false", "9", "3", "14.000000", "65.000000", "1.555556", "7.222222", "", ""])
+        #expect(!whatIf.values.contains { $0[1] == "true" })
 
         // The headline: mature episodes only.
         let mature = Self.episodes.filter { $0.start + 61 <= Self.asOfDay }
@@ -244,36 +248,47 @@ import Testing
             })
     }
 
-    /// grace_whatif.csv (METRICS.md, "What another grace length would have kept or given away") as rows keyed by
-    /// product and grace length.
+    /// grace_whatif.csv (METRICS.md, "What another grace setting would have kept or given away") as rows keyed by
+    /// app, setting, renewal type and product (`(all)` for the app's products together), amounts aside.
     static func graceWhatIf() -> [[String]: [String]] {
         var rows: [[String]: [String]] = [:]
-        for product in Set(episodes.map(\.product)) {
-            let ofProduct = episodes.filter { $0.product == product }
-            // Every grace period here is dated: the product's length is its most frequent one.
-            let lengths = ofProduct.compactMap(\.graceDays)
-            func frequency(_ days: Int64) -> Int { lengths.filter { $0 == days }.count }
-            let current: Int64? = lengths.isEmpty ? 0 : lengths.max { frequency($0) < frequency($1) }
-            let mature = ofProduct.filter { $0.start + 61 <= asOfDay }
-            for g: Int64 in [0, 3, 6, 16, 28] {
-                var recoveredInGrace = 0
+        // No product here is weekly and no episode follows a free trial: a setting's length is its duration.
+        let settings: [(name: String, type: String, days: Int64)] = [
+            ("off", "", 0), ("3", "all_renewals", 3), ("3", "paid_to_paid_only", 3), ("16", "all_renewals", 16),
+            ("16", "paid_to_paid_only", 16), ("28", "all_renewals", 28), ("28", "paid_to_paid_only", 28),
+        ]
+        let products = Set(episodes.map(\.product)).sorted()
+        for setting in settings {
+            var total = (mature: 0, inGrace: 0, paid: Int64(0), free: Int64(0))
+            for product in products {
+                let mature = episodes.filter { $0.product == product && $0.start + 61 <= asOfDay }
+                guard !mature.isEmpty else { continue }
+                var inGrace = 0
                 var paid: Int64 = 0
                 var free: Int64 = 0
                 for episode in mature {
                     let duration = (episode.end ?? asOfDay) - episode.start
-                    if g > 0, episode.outcome == "recovered", !episode.isNewPurchase, duration <= g {
-                        recoveredInGrace += 1
+                    if setting.days > 0, episode.outcome == "recovered", !episode.isNewPurchase,
+                        duration <= setting.days
+                    {
+                        inGrace += 1
                         paid += duration
                     } else {
-                        free += min(duration, g)
+                        free += min(duration, setting.days)
                     }
                 }
-                rows[[product, "\(g)"]] = [
-                    "\(g == current)", "\(mature.count)", "\(recoveredInGrace)", decimal(Double(paid)),
+                rows[["com.example", setting.name, setting.type, product]] = [
+                    "\(setting.days)", "false", "\(mature.count)", "\(inGrace)", decimal(Double(paid)),
                     decimal(Double(free)), decimal(Double(paid) / Double(mature.count)),
-                    decimal(Double(free) / Double(mature.count)),
+                    decimal(Double(free) / Double(mature.count)), "", "",
                 ]
+                total = (total.mature + mature.count, total.inGrace + inGrace, total.paid + paid, total.free + free)
             }
+            rows[["com.example", setting.name, setting.type, "(all)"]] = [
+                "", "false", "\(total.mature)", "\(total.inGrace)", decimal(Double(total.paid)),
+                decimal(Double(total.free)), decimal(Double(total.paid) / Double(total.mature)),
+                decimal(Double(total.free) / Double(total.mature)), "", "",
+            ]
         }
         return rows
     }

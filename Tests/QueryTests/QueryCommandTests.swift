@@ -279,46 +279,52 @@ import Testing
 
     /// In GBR the monthly product's only grace period lasts 28 days, but the product's length over every episode is
     /// 16 (A's and F's against E2's 28): `current` follows the length that dated the grace periods, not the
-    /// filtered episodes. Mature as of day 70 (t0 ≤ day 9) in GBR: E1 only, recovered by retry after 1 day, so in
-    /// grace from G 3 on with 1 paid day. The yearly product (C, D) has no mature episode; C's 3 days are its
-    /// length. Built afresh as of day 69 (an earlier time than the latest data) the figures are the same.
+    /// filtered episodes, so the app's 16-day settings fit (no free trial in scope: both renewal types). Mature as of
+    /// day 70 (t0 ≤ day 9) in GBR: E1 only, recovered by retry after 1 day, so in grace under every setting but off,
+    /// with 1 paid day. The fixture's prices at stake are unknown: no amounts. Built afresh as of day 69 (an earlier
+    /// time than the latest data) the figures are the same.
     @Test func graceWhatIfTakesTheLengthsOfEveryEpisode() async throws {
         let fixture = try await QueryFixture.shared()
         let header = GraceWhatIf.columns.joined(separator: ",")
-        let expected = """
-            \(header)
-            com.example.monthly,0,false,1,0,0.000000,0.000000,0.000000,0.000000
-            com.example.monthly,3,false,1,1,1.000000,0.000000,1.000000,0.000000
-            com.example.monthly,6,false,1,1,1.000000,0.000000,1.000000,0.000000
-            com.example.monthly,16,true,1,1,1.000000,0.000000,1.000000,0.000000
-            com.example.monthly,28,false,1,1,1.000000,0.000000,1.000000,0.000000
-            com.example.yearly,0,false,0,0,0.000000,0.000000,,
-            com.example.yearly,3,true,0,0,0.000000,0.000000,,
-            com.example.yearly,6,false,0,0,0.000000,0.000000,,
-            com.example.yearly,16,false,0,0,0.000000,0.000000,,
-            com.example.yearly,28,false,0,0,0.000000,0.000000,,
-
-            """
+        var lines = [header]
+        for (setting, type, days) in [
+            ("off", "", 0), ("3", "all_renewals", 3), ("3", "paid_to_paid_only", 3), ("16", "all_renewals", 16),
+            ("16", "paid_to_paid_only", 16), ("28", "all_renewals", 28), ("28", "paid_to_paid_only", 28),
+        ] {
+            let current = setting == "16"
+            let kept = days == 0 ? "0,0.000000,0.000000,0.000000,0.000000" : "1,1.000000,0.000000,1.000000,0.000000"
+            lines.append("com.example,\(setting),\(type),\(QueryFixture.monthly),\(days),\(current),1,\(kept),,")
+            lines.append("com.example,\(setting),\(type),(all),,\(current),1,\(kept),,")
+        }
+        let expected = lines.joined(separator: "\n") + "\n"
         for asOf in [[], ["--as-of", String(QueryFixture.day(69))]] {
             let result = try ChurnCommand.run(
                 [
-                    "query", "grace-whatif", "--storefront", "GBR", "--format", "csv", "--database-url",
-                    fixture.schema.url,
+                    "query", "grace-whatif", "--storefront", "GBR", "--product", QueryFixture.monthly, "--format",
+                    "csv", "--database-url", fixture.schema.url,
                 ] + asOf)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == expected, "\(asOf)")
         }
         let json = try ChurnCommand.run(
             [
-                "query", "grace-whatif", "--storefront", "GBR", "--product", QueryFixture.yearly, "--format", "json",
+                "query", "grace-whatif", "--storefront", "GBR", "--product", QueryFixture.monthly, "--format", "json",
                 "--database-url", fixture.schema.url,
             ])
         #expect(json.status == 0, "\(json.stderr)")
         let objects = try JSONValue.objects(json.stdout)
-        #expect(objects.count == 5)
-        #expect(objects.map { $0["current"] } == [false, true, false, false, false].map { .boolean($0) })
-        #expect(objects.allSatisfy { $0["product_id"] == .string(QueryFixture.yearly) })
-        #expect(objects.allSatisfy { $0["paid_days_kept_per_episode"] == .null })
+        #expect(objects.count == 14)
+        #expect(objects.map { $0["current"] } == (0..<14).map { .boolean((6..<10).contains($0)) })
+        #expect(
+            objects.map { $0["product_id"] } == (0..<14).map { $0 % 2 == 0 ? .string(QueryFixture.monthly) : .null })
+        #expect(objects.allSatisfy { $0["paid_amount_kept"] == .null })
+        // The yearly product has no mature episode in GBR: no rows.
+        let yearly = try ChurnCommand.run(
+            [
+                "query", "grace-whatif", "--storefront", "GBR", "--product", QueryFixture.yearly, "--format", "csv",
+                "--database-url", fixture.schema.url,
+            ])
+        #expect(yearly.stdout == header + "\n")
         let help = try ChurnCommand.run(["query", "--help"])
         #expect(help.stdout.contains("grace-whatif"))
     }

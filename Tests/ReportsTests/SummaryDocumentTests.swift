@@ -213,7 +213,7 @@ import Testing
             headings == [
                 "## What to decide", "## Headline", "## Money", "## Changes since the previous report",
                 "## How well the forecast did", "## Week by week", "## Customers who come back", "## Grace period",
-                "## Another grace length",
+                "## Another grace setting",
                 "## When recoveries come", "## Cohorts", "## Products", "## Storefronts", "## Data quality",
                 "## How to read this report",
                 "## Billing-issue messages", "## Files",

@@ -36,7 +36,8 @@ package enum BillingLifecycle {
     ) -> NotificationEvent {
         NotificationEvent(
             notificationUUID: uuid, notificationType: type, subtype: subtype, signedDate: signed,
-            environment: "Sandbox", originalTransactionId: subscription, transactionId: transaction,
+            environment: "Sandbox", bundleId: "com.example", originalTransactionId: subscription,
+            transactionId: transaction,
             productId: "com.example.monthly", storefront: "USA", purchaseDate: purchase, expiresDate: expires,
             price: 9990, currency: "USD", inAppOwnershipType: "PURCHASED", gracePeriodExpiresDate: grace,
             transactionReason: reason

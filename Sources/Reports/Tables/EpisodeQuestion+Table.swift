@@ -75,7 +75,14 @@ extension EpisodeQuestion {
         case .revenue(let rows):
             return Revenue.table(rows).rows
         case .graceWhatIf(let rows):
-            return GraceWhatIf.table(rows).rows
+            let table = GraceWhatIf.table(rows).rows
+            guard typed, let product = GraceWhatIf.columns.firstIndex(of: "product_id") else { return table }
+            // The app's row over all its products is `(all)` in the file: no product.
+            return table.map { row in
+                var row = row
+                if row[product] == .text(ReportTable.total) { row[product] = .empty }
+                return row
+            }
         case .flows(let weeks):
             return Flows.table(weeks).rows
         case .episodes(let episodes):

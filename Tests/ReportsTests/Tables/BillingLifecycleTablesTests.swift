@@ -84,17 +84,29 @@ import Testing
 
                 """)
         // Only the March episode is mature: recovered by retry after 20 days; its product's grace length is 16 days
-        // (its own dated grace period). G 3, 6, 16: 20 days > G, so not recovered in grace; it had G free days.
-        // G 28: 20 ≤ 28, recovered in grace, 20 paid days kept, no free access. G 0: nothing either way.
+        // (its own dated grace period), no episode follows a free trial, so both 16-day settings fit. 3 and 16 days:
+        // 20 days > L, so not recovered in grace; it had L free days. 28 days: 20 ≤ 28, recovered in grace, 20 paid
+        // days kept, no free access. Off: nothing either way. A day is worth 9.990 / 30 = 0.333 (the product's paid
+        // period is 30 days). The app is `com.example`.
         #expect(
             csv["grace_whatif.csv"] == """
-                product_id,grace_days,current,mature_episodes,recovered_in_grace,paid_days_kept,free_access_days,\
-                paid_days_kept_per_episode,free_access_days_per_episode
-                com.example.monthly,0,false,1,0,0.000000,0.000000,0.000000,0.000000
-                com.example.monthly,3,false,1,0,0.000000,3.000000,0.000000,3.000000
-                com.example.monthly,6,false,1,0,0.000000,6.000000,0.000000,6.000000
-                com.example.monthly,16,true,1,0,0.000000,16.000000,0.000000,16.000000
-                com.example.monthly,28,false,1,1,20.000000,0.000000,20.000000,0.000000
+                bundle_id,setting,renewal_type,product_id,grace_days,current,mature_episodes,recovered_in_grace,\
+                paid_days_kept,free_access_days,paid_days_kept_per_episode,free_access_days_per_episode,\
+                paid_amount_kept,free_access_amount
+                com.example,off,,com.example.monthly,0,false,1,0,0.000000,0.000000,0.000000,0.000000,0.000,0.000
+                com.example,off,,(all),,false,1,0,0.000000,0.000000,0.000000,0.000000,0.000,0.000
+                com.example,3,all_renewals,com.example.monthly,3,false,1,0,0.000000,3.000000,0.000000,3.000000,0.000,0.999
+                com.example,3,all_renewals,(all),,false,1,0,0.000000,3.000000,0.000000,3.000000,0.000,0.999
+                com.example,3,paid_to_paid_only,com.example.monthly,3,false,1,0,0.000000,3.000000,0.000000,3.000000,0.000,0.999
+                com.example,3,paid_to_paid_only,(all),,false,1,0,0.000000,3.000000,0.000000,3.000000,0.000,0.999
+                com.example,16,all_renewals,com.example.monthly,16,true,1,0,0.000000,16.000000,0.000000,16.000000,0.000,5.328
+                com.example,16,all_renewals,(all),,true,1,0,0.000000,16.000000,0.000000,16.000000,0.000,5.328
+                com.example,16,paid_to_paid_only,com.example.monthly,16,true,1,0,0.000000,16.000000,0.000000,16.000000,0.000,5.328
+                com.example,16,paid_to_paid_only,(all),,true,1,0,0.000000,16.000000,0.000000,16.000000,0.000,5.328
+                com.example,28,all_renewals,com.example.monthly,28,false,1,1,20.000000,0.000000,20.000000,0.000000,6.660,0.000
+                com.example,28,all_renewals,(all),,false,1,1,20.000000,0.000000,20.000000,0.000000,6.660,0.000
+                com.example,28,paid_to_paid_only,com.example.monthly,28,false,1,1,20.000000,0.000000,20.000000,0.000000,6.660,0.000
+                com.example,28,paid_to_paid_only,(all),,false,1,1,20.000000,0.000000,20.000000,0.000000,6.660,0.000
 
                 """)
         // March episode: t0 2024-03-31 (W13), recovered after grace 2024-04-20 (W16). May episode: t0 2024-05-20
