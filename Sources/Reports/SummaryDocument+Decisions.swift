@@ -112,28 +112,31 @@ extension SummaryDocument {
                 + "episodes (monthly plans with a 12-month commitment have no grace and are left out): the "
                 + "recoveries by retry within each setting, the paid days they kept and the days of access the "
                 + "others got, per mature episode, and in money (the price at stake per day of the product's "
-                + "period) where one currency allows; per product in `grace_whatif.csv`.")
+                + "period) where all its episodes are priced in one currency; per product in `grace_whatif.csv`.")
         for app in byApp.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             guard let rows = byApp[app], let mature = rows.first?.figures.matureEpisodes, mature > 0 else {
                 continue
             }
             let name = app.isEmpty ? "(no bundle id)" : "`\(MarkdownWriter.escape(app))`"
             writer.paragraph("**" + name + "**: " + Self.episodes(mature) + " mature.")
+            // Money only where one currency allows it for some setting; otherwise the columns would be all dashes.
+            let inMoney = rows.contains { $0.figures.currency != nil }
             writer.table(
-                header: [
-                    "Setting", "Recovered in grace", "Paid days kept per episode", "Free access days per episode",
-                    "Paid kept", "Free access given",
-                ],
-                alignments: [.left, .right, .right, .right, .right, .right],
+                header: ["Setting", "Recovered in grace", "Paid days kept per episode", "Free access days per episode"]
+                    + (inMoney ? ["Paid kept", "Free access given"] : []),
+                alignments: [.left, .right, .right, .right] + (inMoney ? [.right, .right] : []),
                 rows: rows.map { row in
                     [
                         Self.settingName(row.setting) + (row.isCurrent ? " (fits the data)" : ""),
                         HumanFormat.count(row.figures.recoveredInGrace),
                         Self.days(row.figures.paidKept, per: mature),
                         Self.days(row.figures.freeAccess, per: mature),
-                        row.figures.currency.map { Self.money(row.figures.paidAmountKept, $0) } ?? "–",
-                        row.figures.currency.map { Self.money(row.figures.freeAccessAmount, $0) } ?? "–",
                     ]
+                        + (inMoney
+                            ? [
+                                row.figures.currency.map { Self.money(row.figures.paidAmountKept, $0) } ?? "–",
+                                row.figures.currency.map { Self.money(row.figures.freeAccessAmount, $0) } ?? "–",
+                            ] : [])
                 })
         }
         writer.paragraph(
