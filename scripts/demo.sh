@@ -13,7 +13,7 @@ echo
 if [ ! -f "$export_dir/export.jsonl" ]; then
     echo "== simulating a signed export of 3,000 subscribers (a test CA signs it; its root is written beside it)"
     mkdir -p "$export_dir"
-    "$churn" simulate --subscribers 3000 --seed 2026 --grace 16 --grace-renewals paid-to-paid \
+    "$churn" simulate --subscribers 3000 --seed 2026 --grace 16 --grace-renewals paid-to-paid --commitment-rate 0.2 \
         --out "$export_dir/export.jsonl"
     echo
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates docs/example-report/: the report of the demo's simulated export (3,000 subscribers, seed 2026, 16-day
-# grace for paid-to-paid renewals), made with a cluster and a reports root of its own, so that it compares with no
+# grace for paid-to-paid renewals, a fifth of the annual purchasers on a monthly plan with a 12-month commitment), made with a cluster and a reports root of its own, so that it compares with no
 # earlier report and touches neither .churn/ nor reports/. CHURN names the binary (default .build/release/churn).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ unset DATABASE_URL PGHOST PGHOSTADDR PGDATABASE PGSERVICE
 trap '"$churn" db stop > /dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 mkdir -p "$work/export"
-"$churn" simulate --subscribers 3000 --seed 2026 --grace 16 --grace-renewals paid-to-paid \
+"$churn" simulate --subscribers 3000 --seed 2026 --grace 16 --grace-renewals paid-to-paid --commitment-rate 0.2 \
     --out "$work/export/export.jsonl" > /dev/null
 "$churn" load --quiet --trust-root "$work/export/export.root.der" "$work/export/export.jsonl"
 rm -rf docs/example-report
