@@ -13,13 +13,16 @@ package struct RecoveryCurveChart: Sendable {
     package let graceLengths: [Report.GraceLength]
     package let environment: String
     package let asOf: Int64
+    /// The report also holds monthly plans with a 12-month commitment, whose curve is not this one.
+    package let hasCommitments: Bool
 
     /// The chart of `points` (`RecoveryCurve.points(episodes:asOf:)`, days 1…60), marking the ends of
     /// `graceLengths` that fall within days 1…60.
     package init(
         points: [RecoveryCurve.Point], schedule: MessageSchedule, graceLengths: [Report.GraceLength] = [],
-        environment: String, asOf: Int64
+        environment: String, asOf: Int64, hasCommitments: Bool = false
     ) {
+        self.hasCommitments = hasCommitments
         self.points = points.filter { $0.day >= 1 && $0.day <= Self.days }
         self.schedule = schedule
         self.graceLengths = graceLengths.filter { RetryDays.days.contains($0.day) }
@@ -31,7 +34,8 @@ package struct RecoveryCurveChart: Sendable {
     package init(report: Report) {
         self.init(
             points: report.curve, schedule: report.options.schedule, graceLengths: report.graceLengths,
-            environment: report.options.environment, asOf: report.asOf)
+            environment: report.options.environment, asOf: report.asOf,
+            hasCommitments: !report.figures.recoveryCurveCommitment.isEmpty)
     }
 
     private static let days = 60
@@ -192,7 +196,10 @@ package struct RecoveryCurveChart: Sendable {
                 x1: plot.left, y1: top, x2: plot.left + 24, y2: top, color: SVGChart.curveColor,
                 extra: #" stroke-width="2.5""#),
             SVGChart.text(
-                "Recovered share of all episodes (cif_recovery; open episodes count for as long as they are observed)",
+                (hasCommitments
+                    ? "Recovered share of the standard plans' episodes (12-month commitments: their own CSV file)"
+                    : "Recovered share of all episodes (cif_recovery; open episodes count for as long as they are "
+                        + "observed)"),
                 x: plot.left + 32, y: top + 4, size: 12),
             SVGChart.rect(
                 x: plot.left + 4, y: top + 16 - 7, width: 16, height: 14, fill: SVGChart.bandFill,
