@@ -80,7 +80,7 @@ package enum OpenEpisodes {
             case chance
             /// By the day of retry, latest first: the customers retry is about to give up on.
             case day
-            /// By t0, as `open_episodes.csv`.
+            /// By t0, newest first, as `open_episodes.csv`.
             case start
         }
 
@@ -101,7 +101,8 @@ package enum OpenEpisodes {
             self.order = order
         }
 
-        /// `rows` (in t0 order) that pass, in the selection's order; ties keep t0, then `original_transaction_id`.
+        /// `rows` (newest first, as ``Tally/rows(estimates:)`` gives them) that pass, in the selection's order; ties
+        /// keep that order.
         package func apply(_ rows: [Row]) -> [Row] {
             let kept = rows.filter { row in
                 (inGrace.map { row.inGrace == $0 } ?? true) && (minimumChance.map { row.recoveryChance >= $0 } ?? true)
@@ -141,8 +142,10 @@ package enum OpenEpisodes {
             guard episode.isOpen else { return }
             let duration = episode.duration(asOf: asOf)
             let graceEnd = episode.hasGrace ? episode.graceEnd : nil
+            // A UUID as it is written (METRICS.md v2.2), so that the token joins the app's own ids whatever case
+            // Swift's `uuidString` (upper case) or another client sent.
             let row = Row(
-                subscription: episode.subscription, appAccountToken: episode.appAccountToken,
+                subscription: episode.subscription, appAccountToken: episode.appAccountToken?.lowercased(),
                 productId: episode.productId, storefront: episode.storefront, start: episode.start,
                 dayOfRetry: Int(duration / Milliseconds.day) + 1, graceEnd: graceEnd,
                 inGrace: graceEnd.map { $0 > asOf } ?? false, stakePrice: episode.stakePrice,
@@ -152,8 +155,8 @@ package enum OpenEpisodes {
             open.append((row, duration))
         }
 
-        /// The list, ordered by t0, then `original_transaction_id` (UTF-8 bytes), with each chance from its own
-        /// plan's estimate.
+        /// The list, newest first (METRICS.md v2.2: t0 descending, then `original_transaction_id` in UTF-8 byte order; a
+        /// failure caught early is the easiest to mend), with each chance from its own plan's estimate.
         package func rows(estimates: RecoveryCurve.Estimates) -> [Row] {
             open.map { entry in
                 var row = entry.row
@@ -161,7 +164,7 @@ package enum OpenEpisodes {
                 return row
             }.sorted { lhs, rhs in
                 lhs.start != rhs.start
-                    ? lhs.start < rhs.start : lhs.subscription.utf8.lexicographicallyPrecedes(rhs.subscription.utf8)
+                    ? lhs.start > rhs.start : lhs.subscription.utf8.lexicographicallyPrecedes(rhs.subscription.utf8)
             }
         }
     }

@@ -22,7 +22,8 @@ import Testing
     var dataset: EpisodeDataset {
         let asOf = t0 + 20 * T.day
         var o1 = episode("O1", start: asOf - 3 * T.day, .open, grace: asOf + T.day, stake: 9990, stakeCurrency: "USD")
-        o1.appAccountToken = "6f1c0e61-2b47-4a43-9b9a-9c6d6a7c1e01"
+        // As Swift's `UUID().uuidString` writes it: the list writes it in lower case.
+        o1.appAccountToken = "6F1C0E61-2B47-4A43-9B9A-9C6D6A7C1E01"
         o1.storefront = "USA"
         return EpisodeDataset(
             asOf: asOf,
@@ -39,9 +40,10 @@ import Testing
 
     @Test func recoveryChanceFromTheCurveByHand() {
         let report = ChurnReport(dataset)
-        #expect(report.openEpisodes.map(\.subscription) == ["O2", "O3", "O1"])
-        #expect(abs((report.openEpisodes.last?.recoveryChance ?? 0) - 0.2) < 1e-12)
-        #expect(report.openEpisodes.prefix(2).map(\.recoveryChance) == [0, 0])
+        // Newest first: O1 (April 18), then O2 and O3 (April 1) by id.
+        #expect(report.openEpisodes.map(\.subscription) == ["O1", "O2", "O3"])
+        #expect(abs((report.openEpisodes.first?.recoveryChance ?? 0) - 0.2) < 1e-12)
+        #expect(report.openEpisodes.suffix(2).map(\.recoveryChance) == [0, 0])
 
         let table = OpenEpisodes.table(report.openEpisodes)
         #expect(table.name == "open_episodes.csv")
@@ -54,10 +56,10 @@ import Testing
         // O2: 20 days in retry (day 21), its grace over; O1: 3 days in retry (day 4), in grace until a day after T.
         #expect(
             lines(table) == [
-                "O2,,monthly,,2024-04-01T00:00:00.000Z,21,2024-04-07T00:00:00.000Z,false,4.990,EUR,0.000000,standard,1",
-                "O3,,monthly,,2024-04-01T00:00:00.000Z,21,,false,9.990,USD,0.000000,standard,1",
                 "O1,6f1c0e61-2b47-4a43-9b9a-9c6d6a7c1e01,monthly,USA,2024-04-18T00:00:00.000Z,4,"
                     + "2024-04-22T00:00:00.000Z,true,9.990,USD,0.200000,standard,1",
+                "O2,,monthly,,2024-04-01T00:00:00.000Z,21,2024-04-07T00:00:00.000Z,false,4.990,EUR,0.000000,standard,1",
+                "O3,,monthly,,2024-04-01T00:00:00.000Z,21,,false,9.990,USD,0.000000,standard,1",
             ])
     }
 
@@ -85,19 +87,21 @@ import Testing
                 dayOfRetry: day, graceEnd: nil, inGrace: inGrace, stakePrice: stake, stakeCurrency: currency,
                 recoveryChance: chance)
         }
-        // In t0 order (the longest in retry first). Expected amounts: A 0.5, B 2.5, C 1.0, D 50, E 2.5.
+        // Newest first, as the list comes (the shortest in retry first). Expected amounts: A 0.5, B 2.5, C 1.0, D 50,
+        // E 2.5.
         let rows = [
-            row("A", day: 40, chance: 0.05, stake: 9990, "USD", inGrace: false),
-            row("B", day: 30, chance: 0.25, stake: 9990, "USD", inGrace: false),
-            row("C", day: 20, chance: 0.1, stake: 9990, "EUR", inGrace: false),
-            row("D", day: 5, chance: 0.5, stake: 99_990, "USD", inGrace: true),
             row("E", day: 3, chance: 0.25, stake: 9990, "USD", inGrace: true),
+            row("D", day: 5, chance: 0.5, stake: 99_990, "USD", inGrace: true),
+            row("C", day: 20, chance: 0.1, stake: 9990, "EUR", inGrace: false),
+            row("B", day: 30, chance: 0.25, stake: 9990, "USD", inGrace: false),
+            row("A", day: 40, chance: 0.05, stake: 9990, "USD", inGrace: false),
         ]
         func ids(_ selection: OpenEpisodes.Selection) -> [String] { selection.apply(rows).map(\.subscription) }
-        #expect(ids(.init()) == ["C", "D", "B", "E", "A"])
-        #expect(ids(.init(order: .chance)) == ["D", "B", "E", "C", "A"])
+        // Ties (E and B: 2.5 expected, 0.25 chance) keep the list's order: the newer first.
+        #expect(ids(.init()) == ["C", "D", "E", "B", "A"])
+        #expect(ids(.init(order: .chance)) == ["D", "E", "B", "C", "A"])
         #expect(ids(.init(order: .day)) == ["A", "B", "C", "D", "E"])
-        #expect(ids(.init(order: .start)) == ["A", "B", "C", "D", "E"])
+        #expect(ids(.init(order: .start)) == ["E", "D", "C", "B", "A"])
         #expect(ids(.init(inGrace: true)) == ["D", "E"])
         #expect(ids(.init(inGrace: false, minimumChance: 0.1)) == ["C", "B"])
         #expect(ids(.init(minimumDay: 20, order: .chance)) == ["B", "C", "A"])

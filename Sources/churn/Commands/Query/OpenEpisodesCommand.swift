@@ -10,20 +10,22 @@ extension Churn.QueryCommand {
             discussion: """
                 The rows of open_episodes.csv: original_transaction_id,
                 app_account_token (your app's own user id, the latest one the
-                subscription's transactions and renewal infos carried; empty when
-                none), product_id, storefront, t0, day_of_retry, grace_end, in_grace
+                subscription's transactions and renewal infos carried, in lower case
+                as a UUID is written; empty when none), product_id, storefront, t0, day_of_retry, grace_end, in_grace
                 (the customer still has access), stake_price and stake_currency (what
                 the failed renewal would have charged), and recovery_chance: the
                 share of the episodes still in retry that long which recovered by
                 day 60 in the selected episodes' own history (with --group-by, each
                 group's own). An estimate from the past, not a promise about this
-                customer.
+                customer. Then billing_plan and installments_at_risk (a monthly plan
+                with a 12-month commitment: what it still owes, in installments).
 
                 Order (--sort): expected (the default) lists each currency in turn,
                 the largest expected amount (chance × price at stake) first, since
                 amounts of different currencies do not compare; chance, the largest
-                chance first; day, the longest in retry first; start, by t0 as the
-                report's file.
+                chance first; day, the longest in retry first; start, by t0, newest
+                first, as the report's file (a failure caught early is the easiest
+                to mend).
 
                 Examples:
                   churn query open-episodes --limit 50
