@@ -118,19 +118,12 @@ package enum BillingIssueDays {
                     graceChanges[leaveDay, default: 0] -= 1
                 }
             }
-            let isCommitment = episode.billingPlan == .commitment
-            if isCommitment {
-                commitmentChanges[start, default: 0] += 1
-            } else {
-                openChanges[start, default: 0] += 1
-            }
+            // A commitment-plan episode is counted apart (Apple's `Suspended`), never in the two states above.
+            let changes = episode.billingPlan == .commitment ? \Tally.commitmentChanges : \Tally.openChanges
+            self[keyPath: changes][start, default: 0] += 1
             if let close {
                 let closeDay = Self.day(close)
-                if isCommitment {
-                    commitmentChanges[closeDay, default: 0] -= 1
-                } else {
-                    openChanges[closeDay, default: 0] -= 1
-                }
+                self[keyPath: changes][closeDay, default: 0] -= 1
                 switch episode.outcome {
                 case .recovered:
                     count(episode.isSavedInGrace ? .recoveredInGrace : .recoveredInRetry, on: closeDay)

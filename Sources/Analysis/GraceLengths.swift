@@ -13,12 +13,17 @@ package struct GraceLengths: Hashable, Sendable {
         /// ⌊(grace_end − t0) / 24 h + ½⌋ (``GraceLengths/days(from:to:)``).
         package var days: Int
         package var episodes: Int
+        package var billingPlan: Episode.BillingPlan
 
-        package init(productId: String?, bundleId: String?, days: Int, episodes: Int) {
+        package init(
+            productId: String?, bundleId: String?, days: Int, episodes: Int,
+            billingPlan: Episode.BillingPlan = .standard
+        ) {
             self.productId = productId
             self.bundleId = bundleId
             self.days = days
             self.episodes = episodes
+            self.billingPlan = billingPlan
         }
     }
 
@@ -37,14 +42,15 @@ package struct GraceLengths: Hashable, Sendable {
         for episode in episodes { observe(episode) }
     }
 
-    /// Adds the length of one episode of the scope, when its grace end came from a notification and it is a
-    /// standard plan's (Apple applies no grace to commitment plans: METRICS.md v2.2, "Commitment plans").
+    /// Adds the length of one episode of the scope, when its grace end came from a notification.
     package mutating func observe(_ episode: Episode) {
-        guard episode.billingPlan == .standard, episode.hasGrace, !episode.graceEndInferred,
-            let graceEnd = episode.graceEnd,
+        guard episode.hasGrace, !episode.graceEndInferred, let graceEnd = episode.graceEnd,
             let days = Self.days(from: episode.start, to: graceEnd)
         else { return }
-        add(Count(productId: episode.productId, bundleId: episode.bundleId, days: days, episodes: 1))
+        add(
+            Count(
+                productId: episode.productId, bundleId: episode.bundleId, days: days, episodes: 1,
+                billingPlan: episode.billingPlan))
     }
 
     /// Sums counts made elsewhere (by SQL over stored episodes); rows may repeat a product, app and length.
@@ -52,7 +58,10 @@ package struct GraceLengths: Hashable, Sendable {
         for count in counts { add(count) }
     }
 
+    /// Only a standard plan's grace periods make a usual length: Apple applies no grace to commitment plans
+    /// (METRICS.md v2.2, "Commitment plans"), so one announced there says nothing of the app's setting.
     private mutating func add(_ count: Count) {
+        guard count.billingPlan == .standard else { return }
         if let product = count.productId { byProduct[product, default: [:]][count.days, default: 0] += count.episodes }
         if let bundle = count.bundleId { byBundle[bundle, default: [:]][count.days, default: 0] += count.episodes }
     }
@@ -77,8 +86,9 @@ package struct GraceLengths: Hashable, Sendable {
         return nil
     }
 
-    /// The most frequent length; ties go to the shorter.
-    private static func mode(_ counts: [Int: Int]) -> Int? {
+    /// The most frequent number of days among `counts` (days → episodes); ties go to the shorter. Also the rule of a
+    /// product's period (``GraceWhatIf``).
+    package static func mode(_ counts: [Int: Int]) -> Int? {
         counts.filter { $0.value > 0 }.min { lhs, rhs in
             lhs.value != rhs.value ? lhs.value > rhs.value : lhs.key < rhs.key
         }?.key

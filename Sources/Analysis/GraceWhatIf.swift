@@ -46,9 +46,6 @@ package enum GraceWhatIf {
                 RenewalType.allCases.map { Setting(duration: days, renewalType: $0) }
             }
 
-        /// The durations App Store Connect offers.
-        package static let durations = [3, 16, 28]
-
         /// The most a weekly product gets: 3 days under the 3-day setting, 6 under 16 or 28.
         package static let weeklyMaximumDays = 6
         /// The longest period, in days, of a weekly product.
@@ -225,10 +222,9 @@ package enum GraceWhatIf {
         }
 
         /// The product's period in days: the most frequent one among its paid opening transactions (ties: the
-        /// shorter); nil without one.
+        /// shorter, as for grace lengths); nil without one.
         private static func period(of product: Product) -> Int? {
-            product.periods.min { lhs, rhs in lhs.value != rhs.value ? lhs.value > rhs.value : lhs.key < rhs.key }?
-                .key
+            GraceLengths.mode(product.periods)
         }
 
         /// Whether `setting` explains what the app's episodes show: off when none had a grace period; otherwise each

@@ -85,6 +85,15 @@ struct StoredEpisodeColumns: Sendable {
     /// The select list.
     var selectList: String { selection.list }
 
+    /// A stored `billing_plan`.
+    /// - Throws: ``PGError`` of kind `unexpectedResult` for a value that is no plan.
+    static func billingPlan(_ text: String) throws -> Episode.BillingPlan {
+        guard let plan = Episode.BillingPlan(rawValue: text) else {
+            throw PGError(kind: .unexpectedResult, message: "a billing_episodes row has billing_plan '\(text)'")
+        }
+        return plan
+    }
+
     /// The order episodes are read in.
     static let orderBy = "original_transaction_id, sequence"
 
@@ -108,10 +117,7 @@ struct StoredEpisodeColumns: Sendable {
             }
             recoveredByValue = value
         }
-        let planText = try row.decode(String.self, billingPlan)
-        guard let plan = Episode.BillingPlan(rawValue: planText) else {
-            throw PGError(kind: .unexpectedResult, message: "a billing_episodes row has billing_plan '\(planText)'")
-        }
+        let plan = try Self.billingPlan(try row.decode(String.self, billingPlan))
         return Episode(
             subscription: try row.decode(String.self, subscription),
             sequence: try row.decode(Int.self, sequence),

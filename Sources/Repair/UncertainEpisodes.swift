@@ -34,7 +34,8 @@ package struct UncertainEpisodes: Sendable, Equatable {
             return .inferredExpiry
         case .open:
             if let lastNews, isStale(lastNews) { return .openWithoutNews }
-            if finished.hasGrace && (finished.graceEnd == nil || finished.graceEndInferred) { return .graceEndUnknown }
+            // A grace period no notification dated: the one the usual grace lengths date (or leave unknown).
+            if GraceLengths.datesGraceEnd(of: finished) { return .graceEndUnknown }
             return nil
         default:
             return nil

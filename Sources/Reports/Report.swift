@@ -120,10 +120,11 @@ package struct Report: Sendable {
         RecoveryHazardChart.fileName, summaryFileName, Headline.fileName,
     ]
 
-    /// The number of files this report writes: ``fileNames`` and, when the scope holds a commitment episode or Apple's
-    /// reports were given, `recovery_curve_commitment.csv` and `apple_comparison.csv`.
+    /// The number of files this report writes, counted from what ``write(to:rowsPerPart:)`` writes: the CSV tables
+    /// (`recovery_curve_commitment.csv` among them when the scope holds a commitment episode), `apple_comparison.csv`
+    /// when Apple's reports were given, and the documents.
     package var fileCount: Int {
-        Self.fileNames.count + (figures.recoveryCurveCommitment.isEmpty ? 0 : 1) + (appleComparison == nil ? 0 : 1)
+        figures.tableFiles(rowsPerPart: Int.max).count + (appleComparison == nil ? 0 : 1) + documents.count
     }
 
     /// The days of the recovery curve `headline.json` keeps: 3, 16 and 28, the grace lengths the App Store offers,

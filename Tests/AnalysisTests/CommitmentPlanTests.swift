@@ -155,8 +155,13 @@ import Testing
         #expect(episode.isCommitmentGrace)
         #expect(data.dataQuality.commitmentGrace == 1)
         #expect(data.dataQuality.checks.contains { $0.check == "commitment_grace" && $0.count == 1 })
-        // Its length is no usual grace length of the product.
+        // Its length is no usual grace length of the product, whether observed or counted by the database.
         #expect(GraceLengths(observedIn: data.episodes).length(productId: "monthly", bundleId: nil) == nil)
+        let counted = GraceLengths(counts: [
+            .init(productId: "monthly", bundleId: "app", days: 16, episodes: 3, billingPlan: .commitment),
+            .init(productId: "monthly", bundleId: "app", days: 6, episodes: 1),
+        ])
+        #expect(counted.length(productId: "monthly", bundleId: nil) == 6)
         // Without a commitment episode with grace, the check is not listed.
         #expect(!DataQualityCounts().checks.contains { $0.check == "commitment_grace" })
     }
