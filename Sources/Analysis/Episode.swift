@@ -117,6 +117,9 @@ package struct Episode: Hashable, Sendable {
     /// The opening transaction's period in whole days, ⌊(`expiresDate` − `purchaseDate`) / 24 h + ½⌋, when it was
     /// paid (`price` > 0) and lasted at least half a day; nil otherwise. Its product's most frequent value is the product's period (``GraceWhatIf``).
     package var periodDays: Int?
+    /// The renewal Apple's transaction history proved (``ProvenRecovery``) that ended this episode where no
+    /// notification did; nil for every episode a notification ended, or that is still open.
+    package var provenRecoveryTransactionId: String?
 
     package init(
         subscription: String,
@@ -148,7 +151,8 @@ package struct Episode: Hashable, Sendable {
         billingPlan: BillingPlan = .standard,
         installmentsAtRisk: Int = 1,
         openingPrice: Int64? = nil,
-        periodDays: Int? = nil
+        periodDays: Int? = nil,
+        provenRecoveryTransactionId: String? = nil
     ) {
         self.subscription = subscription
         self.sequence = sequence
@@ -180,6 +184,7 @@ package struct Episode: Hashable, Sendable {
         self.installmentsAtRisk = installmentsAtRisk
         self.openingPrice = openingPrice
         self.periodDays = periodDays
+        self.provenRecoveryTransactionId = provenRecoveryTransactionId
     }
 
     /// The failed renewal was the first charge after a free trial, as the grace setting's renewal type reads it

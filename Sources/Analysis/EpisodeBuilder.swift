@@ -22,10 +22,16 @@ package struct EpisodeBuilder: Sendable {
         package var environment: String
         /// The report's as-of time (ms): later notifications are ignored, open episodes are censored here.
         package var asOf: Int64
+        /// Renewals Apple's transaction history proved, by subscription (`originalTransactionId`); those purchased
+        /// after the as-of time are ignored.
+        package var provenRecoveries: [String: [ProvenRecovery]]
 
-        package init(environment: String = "Production", asOf: Int64) {
+        package init(
+            environment: String = "Production", asOf: Int64, provenRecoveries: [String: [ProvenRecovery]] = [:]
+        ) {
             self.environment = environment
             self.asOf = asOf
+            self.provenRecoveries = provenRecoveries
         }
     }
 
@@ -60,9 +66,12 @@ package struct EpisodeBuilder: Sendable {
         seen.removeAll(keepingCapacity: true)
         seen.reserveCapacity(events.count)
 
+        let subscription = Self.subscription(of: events)
         var state = SubscriptionState(
-            result: SubscriptionEpisodes(subscription: Self.subscription(of: events)),
-            environment: options.environment
+            result: SubscriptionEpisodes(subscription: subscription),
+            environment: options.environment,
+            provenRecoveries: subscription.flatMap { options.provenRecoveries[$0] }?
+                .filter { $0.purchaseDate <= options.asOf } ?? []
         )
         // Indices rather than `for event in events`, which would copy every event.
         for index in events.indices {

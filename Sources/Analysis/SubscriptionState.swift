@@ -39,10 +39,13 @@ struct SubscriptionState {
     /// The latest episode ended by inference (rule 1) and none has opened since: the first
     /// `EXPIRED`/`BILLING_RETRY` after it is its late closing notification and counts in no check.
     private var awaitsLateExpiry = false
+    /// Renewals Apple's transaction history proved that no episode has used yet (``ProvenRecovery``).
+    private var provenRecoveries: [ProvenRecovery]
 
-    init(result: SubscriptionEpisodes, environment: String) {
+    init(result: SubscriptionEpisodes, environment: String, provenRecoveries: [ProvenRecovery] = []) {
         self.result = result
         self.environment = environment
+        self.provenRecoveries = provenRecoveries
     }
 
     /// The notification types whose transaction is a paid period: they move `paid_through`.
@@ -86,7 +89,13 @@ struct SubscriptionState {
     /// The subscription's results: episodes in order of start, numbered from 1, each with the subscription's latest
     /// `appAccountToken`; an open episode stays open.
     mutating func finish() -> SubscriptionEpisodes {
-        if let open = current.take() { result.episodes.append(open) }
+        if var open = current.take() {
+            // No notification ended it; a proven renewal within its window did.
+            if closeByProvenRecovery(&open), let transaction = open.provenRecoveryTransactionId {
+                recoveries[transaction] = result.episodes.count
+            }
+            result.episodes.append(open)
+        }
         // Late failure notices can add episodes out of order; the sort is stable for equal starts.
         let isOrdered = zip(result.episodes, result.episodes.dropFirst()).allSatisfy { $0.start <= $1.start }
         if !isOrdered {
@@ -106,6 +115,13 @@ struct SubscriptionState {
 
     private mutating func endByInference() {
         guard var open = current.take() else { return }
+        // The notifications leave the end unknown; a renewal Apple's transaction history proved within the window
+        // says how it ended.
+        if closeByProvenRecovery(&open) {
+            if let transaction = open.provenRecoveryTransactionId { recoveries[transaction] = result.episodes.count }
+            result.episodes.append(open)
+            return
+        }
         open.outcome = .expired
         open.end = open.start + open.billingPlan.retryWindow
         open.endInferred = true
@@ -152,6 +168,22 @@ struct SubscriptionState {
         default:
             break
         }
+    }
+
+    /// Ends `episode` `recovered` by retry at the purchase of the first unused proven renewal within its retry window;
+    /// false, and `episode` as it was, when there is none.
+    private mutating func closeByProvenRecovery(_ episode: inout Episode) -> Bool {
+        guard let index = provenRecoveries.firstIndex(where: { $0.recovers(episode) }) else { return false }
+        let proof = provenRecoveries.remove(at: index)
+        episode.outcome = .recovered
+        episode.recoveredBy = .retry
+        episode.end = proof.purchaseDate
+        episode.endInferred = false
+        episode.recoveryPrice = proof.price
+        episode.recoveryCurrency = proof.currency
+        episode.closingNotificationUUID = nil
+        episode.provenRecoveryTransactionId = proof.transactionId
+        return true
     }
 
     /// The first unpaired orphan recovery in [t0, t0 + (W + 1) days) of the notice's plan, unless an episode already

@@ -89,15 +89,25 @@ package struct EpisodeAnalyzer {
                 """,
             full ? [] : [environment]
         ).rows.compactMap { $0.first.flatMap { $0 } }
+        // Renewals Apple's transaction history proved since the last analysis: their subscriptions are rebuilt too.
+        let pendingProofs = try reader.execute(
+            """
+            SELECT id::text FROM subscription_checks
+            WHERE environment = $1 AND proof_transaction_id IS NOT NULL AND NOT proof_analyzed
+            ORDER BY id
+            """,
+            [environment]
+        ).rows.compactMap { $0.first.flatMap { $0 } }
         var summary = Summary(
             environment: environment, filesAnalyzed: pendingFiles.count, subscriptionsRebuilt: 0, notificationsRead: 0,
             episodesWritten: 0, seconds: 0
         )
-        guard !pendingFiles.isEmpty else {
+        guard !pendingFiles.isEmpty || !pendingProofs.isEmpty else {
             summary.seconds = Date().timeIntervalSince(started)
             return summary
         }
         let fileList = "{" + pendingFiles.joined(separator: ",") + "}"
+        let proofList = "{" + pendingProofs.joined(separator: ",") + "}"
         // A full rebuild reads every notification without a join (see rebuildTouched) and counts subscriptions there.
         if !full {
             try reader.execute(
@@ -109,8 +119,10 @@ package struct EpisodeAnalyzer {
                 INSERT INTO churn_touched
                 SELECT DISTINCT coalesce(original_transaction_id, '') FROM notifications
                 WHERE source_file_id = ANY($1::bigint[])
+                UNION
+                SELECT original_transaction_id FROM subscription_checks WHERE id = ANY($2::bigint[])
                 """,
-                [fileList]
+                [fileList, proofList]
             ).affectedRows
             try reader.execute("ANALYZE churn_touched")
         }
@@ -151,6 +163,8 @@ package struct EpisodeAnalyzer {
                 """,
                 [environment, fileList]
             )
+            try writer.execute(
+                "UPDATE subscription_checks SET proof_analyzed = true WHERE id = ANY($1::bigint[])", [proofList])
         }
         summary.seconds = Date().timeIntervalSince(started)
         logger.info(
@@ -197,7 +211,10 @@ package struct EpisodeAnalyzer {
         environment: String,
         everything: Bool
     ) throws -> (notifications: Int, episodes: Int, subscriptions: Int) {
-        let builder = EpisodeBuilder(options: .init(environment: environment, asOf: Self.openEnded))
+        let builder = EpisodeBuilder(
+            options: .init(
+                environment: environment, asOf: Self.openEnded,
+                provenRecoveries: try ProvenRecovery.stored(environment: environment, connection: reader)))
         var stream = EpisodeStream(builder: builder)
         var rows = EpisodeRows(environment: environment)
         var notifications = 0

@@ -69,6 +69,7 @@ struct EpisodeRows {
             row.append(episode.installmentsAtRisk)
             row.append(episode.openingPrice)
             row.append(episode.periodDays)
+            try row.append(episode.provenRecoveryTransactionId)
             row.endRow()
             episodeCount += 1
         }

@@ -165,7 +165,10 @@ package struct StoredDataset {
         reader: PGConnection,
         _ body: (SubscriptionEpisodes) throws -> Void
     ) throws {
-        var stream = EpisodeStream(builder: EpisodeBuilder(options: .init(environment: environment, asOf: asOf)))
+        let proofs = try ProvenRecovery.stored(environment: environment, connection: reader)
+        var stream = EpisodeStream(
+            builder: EpisodeBuilder(
+                options: .init(environment: environment, asOf: asOf, provenRecoveries: proofs)))
         try NotificationEventReader(connection: reader).read(.all(asOf: asOf)) { event in
             if let result = stream.add(event) { try body(result) }
         }

@@ -40,6 +40,7 @@ struct StoredEpisodeColumns: Sendable {
     private let installmentsAtRisk: PGField
     private let openingPrice: PGField
     private let periodDays: PGField
+    private let provenRecovery: PGField
     /// `saved_in_grace` and `grace_days`, the grace decisions stored beside the episode; nil unless asked for.
     let graceDecisions: (savedInGrace: PGField, graceDays: PGField)?
 
@@ -75,6 +76,7 @@ struct StoredEpisodeColumns: Sendable {
         installmentsAtRisk = selection.add("installments_at_risk")
         openingPrice = selection.add("opening_price")
         periodDays = selection.add("period_days")
+        provenRecovery = selection.add("proven_recovery_transaction_id")
         graceDecisions = withGraceDecisions ? (selection.add("saved_in_grace"), selection.add("grace_days")) : nil
         self.selection = selection
     }
@@ -148,7 +150,8 @@ struct StoredEpisodeColumns: Sendable {
             billingPlan: plan,
             installmentsAtRisk: try row.decode(Int.self, installmentsAtRisk),
             openingPrice: try row.decode(Int64?.self, openingPrice),
-            periodDays: try row.decode(Int?.self, periodDays)
+            periodDays: try row.decode(Int?.self, periodDays),
+            provenRecoveryTransactionId: try row.decode(String?.self, provenRecovery)
         )
     }
 }

@@ -9,11 +9,19 @@ package struct RecoveryProof: Sendable, Equatable {
     package var purchaseDate: Int64
     /// Apple's JWS as received, so that anyone can verify it again.
     package var signedTransaction: String
+    /// The renewal's `price` (milliunits) and `currency`: what the recovery collected.
+    package var price: Int64?
+    package var currency: String?
 
-    package init(transactionID: String, purchaseDate: Int64, signedTransaction: String) {
+    package init(
+        transactionID: String, purchaseDate: Int64, signedTransaction: String, price: Int64? = nil,
+        currency: String? = nil
+    ) {
         self.transactionID = transactionID
         self.purchaseDate = purchaseDate
         self.signedTransaction = signedTransaction
+        self.price = price
+        self.currency = currency
     }
 
     /// The proof `transaction` gives for the episode of `originalTransactionID` that started at `start` and whose
@@ -27,6 +35,8 @@ package struct RecoveryProof: Sendable, Equatable {
             transaction.transactionReason == .known(.renewal), let transactionID = transaction.transactionId,
             let purchaseDate = transaction.purchaseDate, start <= purchaseDate, purchaseDate <= windowEnd
         else { return nil }
-        self.init(transactionID: transactionID, purchaseDate: purchaseDate, signedTransaction: token)
+        self.init(
+            transactionID: transactionID, purchaseDate: purchaseDate, signedTransaction: token,
+            price: transaction.price, currency: transaction.currency)
     }
 }

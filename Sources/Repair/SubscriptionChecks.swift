@@ -322,10 +322,13 @@ extension SubscriptionChecks {
             """
             UPDATE subscription_checks SET state = 'done', transactions = $2::integer, proof_transaction_id = $3,
                 proof_purchase_date = to_timestamp($4::bigint / 1000.0), proof_signed_transaction = $5,
-                finished_at = now()
+                proof_price = $6::bigint, proof_currency = $7, proof_analyzed = false, finished_at = now()
             WHERE id = $1::bigint
             """,
-            [id, transactions, proof?.transactionID, proof?.purchaseDate, proof?.signedTransaction]
+            [
+                id, transactions, proof?.transactionID, proof?.purchaseDate, proof?.signedTransaction, proof?.price,
+                proof?.currency,
+            ]
         )
     }
 }

@@ -48,6 +48,7 @@ package enum StoredTables {
             "bundle_id": .text, "app_account_token": .text, "grace_days": .integer, "window_end": .timestamptz,
             "matures_at": .timestamptz, "revocation_type": .text, "revocation_percentage": .integer,
             "billing_plan": .text, "installments_at_risk": .integer, "opening_price": .bigint, "period_days": .integer,
+            "proven_recovery_transaction_id": .text,
         ]
     )
 
@@ -128,7 +129,8 @@ package enum StoredTables {
             "history_file": .text, "created_at": .timestamptz, "checked_at": .timestamptz,
             "finished_at": .timestamptz, "error": .text, "apple_error_code": .bigint, "history_kind": .text,
             "retry_window_end": .timestamptz, "transactions": .integer, "proof_transaction_id": .text,
-            "proof_purchase_date": .timestamptz, "proof_signed_transaction": .text,
+            "proof_purchase_date": .timestamptz, "proof_signed_transaction": .text, "proof_price": .bigint,
+            "proof_currency": .text, "proof_analyzed": .boolean,
         ]
     )
 

@@ -215,7 +215,7 @@ import Testing
                 "originalTransactionId": subscription, "transactionId": id, "bundleId": "com.example",
                 "productId": "com.example.monthly", "purchaseDate": day(purchased), "expiresDate": day(expires),
                 "transactionReason": reason, "type": "Auto-Renewable Subscription", "environment": "Production",
-                "signedDate": day(purchased),
+                "signedDate": day(purchased), "price": 9990, "currency": "USD",
             ]
             return try signer.sign(try JSONSerialization.data(withJSONObject: transaction))
         }
@@ -491,8 +491,10 @@ import Testing
 
     /// I's renewal failed 200 days ago and recovered 5 days later, both beyond the 180 days of notification history
     /// Apple keeps: the episode ends by inference, Apple says active. The repair reads I's signed transactions (Get
-    /// Transaction History, one per answer), verifies each, and records the renewal of day -195 as the proof; the next
-    /// report counts it (`apple_recovery_proven`) and leaves the episode as the notifications say.
+    /// Transaction History, one per answer), verifies each, and records the renewal of day -195 as the proof. The next
+    /// nightly loads nothing new but rebuilds I with the proof: the episode the notifications left to inference ends
+    /// recovered by retry at that renewal's purchase, with its price, naming the transaction; the report counts the
+    /// proof (`apple_recovery_proven`).
     @Test func anEpisodeOlderThanTheNotificationHistoryIsProvenRecoveredByAVerifiedRenewal() async throws {
         var transactions: [String] = []
         let workspace = try Workspace { story in
@@ -548,7 +550,19 @@ import Testing
             #expect(try workspace.nightly(server).status == 0)
             let quality = try workspace.dataQuality()
             #expect(quality.contains("apple_recovery_proven,1"), "\(quality)")
-            #expect(try workspace.outcomes() == [Self.i: "expired (inferred)"], "the proof changes no episode")
+            #expect(try workspace.outcomes() == [Self.i: "recovered"], "the proven renewal ends the episode")
+            let episode = try workspace.schema.connect().execute(
+                """
+                SELECT recovered_by, proven_recovery_transaction_id, recovery_price::text,
+                       b.end_at = c.proof_purchase_date, closing_notification_uuid IS NULL, c.proof_analyzed
+                FROM billing_episodes b JOIN subscription_checks c USING (original_transaction_id)
+                """
+            ).rows
+            #expect(episode == [["retry", "\(Self.i)-t2", "9990", "t", "t", "t"]])
+            // A second nightly with nothing new rebuilds nothing.
+            let again = try workspace.nightly(server)
+            #expect(again.status == 0)
+            #expect(try workspace.outcomes() == [Self.i: "recovered"])
         }
     }
 
