@@ -1,4 +1,4 @@
-import CivilTime
+import Analysis
 
 /// How long a period one line of an App Store Connect report covers: Apple delivers each report as daily, weekly or
 /// monthly instances, and "each data batch has a start date, represented by the Date column, and a length of time,
@@ -34,29 +34,26 @@ package enum AppleReportGranularity: String, Hashable, Sendable, CaseIterable, C
         (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
     }
 
-    /// The first day of the period that holds `day` (days since 1970-01-01): the day itself, its week's Monday, or its
-    /// month's first day.
+    /// The first day of the period that holds `day` (days since 1970-01-01): the day itself, its ISO week's Monday, or
+    /// its month's first day, as ``CalendarPeriod`` bounds weeks and months everywhere else.
     package func periodStart(containing day: Int) -> Int {
-        switch self {
-        case .daily: return day
-        case .weekly:
-            // 1970-01-01 was a Thursday: Monday is 3 days before it.
-            let offset = ((day + 3) % 7 + 7) % 7
-            return day - offset
-        case .monthly:
-            let date = CivilDate(daysSinceEpoch: day)
-            return CivilDate(year: date.year, month: date.month, day: 1).daysSinceEpoch
-        }
+        guard let period = calendarPeriod(containing: day) else { return day }
+        return Int(period.start / Milliseconds.day)
     }
 
     /// The last day of the period that starts at `start`.
     package func periodEnd(startingAt start: Int) -> Int {
+        guard let period = calendarPeriod(containing: start) else { return start }
+        return Int(period.end / Milliseconds.day) - 1
+    }
+
+    /// The week or month that holds `day`; nil for a daily instance.
+    private func calendarPeriod(containing day: Int) -> CalendarPeriod? {
+        let millis = Int64(day) * Milliseconds.day
         switch self {
-        case .daily: return start
-        case .weekly: return start + 6
-        case .monthly:
-            let date = CivilDate(daysSinceEpoch: start)
-            return start + CivilDate.daysInMonth(year: date.year, month: date.month) - 1
+        case .daily: return nil
+        case .weekly: return CalendarPeriod(.week, containing: millis)
+        case .monthly: return CalendarPeriod(.month, containing: millis)
         }
     }
 }
