@@ -143,7 +143,8 @@ import Testing
 
     @Test func aRetryAfterPastTheRetryBoundExits75NamingTheInstantAndTheNextRunResumesAndCompletes() async throws {
         let workspace = try Workspace()
-        let faults: [MockAppStoreServer.Fault] = [.tooManyRequests(request: 4, retryAfter: .after(.seconds(4)))]
+        // Far enough ahead that the instant is still to come when the answer reaches a loaded machine.
+        let faults: [MockAppStoreServer.Fault] = [.tooManyRequests(request: 4, retryAfter: .after(.seconds(10)))]
         try await MockAppStoreServer.with(
             workspace.key.mock(workspace.history.notifications, pageSize: 5, faults: faults)
         ) { server in
