@@ -28,7 +28,7 @@ build: setup
 	$(SWIFT) build -Xswiftc -warnings-as-errors
 
 release: setup
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --product churn
 
 test: setup
 	@scripts/test.sh

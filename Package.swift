@@ -18,10 +18,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.10.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.1.0"),
-        // The App Store Server API client (Get Notification History), as Apple's own server library uses it; its
-        // SwiftNIO also serves the tests' mock of the API.
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
     ],
     targets: [
         // System libraries: libpq for PostgreSQL, zlib for .gz exports.
@@ -78,14 +74,12 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
-        // The App Store Server API: ES256 tokens, Get Notification History, retries that honour Retry-After.
+        // The App Store Server API: ES256 tokens, Get Notification History, retries that honour Retry-After; requests
+        // carried by Foundation's URLSession behind a transport seam (HTTPTransport).
         .target(
             name: "AppStoreServerAPI",
             dependencies: [
                 "AppStoreNotifications",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -227,12 +221,9 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "PGClient", "Store", "Analysis", "AppStoreNotifications", "TestPKI", "Simulator",
+                "PGClient", "Store", "Analysis", "AppStoreNotifications", "AppStoreServerAPI", "TestPKI", "Simulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/TestSupport",
             swiftSettings: upcomingFeatures

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build, the tests and the demo need and is missing: pkg-config, libpq (headers),
-# zlib (headers) and the PostgreSQL server programs (initdb, pg_ctl). Debian/Ubuntu (apt-get).
+# zlib (headers), the PostgreSQL server programs (initdb, pg_ctl), and for the calls to Apple the libcurl that
+# Foundation's URLSession runs over on Linux and the system's trust store. Debian/Ubuntu (apt-get).
 set -euo pipefail
 
 missing=()
@@ -10,6 +11,10 @@ pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v gzip >/dev/null 2>&1 || missing+=(gzip)
 command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
+if [ "$(uname -s)" = Linux ]; then
+    ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4 ' || missing+=(libcurl4)
+    [ -e /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
+fi
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: no Swift toolchain on the PATH; install Swift 6.2 or later (https://www.swift.org/install/) first." >&2

@@ -1,9 +1,6 @@
 import AppStoreNotifications
-import AsyncHTTPClient
 import Foundation
 import Logging
-import NIOCore
-import NIOHTTP1
 import Synchronization
 
 /// Calls the App Store Server API's Get Notification History, with a fresh token whenever the last one is about to
@@ -65,30 +62,27 @@ package final class AppStoreServerAPIClient: Sendable {
         }
     }
 
-    private let http: HTTPClient
+    private let transport: any HTTPTransport
     private let baseURL: String
     private let tokens: Mutex<TokenIssuer>
     private let retry: RetryPolicy
-    private let requestTimeout: Duration
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let sleep: @Sendable (Duration) async throws -> Void
 
     private init(
-        http: HTTPClient,
+        transport: any HTTPTransport,
         baseURL: String,
         tokens: TokenIssuer,
         retry: RetryPolicy,
-        requestTimeout: Duration,
         logger: Logger,
         now: @escaping @Sendable () -> Date,
         sleep: @escaping @Sendable (Duration) async throws -> Void
     ) {
-        self.http = http
+        self.transport = transport
         self.baseURL = baseURL
         self.tokens = Mutex(tokens)
         self.retry = retry
-        self.requestTimeout = requestTimeout
         self.logger = logger
         self.now = now
         self.sleep = sleep
@@ -100,6 +94,8 @@ package final class AppStoreServerAPIClient: Sendable {
     ///   - tokens: signs the requests.
     ///   - retry: how often and how long a request is tried.
     ///   - requestTimeout: the longest one try may take, connecting and reading the whole answer.
+    ///   - transport: what carries the requests; nil for a ``URLSessionTransport`` with `requestTimeout`, closed
+    ///     when `body` ends (tests may answer in process).
     ///   - now: the clock tokens are issued by (for tests).
     ///   - sleep: how the client waits between tries (for tests).
     /// - Throws: ``AppStoreServerAPIError``, or what `body` throws.
@@ -108,32 +104,25 @@ package final class AppStoreServerAPIClient: Sendable {
         tokens: TokenIssuer,
         retry: RetryPolicy,
         requestTimeout: Duration = .seconds(60),
+        transport: (any HTTPTransport)? = nil,
         logger: Logger,
         now: @escaping @Sendable () -> Date = { Date() },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         _ body: (AppStoreServerAPIClient) async throws -> Result
     ) async throws -> Result {
         let checked = try checkedBaseURL(baseURL)
-        var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .disallow
-        // A try's whole time is bounded by `requestTimeout`; the wait between reads may be as long (60 s by default).
-        configuration.timeout = HTTPClient.Configuration.Timeout(
-            connect: .seconds(15), read: .nanoseconds(Int64(requestTimeout.components.seconds) * 1_000_000_000)
-        )
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let client = AppStoreServerAPIClient(
-            http: http, baseURL: checked, tokens: tokens, retry: retry, requestTimeout: requestTimeout, logger: logger,
-            now: now, sleep: sleep
-        )
-        let result: Result
-        do {
-            result = try await body(client)
-        } catch {
-            try? await http.shutdown()
-            throw error
+        guard let transport else {
+            let session = URLSessionTransport(timeout: requestTimeout)
+            defer { session.close() }
+            return try await withClient(
+                baseURL: checked, tokens: tokens, retry: retry, transport: session, logger: logger, now: now,
+                sleep: sleep, body
+            )
         }
-        try await http.shutdown()
-        return result
+        let client = AppStoreServerAPIClient(
+            transport: transport, baseURL: checked, tokens: tokens, retry: retry, logger: logger, now: now, sleep: sleep
+        )
+        return try await body(client)
     }
 
     /// One page of Get Notification History, tried again on 429, 5xx, Apple's retryable error codes, a malformed page
@@ -155,7 +144,7 @@ package final class AppStoreServerAPIClient: Sendable {
             url += "?paginationToken=" + Self.percentEncoded(paginationToken)
         }
         let (response, responseBody, attempts) = try await send(
-            .POST, url: url, body: body, decode: Self.decodePage
+            .post, url: url, body: Array(body), decode: Self.decodePage
         ) { responseBody, reason, attempt in
             try onMalformed(
                 MalformedPage(body: responseBody, reason: reason, requestedToken: paginationToken, attempt: attempt)
@@ -187,7 +176,7 @@ package final class AppStoreServerAPIClient: Sendable {
     ///   unknown transaction id, `unavailable` past the retry bounds).
     package func subscriptionStatuses(transactionId: String) async throws -> (response: StatusResponse, attempts: Int) {
         let url = baseURL + Self.statusesPath + Self.percentEncoded(transactionId)
-        let (response, _, attempts) = try await send(.GET, url: url, body: nil, decode: Self.decodeStatuses) {
+        let (response, _, attempts) = try await send(.get, url: url, body: nil, decode: Self.decodeStatuses) {
             _, reason, attempt in
             logger.warning(
                 "a malformed status answer; requesting it again",
@@ -218,7 +207,7 @@ package final class AppStoreServerAPIClient: Sendable {
             baseURL + Self.transactionHistoryPath + Self.percentEncoded(transactionId)
             + "?sort=ASCENDING&productType=AUTO_RENEWABLE"
         if let revision { url += "&revision=" + Self.percentEncoded(revision) }
-        let (response, _, attempts) = try await send(.GET, url: url, body: nil, decode: Self.decodeHistory) {
+        let (response, _, attempts) = try await send(.get, url: url, body: nil, decode: Self.decodeHistory) {
             _, reason, attempt in
             logger.warning(
                 "a malformed transaction history answer; requesting it again",
@@ -263,9 +252,9 @@ package final class AppStoreServerAPIClient: Sendable {
     ///   bound, `stillFailing` when a retryable error code was the last answer, `unavailable` otherwise past the
     ///   bounds.
     private func send<Value>(
-        _ method: HTTPMethod,
+        _ method: HTTPRequest.Method,
         url: String,
-        body: Data?,
+        body: [UInt8]?,
         decode: ([UInt8]) -> Decoded<Value>,
         onMalformed: ([UInt8], String, Int) throws -> Void
     ) async throws -> (Value, [UInt8], Int) {
@@ -280,7 +269,8 @@ package final class AppStoreServerAPIClient: Sendable {
             var retryable: (status: Int, payload: ErrorPayload?)?
             var answered: (status: Int, payload: ErrorPayload?)?
             do {
-                let (status, headers, responseBody) = try await exchange(method, url: url, body: body)
+                let answer = try await exchange(method, url: url, body: body)
+                let (status, responseBody) = (answer.status, answer.body)
                 let payload = status == 200 ? nil : Self.errorPayload(responseBody)
                 switch status {
                 case 200:
@@ -299,7 +289,7 @@ package final class AppStoreServerAPIClient: Sendable {
                     if let code = payload?.errorCode, AppStoreServerAPIError.retryableErrorCodes.contains(code) {
                         retryable = (status, payload)
                     }
-                    retryAfter = headers.first(name: "Retry-After").flatMap {
+                    retryAfter = answer.header("Retry-After").flatMap {
                         RetryPolicy.retryAfterInstant($0, now: now())
                     }
                 default:
@@ -310,7 +300,7 @@ package final class AppStoreServerAPIClient: Sendable {
                     problem = "HTTP \(status), error \(code)"
                     retryable = (status, payload)
                     answered = (status, payload)
-                    retryAfter = headers.first(name: "Retry-After").flatMap {
+                    retryAfter = answer.header("Retry-After").flatMap {
                         RetryPolicy.retryAfterInstant($0, now: now())
                     }
                 }
@@ -356,18 +346,13 @@ package final class AppStoreServerAPIClient: Sendable {
         }
     }
 
-    /// One request: the status, headers and whole body of the answer.
-    private func exchange(_ method: HTTPMethod, url: String, body: Data?) async throws -> (Int, HTTPHeaders, [UInt8]) {
+    /// One request, signed with a token that is valid now: the answer, whatever its status.
+    private func exchange(_ method: HTTPRequest.Method, url: String, body: [UInt8]?) async throws -> HTTPResponse {
         let token = try tokens.withLock { try $0.token(at: now()) }
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        request.headers.add(name: "Authorization", value: "Bearer \(token.compact)")
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: body))
-        }
-        request.headers.add(name: "Accept", value: "application/json")
-        request.headers.add(name: "User-Agent", value: "churn")
+        var headers: [(name: String, value: String)] = [
+            ("Authorization", "Bearer \(token.compact)"), ("Accept", "application/json"), ("User-Agent", "churn"),
+        ]
+        if body != nil { headers.append(("Content-Type", "application/json")) }
         logger.trace(
             "api request",
             metadata: [
@@ -375,13 +360,7 @@ package final class AppStoreServerAPIClient: Sendable {
                 "api.tokenExpires": "\(Int64(token.expiresAt.timeIntervalSince1970))",
             ]
         )
-        let timeout = TimeAmount.nanoseconds(
-            requestTimeout.components.seconds * 1_000_000_000 + requestTimeout.components.attoseconds / 1_000_000_000
-        )
-        let response = try await http.execute(request, timeout: timeout, logger: logger)
-        var buffer = try await response.body.collect(upTo: 64 << 20)
-        let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
-        return (Int(response.status.code), response.headers, bytes)
+        return try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body))
     }
 
     private static func decodePage(_ body: [UInt8]) -> Decoded<NotificationHistoryResponse> {
@@ -427,10 +406,9 @@ package final class AppStoreServerAPIClient: Sendable {
 }
 
 extension AppStoreServerAPIClient {
-    /// A request that got no answer, in the system's words: `no answer: Connection refused` rather than the nested
-    /// descriptions of the networking layers.
+    /// A request that got no answer, in one line: `no answer: could not connect to 127.0.0.1:1 (connection refused)`
+    /// rather than the nested descriptions of the networking layers.
     static func noAnswer(_ error: any Error) -> String {
-        if let failure = error as? IOError { return "no answer: " + String(cString: strerror(failure.errnoCode)) }
-        return "no answer: \(error)"
+        "no answer: \((error as? NoAnswer)?.reason ?? "\(error)")"
     }
 }

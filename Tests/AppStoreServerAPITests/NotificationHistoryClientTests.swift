@@ -6,7 +6,8 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The client against the mock API on the loopback interface: every request's token is checked by the mock.
+/// The client against the mock API, answering in process: every request's token is checked by the mock. What carries
+/// the bytes is URLSessionTransportTests' concern.
 @Suite struct NotificationHistoryClientTests {
     let key = APIKeyFixture()
     let history: HistoryFixture
@@ -46,8 +47,7 @@ import Testing
         )
         return try await AppStoreServerAPIClient.withClient(
             baseURL: server.baseURL, tokens: try TokenIssuer(credentials: credentials),
-            retry: try retry ?? RetryPolicy(), requestTimeout: MockAppStoreServer.patientRequestTimeout,
-            logger: Logger.test, sleep: sleeps.sleep, body
+            retry: try retry ?? RetryPolicy(), transport: server, logger: Logger.test, sleep: sleeps.sleep, body
         )
     }
 
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func followsThePaginationTokensToTheLastPageWithAValidTokenOnEveryRequest() async throws {
-        try await MockAppStoreServer.with(key.mock(history.notifications, pageSize: 5)) { server in
+        try await MockAppStoreServer.inProcess(key.mock(history.notifications, pageSize: 5)) { server in
             let (pages, malformed) = try await withClient(server) { try await allPages($0) }
             #expect(pages.count == 5)
             #expect(malformed.isEmpty)
@@ -92,7 +92,7 @@ import Testing
         let faults: [MockAppStoreServer.Fault] = [
             .tooManyRequests(request: 2, retryAfter: .after(.seconds(2))), .serverError(request: 4),
         ]
-        try await MockAppStoreServer.with(key.mock(history.notifications, pageSize: 5, faults: faults)) { server in
+        try await MockAppStoreServer.inProcess(key.mock(history.notifications, pageSize: 5, faults: faults)) { server in
             let sleeps = Sleeps(isWaiting: true)
             let (pages, _) = try await withClient(server, sleeps: sleeps) { try await allPages($0) }
             #expect(try uuids(pages) == history.notifications.map(\.uuid))
@@ -110,7 +110,7 @@ import Testing
     @Test(arguments: ["7", "Wed, 21 Oct 2015 07:28:00 GMT"])
     func otherServersDelaySecondsAndHTTPDatesAreStillHonoured(_ value: String) async throws {
         let faults: [MockAppStoreServer.Fault] = [.tooManyRequests(request: 1, retryAfter: .verbatim(value))]
-        try await MockAppStoreServer.with(key.mock(history.notifications, faults: faults)) { server in
+        try await MockAppStoreServer.inProcess(key.mock(history.notifications, faults: faults)) { server in
             let sleeps = Sleeps()
             let (pages, _) = try await withClient(server, sleeps: sleeps) { try await allPages($0) }
             #expect(try uuids(pages) == history.notifications.map(\.uuid))
@@ -121,7 +121,7 @@ import Testing
     @Test(arguments: [4_040_002, 4_040_004, 4_040_006, 5_000_001])
     func applesRetryableErrorsAreTriedAgain(_ code: Int) async throws {
         let faults: [MockAppStoreServer.Fault] = [.retryableError(request: 2, code: code)]
-        try await MockAppStoreServer.with(key.mock(history.notifications, faults: faults)) { server in
+        try await MockAppStoreServer.inProcess(key.mock(history.notifications, faults: faults)) { server in
             let sleeps = Sleeps()
             let (pages, _) = try await withClient(server, sleeps: sleeps) { try await allPages($0) }
             #expect(try uuids(pages) == history.notifications.map(\.uuid))
@@ -133,7 +133,7 @@ import Testing
 
     @Test func aRetryableErrorThatStaysEndsAsStillFailingWithApplesCode() async throws {
         let faults: [MockAppStoreServer.Fault] = (1...3).map { .retryableError(request: $0) }
-        try await MockAppStoreServer.with(key.mock(history.notifications, faults: faults)) { server in
+        try await MockAppStoreServer.inProcess(key.mock(history.notifications, faults: faults)) { server in
             let error = try await #require(throws: AppStoreServerAPIError.self) {
                 try await withClient(server, retry: try RetryPolicy(maxAttempts: 3)) { try await allPages($0) }
             }
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func anUnknownTransactionIdIsA404WithTransactionIdNotFoundErrorAndNotRetried() async throws {
-        try await MockAppStoreServer.with(key.mock(history.notifications)) { server in
+        try await MockAppStoreServer.inProcess(key.mock(history.notifications)) { server in
             var request = self.request
             request.transactionId = "9999999999"
             let error = try await #require(throws: AppStoreServerAPIError.self) {
@@ -164,7 +164,7 @@ import Testing
     }
 
     @Test func aMalformedPageIsHandedOverThenRequestedAgain() async throws {
-        try await MockAppStoreServer.with(key.mock(history.notifications, faults: [.malformedPage(request: 3)])) {
+        try await MockAppStoreServer.inProcess(key.mock(history.notifications, faults: [.malformedPage(request: 3)])) {
             server in
             let (pages, malformed) = try await withClient(server) { try await allPages($0) }
             #expect(try uuids(pages) == history.notifications.map(\.uuid))
@@ -178,7 +178,7 @@ import Testing
     }
 
     @Test func aWrongKeyStopsAtOnceWith401AndNamesTheLikelyCauses() async throws {
-        try await MockAppStoreServer.with(key.mock(history.notifications)) { server in
+        try await MockAppStoreServer.inProcess(key.mock(history.notifications)) { server in
             let stranger = APIKeyFixture(keyID: key.keyID, issuerID: key.issuerID, bundleID: key.bundleID)
             let error = try await #require(throws: AppStoreServerAPIError.self) {
                 try await withClient(server, key: stranger) { try await allPages($0) }
@@ -192,7 +192,8 @@ import Testing
     }
 
     @Test func givesUpAfterMaxAttempts() async throws {
-        try await MockAppStoreServer.with(key.mock(history.notifications, faults: [.alwaysUnavailable])) { server in
+        try await MockAppStoreServer.inProcess(key.mock(history.notifications, faults: [.alwaysUnavailable])) {
+            server in
             let sleeps = Sleeps()
             let error = try await #require(throws: AppStoreServerAPIError.self) {
                 try await withClient(server, retry: try RetryPolicy(maxAttempts: 3), sleeps: sleeps) {
@@ -212,7 +213,7 @@ import Testing
 
     @Test func aRetryAfterBeyondTheBoundStopsWithoutWaitingAndNamesTheInstant() async throws {
         let faults: [MockAppStoreServer.Fault] = [.tooManyRequests(request: 1, retryAfter: .after(.seconds(3600)))]
-        try await MockAppStoreServer.with(key.mock(history.notifications, faults: faults)) { server in
+        try await MockAppStoreServer.inProcess(key.mock(history.notifications, faults: faults)) { server in
             let sleeps = Sleeps()
             let asked = Int64(Date().timeIntervalSince1970 * 1000)
             let error = try await #require(throws: AppStoreServerAPIError.self) {
@@ -233,7 +234,7 @@ import Testing
     }
 
     @Test func anotherRefusalIsNotRetriedAndSaysWhatAppleSaid() async throws {
-        try await MockAppStoreServer.with(key.mock(history.notifications)) { server in
+        try await MockAppStoreServer.inProcess(key.mock(history.notifications)) { server in
             let backwards = NotificationHistoryRequest(startDate: history.day(3), endDate: history.day(0))
             let error = try await #require(throws: AppStoreServerAPIError.self) {
                 try await withClient(server) { client in

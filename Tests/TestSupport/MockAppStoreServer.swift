@@ -1,9 +1,7 @@
 import AppStoreNotifications
+import AppStoreServerAPI
 import Crypto
 import Foundation
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 import Synchronization
 
 /// A local stand-in for the App Store Server API's Get Notification History and Get All Subscription Statuses, on
@@ -24,9 +22,10 @@ import Synchronization
 /// milliseconds, that informs you when you can next send a request", and every request before that instant is
 /// answered 429 again (with the same `Retry-After`), so a client that reads the header another way is refused.
 ///
-/// Its handlers run on SwiftNIO's event loop threads, not on Swift's cooperative pool, so a test may block a
-/// cooperative thread waiting for a `churn` process while the mock answers that process.
-package final class MockAppStoreServer: Sendable {
+/// It listens on a ``LoopbackHTTPServer``, whose threads are not Swift's cooperative pool, so a test may block a
+/// cooperative thread waiting for a `churn` process while the mock answers that process; a test of the client alone
+/// may take ``transport`` instead, the same answers in process, with no socket.
+package final class MockAppStoreServer: HTTPTransport {
     /// What the server knows and how it misbehaves.
     package struct Configuration: Sendable {
         package var keyID: String
@@ -134,8 +133,7 @@ package final class MockAppStoreServer: Sendable {
 
     private let configuration: Configuration
     private let state: Mutex<State>
-    private let channel: Mutex<(any Channel)?> = Mutex(nil)
-    /// The port it listens on.
+    /// The port it listens on; 0 while it answers in process only.
     private let portNumber = Mutex(0)
 
     private init(configuration: Configuration) {
@@ -143,34 +141,32 @@ package final class MockAppStoreServer: Sendable {
         self.state = Mutex(State(faults: configuration.faults))
     }
 
-    /// Runs `body` with a server listening, and stops it afterwards.
+    /// Runs `body` with a server listening on the loopback interface, and stops it afterwards.
     package static func with<Result>(
         _ configuration: Configuration,
         _ body: (MockAppStoreServer) async throws -> Result
     ) async throws -> Result {
         let server = MockAppStoreServer(configuration: configuration)
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(Handler(server: server))
-                }
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
-        server.channel.withLock { $0 = channel }
-        server.portNumber.withLock { $0 = channel.localAddress?.port ?? 0 }
-        do {
-            let result = try await body(server)
-            try? await channel.close().get()
-            return result
-        } catch {
-            try? await channel.close().get()
-            throw error
-        }
+        let listener = try LoopbackHTTPServer { server.answer($0) }
+        defer { listener.stop() }
+        server.portNumber.withLock { $0 = listener.port }
+        return try await body(server)
     }
 
-    /// `http://127.0.0.1:<port>`, for `--base-url`.
+    /// Runs `body` with a server that answers in process (as an ``HTTPTransport``), with no socket.
+    package static func inProcess<Result>(
+        _ configuration: Configuration,
+        _ body: (MockAppStoreServer) async throws -> Result
+    ) async throws -> Result {
+        try await body(MockAppStoreServer(configuration: configuration))
+    }
+
+    /// The answer to `request`, as the server gives it over a socket.
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        answer(request)
+    }
+
+    /// `http://127.0.0.1:<port>`, for `--base-url` (any port will do for ``inProcess(_:_:)``).
     package var baseURL: String { "http://127.0.0.1:\(portNumber.withLock { $0 })" }
 
     /// The request timeout of clients in tests that count requests and tries.
@@ -199,65 +195,57 @@ package final class MockAppStoreServer: Sendable {
 
     // MARK: - Answers
 
-    fileprivate struct Answer {
-        var status: HTTPResponseStatus
-        var headers: [(String, String)] = []
-        var body: [UInt8] = []
-    }
-
-    fileprivate func answer(method: HTTPMethod, uri: String, headers: HTTPHeaders, body: [UInt8]) -> Answer {
+    fileprivate func answer(_ request: HTTPRequest) -> HTTPResponse {
         state.withLock { state in
             let number = state.requests.count + 1
             var record = Request(
-                authorization: headers.first(name: "Authorization"), paginationToken: nil, served: [], status: 0,
+                authorization: request.header("Authorization"), paginationToken: nil, served: [], status: 0,
                 authenticationProblem: nil, body: [:]
             )
-            let answer = respond(
-                number: number, method: method, uri: uri, headers: headers, body: body, state: &state, record: &record)
-            record.status = Int(answer.status.code)
-            record.retryAfter = answer.headers.first { $0.0 == "Retry-After" }?.1
+            let answer = respond(number: number, request: request, state: &state, record: &record)
+            record.status = answer.status
+            record.retryAfter = answer.header("Retry-After")
             state.requests.append(record)
             return answer
         }
     }
 
-    private func respond(
-        number: Int, method: HTTPMethod, uri: String, headers: HTTPHeaders, body: [UInt8], state: inout State,
-        record: inout Request
-    ) -> Answer {
-        let components = URLComponents(string: uri)
+    private func respond(number: Int, request: HTTPRequest, state: inout State, record: inout Request) -> HTTPResponse {
+        let method = request.method
+        let body = request.body ?? []
+        let components = URLComponents(string: request.url)
         let token = components?.queryItems?.first { $0.name == "paginationToken" }?.value
         record.paginationToken = token
         let path = components?.path ?? ""
-        record.path = "\(method) \(path)"
+        record.path = "\(method.rawValue) \(path)"
         let statusesPath = "/inApps/v1/subscriptions/"
-        let isStatuses = method == .GET && path.hasPrefix(statusesPath)
+        let isStatuses = method == .get && path.hasPrefix(statusesPath)
         let transactionsPath = "/inApps/v2/history/"
-        let isTransactions = method == .GET && path.hasPrefix(transactionsPath)
-        guard isStatuses || isTransactions || (method == .POST && path == "/inApps/v1/notifications/history") else {
-            return Answer(status: .notFound)
+        let isTransactions = method == .get && path.hasPrefix(transactionsPath)
+        guard isStatuses || isTransactions || (method == .post && path == "/inApps/v1/notifications/history") else {
+            return HTTPResponse(status: 404)
         }
-        if let problem = authenticationProblem(headers.first(name: "Authorization")) {
+        if let problem = authenticationProblem(request.header("Authorization")) {
             record.authenticationProblem = problem
-            return Answer(status: .unauthorized, body: Array("Unauthenticated".utf8))
+            return HTTPResponse(status: 401, body: Array("Unauthenticated".utf8))
         }
         if let json = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] {
             record.body = json.mapValues { "\($0)" }
         }
         let nowMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
         if let limit = state.limitedUntil, nowMilliseconds < limit.milliseconds {
-            var answer = Self.error(.tooManyRequests, code: 4_290_000, "Rate limit exceeded.")
+            var answer = Self.error(429, code: 4_290_000, "Rate limit exceeded.")
             answer.headers.append(("Retry-After", limit.header))
             return answer
         }
         for fault in state.faults {
             switch fault {
             case .alwaysUnavailable:
-                return Self.error(.serviceUnavailable, code: 5_000_000, "An unknown error occurred.")
+                return Self.error(503, code: 5_000_000, "An unknown error occurred.")
             case .unavailableFrom(let first) where number >= first:
-                return Self.error(.serviceUnavailable, code: 5_000_000, "An unknown error occurred.")
+                return Self.error(503, code: 5_000_000, "An unknown error occurred.")
             case .tooManyRequests(number, let retryAfter):
-                var answer = Self.error(.tooManyRequests, code: 4_290_000, "Rate limit exceeded.")
+                var answer = Self.error(429, code: 4_290_000, "Rate limit exceeded.")
                 switch retryAfter {
                 case .after(let wait):
                     let (seconds, attoseconds) = wait.components
@@ -271,10 +259,10 @@ package final class MockAppStoreServer: Sendable {
             case .retryableError(number, let code):
                 // Apple's documentation gives these errors no message text: the mock's is its own.
                 return Self.error(
-                    code == 5_000_001 ? .internalServerError : .notFound, code: code,
+                    code == 5_000_001 ? 500 : 404, code: code,
                     "A retryable error (\(code)): try again.")
             case .serverError(number):
-                return Self.error(.internalServerError, code: 5_000_000, "An unknown error occurred.")
+                return Self.error(500, code: 5_000_000, "An unknown error occurred.")
             default:
                 break
             }
@@ -291,11 +279,11 @@ package final class MockAppStoreServer: Sendable {
             let startDate = (json["startDate"] as? NSNumber)?.int64Value,
             let endDate = (json["endDate"] as? NSNumber)?.int64Value
         else {
-            return Self.error(.badRequest, code: 4_000_015, "Invalid request start date.")
+            return Self.error(400, code: 4_000_015, "Invalid request start date.")
         }
         record.body = json.mapValues { "\($0)" }
         guard startDate < endDate else {
-            return Self.error(.badRequest, code: 4_000_013, "Invalid date range.")
+            return Self.error(400, code: 4_000_013, "Invalid date range.")
         }
         let type = json["notificationType"] as? String
         let onlyFailures = (json["onlyFailures"] as? NSNumber)?.boolValue ?? false
@@ -304,15 +292,15 @@ package final class MockAppStoreServer: Sendable {
         var offset = 0
         if let token {
             if state.expiredTokens.contains(token) {
-                return Self.error(.badRequest, code: 4_000_017, "Pagination token expired.")
+                return Self.error(400, code: 4_000_017, "Pagination token expired.")
             }
             guard let known = state.tokens[token], known.fingerprint == fingerprint else {
-                return Self.error(.badRequest, code: 4_000_014, "Invalid pagination token.")
+                return Self.error(400, code: 4_000_014, "Invalid pagination token.")
             }
             offset = known.offset
         }
         if let transaction, !knows(transaction) || configuration.historyNotFound.contains(transaction) {
-            return Self.error(.notFound, code: 4_040_010, "Transaction id not found.")
+            return Self.error(404, code: 4_040_010, "Transaction id not found.")
         }
         let matching = configuration.notifications
             .filter { $0.signedDate >= startDate && $0.signedDate < endDate }
@@ -344,12 +332,12 @@ package final class MockAppStoreServer: Sendable {
         }
         let bytes = Array((try? JSONSerialization.data(withJSONObject: response, options: [.sortedKeys])) ?? Data())
         if state.faults.contains(.malformedPage(request: number)) {
-            return Answer(
-                status: .ok, headers: [("Content-Type", "application/json")], body: Array(bytes.prefix(bytes.count / 2))
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "application/json")], body: Array(bytes.prefix(bytes.count / 2))
             )
         }
         record.served = page.map(\.uuid)
-        return Answer(status: .ok, headers: [("Content-Type", "application/json")], body: bytes)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: bytes)
     }
 
     /// Whether the server knows `transactionId`: a notification of its subscription, or a status item.
@@ -359,9 +347,9 @@ package final class MockAppStoreServer: Sendable {
     }
 
     /// Get All Subscription Statuses for `transactionId`: its configured item, in one group.
-    private func statuses(of transactionId: String) -> Answer {
+    private func statuses(of transactionId: String) -> HTTPResponse {
         guard let item = configuration.statuses[transactionId] else {
-            return Self.error(.notFound, code: 4_040_010, "Transaction id not found.")
+            return Self.error(404, code: 4_040_010, "Transaction id not found.")
         }
         let response: [String: Any] = [
             "environment": "Production", "bundleId": configuration.bundleID, "appAppleId": 1_234,
@@ -379,20 +367,20 @@ package final class MockAppStoreServer: Sendable {
             ],
         ]
         let bytes = Array((try? JSONSerialization.data(withJSONObject: response, options: [.sortedKeys])) ?? Data())
-        return Answer(status: .ok, headers: [("Content-Type", "application/json")], body: bytes)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: bytes)
     }
 
     /// Get Transaction History for `transactionId`, as Apple's HistoryResponse: up to ``Configuration/transactionPageSize``
     /// signed transactions after `revision`, `hasMore`, and the `revision` of the next set; 404 (4040010) for a
     /// transaction id it knows nothing of, 400 (4000005 InvalidRequestRevisionError) for a revision it did not hand out.
-    private func transactionHistory(of transactionId: String, revision: String?) -> Answer {
+    private func transactionHistory(of transactionId: String, revision: String?) -> HTTPResponse {
         guard knows(transactionId) || configuration.transactions[transactionId] != nil else {
-            return Self.error(.notFound, code: 4_040_010, "Transaction id not found.")
+            return Self.error(404, code: 4_040_010, "Transaction id not found.")
         }
         var offset = 0
         if let revision {
             guard revision.hasPrefix("revision-"), let value = Int(revision.dropFirst("revision-".count)) else {
-                return Self.error(.badRequest, code: 4_000_005, "Invalid request revision.")
+                return Self.error(400, code: 4_000_005, "Invalid request revision.")
             }
             offset = value
         }
@@ -404,11 +392,11 @@ package final class MockAppStoreServer: Sendable {
             "appAppleId": 1_234, "environment": "Production", "signedTransactions": page,
         ]
         let bytes = Array((try? JSONSerialization.data(withJSONObject: response, options: [.sortedKeys])) ?? Data())
-        return Answer(status: .ok, headers: [("Content-Type", "application/json")], body: bytes)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: bytes)
     }
 
-    private static func error(_ status: HTTPResponseStatus, code: Int, _ message: String) -> Answer {
-        Answer(
+    private static func error(_ status: Int, code: Int, _ message: String) -> HTTPResponse {
+        HTTPResponse(
             status: status, headers: [("Content-Type", "application/json")],
             body: Array("{\"errorCode\":\(code),\"errorMessage\":\"\(message)\"}".utf8)
         )
@@ -440,43 +428,5 @@ package final class MockAppStoreServer: Sendable {
             configuration.publicKey.isValidSignature(ecdsa, for: Data((parts[0] + "." + parts[1]).utf8))
         else { return "bad signature" }
         return nil
-    }
-
-    /// Reads a request and writes the server's answer, on the connection's event loop.
-    private final class Handler: ChannelInboundHandler {
-        typealias InboundIn = HTTPServerRequestPart
-        typealias OutboundOut = HTTPServerResponsePart
-
-        private let server: MockAppStoreServer
-        private var head: HTTPRequestHead?
-        private var body: [UInt8] = []
-
-        init(server: MockAppStoreServer) {
-            self.server = server
-        }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            switch unwrapInboundIn(data) {
-            case .head(let head):
-                self.head = head
-                body = []
-            case .body(var buffer):
-                body += buffer.readBytes(length: buffer.readableBytes) ?? []
-            case .end:
-                guard let head else { return }
-                let answer = server.answer(method: head.method, uri: head.uri, headers: head.headers, body: body)
-                var headers = HTTPHeaders(answer.headers)
-                headers.add(name: "Content-Length", value: String(answer.body.count))
-                context.write(
-                    wrapOutboundOut(
-                        .head(HTTPResponseHead(version: head.version, status: answer.status, headers: headers))),
-                    promise: nil
-                )
-                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answer.body)))), promise: nil)
-                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-                if !head.isKeepAlive { context.close(promise: nil) }
-                self.head = nil
-            }
-        }
     }
 }
