@@ -590,12 +590,30 @@ def measure_analysis(base_export, nightly_export, targets, runs):
                 f"query {results['query'][-1]['seconds']:.2f} s, "
                 f"report --as-of {results['as_of_report'][-1]['seconds']:.2f} s"
             )
+        results["forecast_check"] = compare_forecast_checks(database, report_dir)
         shutil.rmtree(report_dir, ignore_errors=True)
         if stage_index == 0:
             results.update(measure_nightly(database, nightly_export, rows, runs))
         stages.append(results)
     drop_database(database)
     return stages
+
+
+def compare_forecast_checks(database, report_dir):
+    """forecast_check.csv as the report derives it from its own episodes (no --as-of) against the same check with the
+    episodes as of B built afresh (--as-of the latest signedDate): the rows of each and how many differ."""
+    latest = psql(database, "SELECT (date_part('epoch', max(signed_date)) * 1000)::int8 FROM notifications;")
+    files = {}
+    for name, extra in (("derived", []), ("rebuilt", ["--as-of", latest])):
+        out = report_dir.parent / f"forecast-{name}"
+        shutil.rmtree(out, ignore_errors=True)
+        churn(["report", *extra, "--out", out], database)
+        files[name] = (out / "forecast_check.csv").read_text().splitlines()
+        shutil.rmtree(out, ignore_errors=True)
+    derived, rebuilt = files["derived"], files["rebuilt"]
+    differing = sum(1 for a, b in zip(derived, rebuilt) if a != b) + abs(len(derived) - len(rebuilt))
+    log(f"  forecast check derived against rebuilt: {differing} of {len(rebuilt)} lines differ")
+    return {"lines": len(rebuilt), "differing": differing, "all": (derived[-1], rebuilt[-1])}
 
 
 def table_sizes(database):
@@ -796,6 +814,16 @@ def render(context):
                 f"| | {seconds_text(median_of(stage['as_of_report'], 'cpu_seconds'))} "
                 f"| {number(peak_mb(stage['as_of_report']))} MB | ordered scan "
                 f"| {paired(stage['as_of_report'], stage['scan']):.2f} |"
+            )
+        if stage.get("forecast_check"):
+            compared = stage["forecast_check"]
+            verdict = "identical" if compared["differing"] == 0 else (
+                f"{compared['differing']} of {compared['lines']} lines differ; (all) derived `{compared['all'][0]}`, "
+                f"rebuilt `{compared['all'][1]}`")
+            add(
+                f"| `forecast_check.csv` of `churn report` (derived from its own episodes) against `churn report "
+                f"--as-of <the latest signedDate>` (episodes as of B built afresh) | {number(rows)} rows | {verdict} "
+                f"| | | | | |"
             )
         if stage.get("sizes"):
             sizes = stage["sizes"]

@@ -169,6 +169,57 @@ package enum ForecastCheck {
         }
     }
 
+    /// The check from the episodes as of T alone, in the report's own pass, with no second build: each episode of
+    /// T is taken as it stood at B (``asItStood(_:at:)``), which gives the curve and the open episodes of B, and an
+    /// episode open at B is its own outcome at T, so none goes unmatched.
+    ///
+    /// It differs from the check of episodes built afresh as of B (``Then``, ``Tally``) only where the notifications
+    /// signed by B tell another story than the episode's times: an episode whose t0 is at or before B but whose
+    /// opening notification was signed after B (absent from the build as of B, here open at B), and one that ended
+    /// at or before B by a notification signed after B (open in the build as of B, here closed). It keeps, for each
+    /// episode opened by B, the curve's 16 bytes, and for each open at B its duration and outcome.
+    package struct Derived: Sendable {
+        private var then: Then
+        /// Per episode open at B, in the order added: whether it recovered by day 60.
+        private var recovered: [Bool] = []
+
+        /// - Parameter asOf: T, the as-of time of the episodes added.
+        package init(asOf: Int64) {
+            then = Then(checkTime: ForecastCheck.checkTime(asOf: asOf))
+        }
+
+        /// Adds one finished episode built as of T.
+        package mutating func add(_ episode: Episode) {
+            guard episode.billingPlan == .standard, episode.start <= then.checkTime else { return }
+            let stood = ForecastCheck.asItStood(episode, at: then.checkTime)
+            then.add(stood)
+            if stood.isOpen { recovered.append(ForecastCheck.isRecoveredInWindow(episode)) }
+        }
+
+        /// The check: every episode open at B, by band of its chance.
+        package var check: Check {
+            let forecast = then.forecast
+            var bands = [Row](repeating: Row(), count: bandCount)
+            for (entry, recovered) in zip(forecast.open, recovered) {
+                bands[band(of: entry.chance)].add(chance: entry.chance, recovered: recovered)
+            }
+            return Check(checkTime: forecast.checkTime, episodesThen: forecast.episodesThen, bands: bands)
+        }
+    }
+
+    /// An episode as of T as it stood at `time` (t0 ≤ `time`): as it is when it ended by then, an end by inference
+    /// only once the episode was mature; otherwise open, its end and outcome unknown yet.
+    package static func asItStood(_ episode: Episode, at time: Int64) -> Episode {
+        if let end = episode.end, end <= time, !episode.endInferred || episode.isMature(asOf: time) { return episode }
+        var open = episode
+        open.end = nil
+        open.outcome = .open
+        open.recoveredBy = nil
+        open.endInferred = false
+        open.closingNotificationUUID = nil
+        return open
+    }
+
     /// Recovered (by retry or a new purchase) at most 60 days after t0.
     package static func isRecoveredInWindow(_ episode: Episode) -> Bool {
         guard episode.outcome == .recovered, let end = episode.end else { return false }

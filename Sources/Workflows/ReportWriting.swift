@@ -60,8 +60,9 @@ package enum ReportWriting {
     }
 
     /// Writes the report of the episodes `episodes` streams, which returns the dataset's counts, with the forecast
-    /// check: a first pass over the episodes built as of 61 days earlier gives the chances of the episodes open then,
-    /// and the report's own pass keeps only those episodes' outcomes.
+    /// check (``ForecastCheckTally``): for a report with `--as-of`, a first pass over the episodes built as of 61 days
+    /// earlier gives the chances of the episodes open then and the report's own pass keeps only those episodes'
+    /// outcomes; otherwise the report's own pass derives both.
     private static func writeStreamed(
         environment: String,
         asOf: Int64,
@@ -80,8 +81,8 @@ package enum ReportWriting {
             asOf: asOf, store: store, environment: environment, root: root, granularity: granularity,
             schedule: schedule, isAsOfGiven: isAsOfGiven)
         var tally = Report.Tally(asOf: asOf, options: options)
-        var check = ForecastCheck.Tally(
-            forecast: try forecast(environment: environment, asOf: asOf, store: store, reader: reader))
+        var check = try ForecastCheckTally(
+            rebuilt: isAsOfGiven, environment: environment, asOf: asOf, store: store, reader: reader)
         var expired = CustomerReturns()
         var billingIssueDays = apple.map { _ in BillingIssueDays.Tally(asOf: asOf) }
         let counts = try episodes { episode in
@@ -105,15 +106,35 @@ package enum ReportWriting {
             report: report, directory: directory, asOf: asOf, previousReportProblem: previousReportProblem)
     }
 
-    /// The chances of the episodes open 61 days before `asOf`, from the episodes built afresh as of then
-    /// (``StoredDataset/streamBuilt(environment:asOf:reader:_:)``), streamed: only the curve's durations and the open
-    /// episodes' keys are kept.
-    private static func forecast(
-        environment: String, asOf: Int64, store: StoredDataset, reader: PGConnection
-    ) throws -> ForecastCheck.Forecast {
-        var then = ForecastCheck.Then(checkTime: ForecastCheck.checkTime(asOf: asOf))
-        _ = try store.streamBuilt(environment: environment, asOf: then.checkTime, reader: reader) { then.add($0) }
-        return then.forecast
+    /// The forecast check of a report: exact, from the episodes built afresh as of 61 days earlier, for a report
+    /// with `--as-of`; derived from the report's own episodes otherwise (``ForecastCheck/Derived``), with no
+    /// second build.
+    private struct ForecastCheckTally {
+        /// One of the two, never both: optional so that each is changed in place.
+        private var rebuilt: ForecastCheck.Tally?
+        private var derived: ForecastCheck.Derived?
+
+        /// - Parameter rebuilt: whether to build the episodes as of 61 days before `asOf` afresh
+        ///   (``StoredDataset/streamBuilt(environment:asOf:reader:_:)``), streamed: only the curve's durations and the
+        ///   open episodes' keys are kept.
+        init(rebuilt: Bool, environment: String, asOf: Int64, store: StoredDataset, reader: PGConnection) throws {
+            guard rebuilt else {
+                derived = ForecastCheck.Derived(asOf: asOf)
+                return
+            }
+            var then = ForecastCheck.Then(checkTime: ForecastCheck.checkTime(asOf: asOf))
+            _ = try store.streamBuilt(environment: environment, asOf: then.checkTime, reader: reader) { then.add($0) }
+            self.rebuilt = ForecastCheck.Tally(forecast: then.forecast)
+        }
+
+        mutating func add(_ episode: Episode) {
+            rebuilt?.add(episode)
+            derived?.add(episode)
+        }
+
+        var check: ForecastCheck.Check {
+            rebuilt?.check ?? derived?.check ?? .empty(asOf: 0)
+        }
     }
 
     /// The report's options: the database's identity, rejections and latest data, and the previous report's

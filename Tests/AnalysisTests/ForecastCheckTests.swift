@@ -109,6 +109,32 @@ import Testing
         #expect(!ForecastCheck.isRecoveredInWindow(Self.episode("Z", start: 0, outcome: .cancelled, days: 10)))
     }
 
+    @Test func theCheckDerivedFromTheEpisodesAsOfTAloneIsTheCheckOfTheEpisodesBuiltAsOfB() {
+        // Every episode of `now` ended by B as it stood at B, and O1 and O2 ended after B: as of B they were open.
+        var derived = ForecastCheck.Derived(asOf: Self.asOf)
+        for episode in Self.now { derived.add(episode) }
+        #expect(derived.check == Self.check())
+        #expect(derived.check.episodesThen == 6, "N started after B")
+    }
+
+    @Test func anEndByInferenceStoodAtTheCheckTimeOnlyOnceTheEpisodeWasMature() {
+        // Expired by inference at t0 + 60 days, which is before B; mature (t0 + 61 days) only after B.
+        var expired = Self.episode("E", start: Self.checkTime - 60 * T.day - T.hour, outcome: .expired, days: 60)
+        expired.endInferred = true
+        #expect(ForecastCheck.asItStood(expired, at: Self.checkTime).isOpen)
+        let matured = ForecastCheck.asItStood(expired, at: Self.checkTime + T.day)
+        #expect(matured == expired)
+        // Ended by a notification before B: as it is.
+        var notified = expired
+        notified.endInferred = false
+        #expect(ForecastCheck.asItStood(notified, at: Self.checkTime) == notified)
+        // Ended after B: open then, with no outcome, end or closing notification.
+        let recovered = Self.episode("R", start: Self.checkTime - 2 * T.day, outcome: .recovered, days: 3)
+        let open = ForecastCheck.asItStood(recovered, at: Self.checkTime)
+        #expect(open.isOpen && open.end == nil && open.recoveredBy == nil && open.closingNotificationUUID == nil)
+        #expect(open.duration(asOf: Self.checkTime) == 2 * T.day)
+    }
+
     @Test func anEpisodeNotFoundLaterIsLeftOutAndCounted() {
         // At T, O2's subscription has an episode opened by another notification: not the one open at B.
         let now = Self.now.map { episode in

@@ -75,6 +75,8 @@ import Testing
                 "0.5-0.6,1,0.500000,1,1.000000,0.206549,1.000000,0.500000",
                 "(all),2,0.500000,1,0.500000,0.094531,0.905469,0.250000",
             ])
+        // The same as of day 140 named: the episodes as of B built afresh rather than derived from those as of T.
+        #expect(try report("latest-rebuilt", ["--as-of", Self.timestamp(140)]).csv == latest.csv)
         #expect(
             latest.summary.contains(
                 "61 days ago (as of \(Self.minute(79))), 2 episodes were open; this method expected 0.5 of them to "
