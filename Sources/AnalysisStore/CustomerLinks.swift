@@ -37,6 +37,77 @@ package struct CustomerLinks {
         ).affectedRows
     }
 
+    /// Relinks the stored customers of `environment` where the subscriptions in the session's temporary table
+    /// `churn_touched`, just rebuilt in the caller's transaction, can have changed them; the result equals
+    /// ``store(environment:)``.
+    ///
+    /// Keys only change with a subscription's own notifications, so a customer can change only where a touched
+    /// subscription is: the relinked subscriptions are the touched ones, those holding a key a touched one holds
+    /// (its `subscription:<id>` key included, and the subscription a touched one's `subscription:<id>` key names),
+    /// and every subscription of the customers all of them belonged to before. No key of one of those is shared
+    /// with a subscription outside (a key shared before joined both into one customer; a key shared now but not
+    /// before is a touched one's), so the spread over their keys alone links them as over every key.
+    /// - Returns: the subscriptions linked to another, in the whole environment.
+    @discardableResult
+    package func storeTouched(environment: String) throws -> Int {
+        try connection.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS churn_relinked (original_transaction_id text PRIMARY KEY)")
+        try connection.execute("TRUNCATE churn_relinked")
+        try connection.execute(
+            """
+            INSERT INTO churn_relinked
+            SELECT original_transaction_id FROM churn_touched
+            UNION
+            SELECT l.original_transaction_id
+            FROM subscription_links l
+            JOIN subscription_links t ON t.environment = $1 AND t.link = l.link
+            JOIN churn_touched c ON c.original_transaction_id = t.original_transaction_id
+            WHERE l.environment = $1
+            UNION
+            SELECT l.original_transaction_id
+            FROM subscription_links l JOIN churn_touched c ON l.link = 'subscription:' || c.original_transaction_id
+            WHERE l.environment = $1
+            UNION
+            SELECT substr(l.link, length('subscription:') + 1)
+            FROM subscription_links l JOIN churn_touched c ON c.original_transaction_id = l.original_transaction_id
+            WHERE l.environment = $1 AND l.link LIKE 'subscription:%'
+            """,
+            [environment]
+        )
+        try connection.execute(
+            """
+            INSERT INTO churn_relinked
+            SELECT s.original_transaction_id FROM subscription_customers s
+            WHERE s.environment = $1 AND s.customer_id IN (
+                SELECT x.customer_id FROM subscription_customers x
+                JOIN churn_relinked r ON r.original_transaction_id = x.original_transaction_id
+                WHERE x.environment = $1)
+            ON CONFLICT DO NOTHING
+            """,
+            [environment]
+        )
+        try connection.execute("ANALYZE churn_relinked")
+        try label(environment: environment, asOf: nil, within: "churn_relinked")
+        try connection.execute(
+            """
+            DELETE FROM subscription_customers s USING churn_relinked r
+            WHERE s.environment = $1 AND s.original_transaction_id = r.original_transaction_id
+            """,
+            [environment]
+        )
+        try connection.execute(
+            """
+            INSERT INTO subscription_customers (environment, original_transaction_id, customer_id)
+            SELECT $1, original_transaction_id, customer_id FROM churn_labels
+            """,
+            [environment]
+        )
+        let count = try connection.execute(
+            "SELECT count(*) FROM subscription_customers WHERE environment = $1", [environment]
+        ).scalar
+        return count.flatMap { Int($0) } ?? 0
+    }
+
     /// Links the customers of `environment` by the keys first signed by `asOf` (Unix ms) into ``asOfTable``.
     package func link(environment: String, asOf: Int64) throws {
         try label(environment: environment, asOf: asOf)
@@ -53,9 +124,14 @@ package struct CustomerLinks {
 
     /// Labels every subscription that shares a key with the smallest original transaction id it is linked to, in
     /// the session's temporary table `churn_labels`.
-    private func label(environment: String, asOf: Int64?) throws {
+    /// - Parameter within: a temporary table of the only subscriptions whose keys count (one no key links to a
+    ///   subscription outside it); nil for all.
+    private func label(environment: String, asOf: Int64?, within: String? = nil) throws {
         func cutoff(_ column: String) -> String {
             asOf.map { "AND \(column) <= 'epoch'::timestamptz + \($0) * interval '1 millisecond'" } ?? ""
+        }
+        func scope(_ subscription: String) -> String {
+            within.map { "AND \(subscription) IN (SELECT original_transaction_id FROM \($0))" } ?? ""
         }
         try connection.execute(
             "CREATE TEMP TABLE IF NOT EXISTS churn_shared_links (original_transaction_id text NOT NULL, link text NOT NULL)"
@@ -73,10 +149,11 @@ package struct CustomerLinks {
             INSERT INTO churn_shared_links
             WITH keys AS (
                 SELECT original_transaction_id, link FROM subscription_links
-                WHERE environment = $1 \(cutoff("first_signed"))
+                WHERE environment = $1 \(cutoff("first_signed")) \(scope("original_transaction_id"))
                 UNION ALL
                 SELECT DISTINCT substr(l.link, length('subscription:') + 1), l.link FROM subscription_links l
                 WHERE l.environment = $1 AND l.link LIKE 'subscription:%' \(cutoff("l.first_signed"))
+                  \(scope("substr(l.link, length('subscription:') + 1)"))
                   AND EXISTS (
                       SELECT 1 FROM notifications n
                       WHERE n.original_transaction_id = substr(l.link, length('subscription:') + 1)

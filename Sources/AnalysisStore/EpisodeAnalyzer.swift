@@ -152,7 +152,10 @@ package struct EpisodeAnalyzer {
             let counts = try rebuildTouched(environment: environment, everything: full)
             FaultPoint.reach("analyze.episodes-copied")
             summary.graceEndsChanged = try inferGraceEnds(environment: environment)
-            summary.linkedSubscriptions = try CustomerLinks(connection: writer).store(environment: environment)
+            let customers = CustomerLinks(connection: writer)
+            summary.linkedSubscriptions =
+                full
+                ? try customers.store(environment: environment) : try customers.storeTouched(environment: environment)
             summary.notificationsRead = counts.notifications
             summary.episodesWritten = counts.episodes
             if full { summary.subscriptionsRebuilt = counts.subscriptions }

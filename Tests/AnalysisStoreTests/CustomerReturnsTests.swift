@@ -84,6 +84,46 @@ import Testing
         #expect(try Self.followUps(writer: writer, asOf: SignedStories.day(100), latest: false)["G"] == .some(nil))
     }
 
+    /// The nightly relinks only the customers a touched subscription can change, and those include every subscription
+    /// of a customer it joins: here M3 shares a key with M1 and M2 only, and M0 is linked to them through M2's other
+    /// key, so a relink of M1, M2 and M3 alone would name M1 as their customer instead of M0.
+    @Test func anIncrementalRelinkFollowsEveryKeyOfTheCustomersItJoins() async throws {
+        let schema = try TestDatabase.makeSchema("customerchain")
+        let writer = try schema.connect()
+        try Migrator(logger: .test).migrate(writer)
+        let reader = try schema.connect()
+        var stories = try SignedStories(name: "CustomerChain")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func subscribed(_ name: String, at day: Int64, _ fields: [String: String]) throws -> String {
+            try stories.line(name, "SUBSCRIBED", "INITIAL_BUY", at: day, expires: day + 30, transactionFields: fields)
+        }
+        try await stories.load(
+            [
+                try subscribed("M0", at: 10, ["appAccountToken": "t"]),
+                try subscribed("M1", at: 20, ["appTransactionId": "a"]),
+                try subscribed("M2", at: 30, ["appTransactionId": "a", "appAccountToken": "t"]),
+                try subscribed("N1", at: 30, ["appAccountToken": "u"]),
+                try subscribed("N2", at: 35, ["appAccountToken": "u"]),
+            ], as: "first.jsonl", in: directory, into: writer)
+        let analyzer = EpisodeAnalyzer(writer: writer, reader: reader, logger: .test)
+        try analyzer.analyze(environment: "Production")
+        let customers = "SELECT original_transaction_id || '→' || customer_id FROM subscription_customers ORDER BY 1"
+        #expect(
+            try writer.execute(customers).rows.compactMap { $0[0] } == ["M0→M0", "M1→M0", "M2→M0", "N1→N1", "N2→N1"])
+
+        try await stories.load(
+            [try subscribed("M3", at: 40, ["appTransactionId": "a"])], as: "second.jsonl", in: directory, into: writer)
+        let incremental = try analyzer.analyze(environment: "Production")
+        #expect(incremental.subscriptionsRebuilt == 1)
+        #expect(incremental.linkedSubscriptions == 6)
+        let afterIncremental = try writer.execute(customers).rows.compactMap { $0[0] }
+        #expect(afterIncremental == ["M0→M0", "M1→M0", "M2→M0", "M3→M0", "N1→N1", "N2→N1"])
+        try analyzer.analyze(environment: "Production", full: true)
+        #expect(try writer.execute(customers).rows.compactMap { $0[0] } == afterIncremental)
+    }
+
     /// Each expired episode's time to return, by subscription (nil: none by `asOf`).
     static func followUps(writer: PGConnection, asOf: Int64, latest: Bool) throws -> [String: Int64?] {
         var returns = CustomerReturns()

@@ -44,6 +44,9 @@ struct RandomHistory: CustomStringConvertible {
         options.missingExpiryRate = 0.5
         options.familyRate = 0.1
         options.sandboxRate = 0.15
+        // Customers of several subscriptions: returns on a new subscription of the same account, and migrations.
+        options.returnRate = 0.5
+        options.migrationRate = 0.02
         options.testEvery = 20
         self.options = options
 

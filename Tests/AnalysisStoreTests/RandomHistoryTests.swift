@@ -47,6 +47,8 @@ import Testing
                     store, writer, environment: environment, events: loaded,
                     "\(history), \(environment), after file \(index)"
                 )
+                try expectCustomersEqualAFullRelink(
+                    writer, environment: environment, "\(history), \(environment), after file \(index)")
             }
         }
 
@@ -68,6 +70,8 @@ import Testing
         #expect(quality.lateFailureNotice > 0 && quality.staleFailureNotice > 0, "\(history): \(quality)")
         #expect(quality.inferredExpiry > 0 && quality.duplicatesSkipped > 0, "\(history): \(quality)")
         #expect(quality.familySharedSkipped > 0 && quality.outsideEnvironment > 0, "\(history): \(quality)")
+        let linked = try writer.execute("SELECT count(*) FROM subscription_customers").scalar
+        #expect(Int(linked ?? "") ?? 0 > 0, "\(history): no subscriptions linked into customers")
         if history.options.grace != .none {
             #expect(quality.graceEndInferred + quality.graceEndUnknown > 0, "\(history): \(quality)")
         }
@@ -141,9 +145,26 @@ import Testing
     }
 
     /// Every row of the episode tables, as text, in a fixed order.
+    /// The customers the incremental analysis relinked are those of a relink of every key of the environment.
+    private func expectCustomersEqualAFullRelink(
+        _ connection: PGConnection, environment: String, _ context: String
+    ) throws {
+        let customers = "SELECT original_transaction_id || '→' || customer_id FROM %@ ORDER BY 1"
+        let stored = try connection.execute(
+            customers.replacingOccurrences(of: "%@", with: "subscription_customers WHERE environment = $1"),
+            [environment]
+        ).rows
+        let latest = try #require(try StoredDataset(connection: connection).latestSignedDate())
+        try CustomerLinks(connection: connection).link(environment: environment, asOf: latest)
+        let relinked = try connection.execute(
+            customers.replacingOccurrences(of: "%@", with: CustomerLinks.asOfTable)
+        ).rows
+        #expect(stored == relinked, "\(context): customers")
+    }
+
     private func storedRows(_ connection: PGConnection) throws -> [String] {
         var rows: [String] = []
-        for table in ["billing_episodes", "subscription_analysis", "subscription_renewals"] {
+        for table in ["billing_episodes", "subscription_analysis", "subscription_renewals", "subscription_customers"] {
             rows += try connection.execute("SELECT '\(table) ' || t::text FROM \(table) t ORDER BY 1").rows
                 .compactMap { $0[0] }
         }
