@@ -953,6 +953,15 @@ def render(context):
     for note in context.get("notes", []):
         add("")
         add(note)
+    first_build = ROOT / "bench" / "first-build.md"
+    if first_build.exists():
+        add("")
+        add("## First build")
+        add("")
+        add("`make demo` whole from a fresh clone with an empty build directory, by the wall clock "
+            "(`scripts/first-build.sh [commit]`, which keeps its rows in bench/first-build.md):")
+        add("")
+        add(first_build.read_text().rstrip("\n"))
     return "\n".join(lines) + "\n"
 
 
