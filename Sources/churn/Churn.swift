@@ -39,6 +39,7 @@ struct Churn: AsyncParsableCommand {
 
     /// Runs the command and turns every failure into one clear message and a documented exit code.
     static func main() async {
+        Allocator.configure()
         let arguments = Array(CommandLine.arguments.dropFirst())
         Console.use(LogFormat.requested(in: arguments))
         do {
