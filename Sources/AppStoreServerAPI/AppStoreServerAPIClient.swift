@@ -193,19 +193,27 @@ package final class AppStoreServerAPIClient: Sendable {
     /// The path of Get Transaction History (version 2), before the transaction id.
     package static let transactionHistoryPath = "/inApps/v2/history/"
 
-    /// One set (up to 20) of the customer's transactions from Get Transaction History, oldest first, auto-renewable
-    /// subscriptions only. Tried again as history pages are.
+    /// One set (up to 20) of the customer's auto-renewable subscription transactions purchased in
+    /// [`purchasedFrom`, `purchasedBefore`) from Get Transaction History. Apple sorts them "by their recently
+    /// modified date", not by purchase, so a caller reads every set. Tried again as history pages are.
     ///
-    /// [Get Transaction History](https://developer.apple.com/documentation/appstoreserverapi/get-transaction-history)
+    /// [Get Transaction History](https://developer.apple.com/documentation/appstoreserverapi/get-transaction-history):
+    /// `startDate` ("The results include a transaction if its purchaseDate is equal to or greater than the
+    /// startDate"), `endDate` ("if its purchaseDate is less than the endDate"), `productType`, and `revision`, with
+    /// "the same query parameters from the initial request" on every later one.
     /// - Parameters:
     ///   - transactionId: any transaction id of the customer (an original transaction id will do).
+    ///   - purchasedFrom: `startDate` (Unix ms).
+    ///   - purchasedBefore: `endDate` (Unix ms).
     ///   - revision: the previous answer's `revision`; nil for the first set.
     /// - Returns: the decoded answer, its signed transactions still tokens.
     /// - Throws: ``AppStoreServerAPIError`` (`rejected` for an unknown transaction id, 404 with 4040010).
-    package func transactionHistory(transactionId: String, revision: String?) async throws -> HistoryResponse {
+    package func transactionHistory(
+        transactionId: String, purchasedFrom: Int64, purchasedBefore: Int64, revision: String?
+    ) async throws -> HistoryResponse {
         var url =
             baseURL + Self.transactionHistoryPath + Self.percentEncoded(transactionId)
-            + "?sort=ASCENDING&productType=AUTO_RENEWABLE"
+            + "?startDate=\(purchasedFrom)&endDate=\(purchasedBefore)&productType=AUTO_RENEWABLE"
         if let revision { url += "&revision=" + Self.percentEncoded(revision) }
         let (response, _, attempts) = try await send(.get, url: url, body: nil, decode: Self.decodeHistory) {
             _, reason, attempt in

@@ -208,9 +208,10 @@ final class SubscriptionRepairer {
         )
     }
 
-    /// Reads the signed transactions of a check's subscription (Get Transaction History, oldest first, `revision` by
-    /// `revision` while `hasMore`), verifies each as the loader verifies notifications, and records the first renewal
-    /// purchased within the episode's retry window (``RecoveryProof``) on the check, with how many were read.
+    /// Reads the signed transactions of a check's subscription purchased within the episode's retry window (Get
+    /// Transaction History, `revision` by `revision` while `hasMore`), verifies each as the loader verifies
+    /// notifications, and records the renewal purchased first (``RecoveryProof``) on the check, with how many were
+    /// read. Apple orders them by the date each was last modified, so every set is read.
     ///
     /// Nothing is written to the exports directory: Apple signed these transactions, not notifications, so none is
     /// made into one. A refusal about this subscription (``AppStoreServerAPIError/isAboutTheRequest``), an answer for
@@ -234,11 +235,13 @@ final class SubscriptionRepairer {
                 metadata: ["repair.check": "\(check.id)", "repair.problem": "\(problem)"]
             )
         }
-        reading: while true {
+        while true {
             let response: HistoryResponse
             do {
                 response = try await client.transactionHistory(
-                    transactionId: check.originalTransactionID, revision: revision)
+                    transactionId: check.originalTransactionID, purchasedFrom: start,
+                    purchasedBefore: min(windowEnd, .max - 1) + 1,
+                    revision: revision)
             } catch let error as AppStoreServerAPIError where error.isAboutTheRequest {
                 try fail(error.description, code: error.errorCode)
                 return
@@ -262,11 +265,14 @@ final class SubscriptionRepairer {
                     return
                 }
                 count += 1
-                proof = RecoveryProof(
+                // Apple sorts by the date a transaction was last modified: the first renewal purchased is the proof.
+                if let candidate = RecoveryProof(
                     transaction, signed: token, originalTransactionID: check.originalTransactionID, start: start,
-                    windowEnd: windowEnd)
-                // Oldest first: a proof, or a purchase past the window, ends the reading.
-                if proof != nil || (transaction.purchaseDate ?? .min) > windowEnd { break reading }
+                    windowEnd: windowEnd),
+                    candidate.purchaseDate < proof?.purchaseDate ?? .max
+                {
+                    proof = candidate
+                }
             }
             guard response.hasMore == true, let next = response.revision else { break }
             revision = next

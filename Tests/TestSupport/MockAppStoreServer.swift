@@ -271,9 +271,13 @@ package final class MockAppStoreServer: HTTPTransport {
             return statuses(of: String(path.dropFirst(statusesPath.count)))
         }
         if isTransactions {
-            let revision = components?.queryItems?.first { $0.name == "revision" }?.value
-            record.paginationToken = revision
-            return transactionHistory(of: String(path.dropFirst(transactionsPath.count)), revision: revision)
+            let query = components?.queryItems ?? []
+            func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+            record.paginationToken = value("revision")
+            return transactionHistory(
+                of: String(path.dropFirst(transactionsPath.count)), revision: value("revision"),
+                purchased: (value("startDate").flatMap { Int64($0) } ?? .min)..<(value("endDate").flatMap { Int64($0) }
+                    ?? .max))
         }
         guard let json = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
             let startDate = (json["startDate"] as? NSNumber)?.int64Value,
@@ -370,10 +374,14 @@ package final class MockAppStoreServer: HTTPTransport {
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: bytes)
     }
 
-    /// Get Transaction History for `transactionId`, as Apple's HistoryResponse: up to ``Configuration/transactionPageSize``
-    /// signed transactions after `revision`, `hasMore`, and the `revision` of the next set; 404 (4040010) for a
-    /// transaction id it knows nothing of, 400 (4000005 InvalidRequestRevisionError) for a revision it did not hand out.
-    private func transactionHistory(of transactionId: String, revision: String?) -> HTTPResponse {
+    /// Get Transaction History for `transactionId`, as Apple's HistoryResponse: of the configured transactions (in
+    /// their order, which stands for Apple's "recently modified date"), those whose `purchaseDate` is in `purchased`
+    /// (`startDate` and `endDate`), up to ``Configuration/transactionPageSize`` after `revision`, `hasMore`, and the
+    /// `revision` of the next set; 404 (4040010) for a transaction id it knows nothing of, 400 (4000005
+    /// InvalidRequestRevisionError) for a revision it did not hand out.
+    private func transactionHistory(of transactionId: String, revision: String?, purchased: Range<Int64>)
+        -> HTTPResponse
+    {
         guard knows(transactionId) || configuration.transactions[transactionId] != nil else {
             return Self.error(404, code: 4_040_010, "Transaction id not found.")
         }
@@ -384,7 +392,9 @@ package final class MockAppStoreServer: HTTPTransport {
             }
             offset = value
         }
-        let all = configuration.transactions[transactionId] ?? []
+        let all = (configuration.transactions[transactionId] ?? []).filter { token in
+            Self.purchaseDate(of: token).map(purchased.contains) ?? false
+        }
         let page = Array(all.dropFirst(offset).prefix(configuration.transactionPageSize))
         let next = offset + page.count
         let response: [String: Any] = [
@@ -393,6 +403,15 @@ package final class MockAppStoreServer: HTTPTransport {
         ]
         let bytes = Array((try? JSONSerialization.data(withJSONObject: response, options: [.sortedKeys])) ?? Data())
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: bytes)
+    }
+
+    /// The `purchaseDate` of a signed transaction, read off its payload.
+    private static func purchaseDate(of token: String) -> Int64? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payload = Base64URL.decode(parts[1].utf8),
+            let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
+        else { return nil }
+        return (object["purchaseDate"] as? NSNumber)?.int64Value
     }
 
     private static func error(_ status: Int, code: Int, _ message: String) -> HTTPResponse {
