@@ -817,12 +817,12 @@ def render(context):
             )
         if stage.get("forecast_check"):
             compared = stage["forecast_check"]
-            verdict = "identical" if compared["differing"] == 0 else (
+            agreement = "identical" if compared["differing"] == 0 else (
                 f"{compared['differing']} of {compared['lines']} lines differ; (all) derived `{compared['all'][0]}`, "
                 f"rebuilt `{compared['all'][1]}`")
             add(
                 f"| `forecast_check.csv` of `churn report` (derived from its own episodes) against `churn report "
-                f"--as-of <the latest signedDate>` (episodes as of B built afresh) | {number(rows)} rows | {verdict} "
+                f"--as-of <the latest signedDate>` (episodes as of B built afresh) | {number(rows)} rows | {agreement} "
                 f"| | | | | |"
             )
         if stage.get("sizes"):
