@@ -52,25 +52,30 @@ package struct CustomerLinks {
     package func storeTouched(environment: String) throws -> Int {
         try connection.execute(
             "CREATE TEMP TABLE IF NOT EXISTS churn_relinked (original_transaction_id text PRIMARY KEY)")
-        try connection.execute("TRUNCATE churn_relinked")
+        try connection.execute("CREATE TEMP TABLE IF NOT EXISTS churn_touched_links (link text NOT NULL)")
+        try connection.execute("TRUNCATE churn_relinked, churn_touched_links")
+        // The touched subscriptions' keys, and the `subscription:<id>` key each can be named by: a few, found by
+        // subscription, so that the environment's keys are scanned once, against them.
+        try connection.execute(
+            """
+            INSERT INTO churn_touched_links
+            SELECT l.link FROM churn_touched c
+            JOIN subscription_links l ON l.environment = $1 AND l.original_transaction_id = c.original_transaction_id
+            UNION
+            SELECT 'subscription:' || original_transaction_id FROM churn_touched
+            """,
+            [environment]
+        )
+        try connection.execute("ANALYZE churn_touched_links")
         try connection.execute(
             """
             INSERT INTO churn_relinked
             SELECT original_transaction_id FROM churn_touched
             UNION
-            SELECT l.original_transaction_id
-            FROM subscription_links l
-            JOIN subscription_links t ON t.environment = $1 AND t.link = l.link
-            JOIN churn_touched c ON c.original_transaction_id = t.original_transaction_id
-            WHERE l.environment = $1
+            SELECT l.original_transaction_id FROM subscription_links l
+            WHERE l.environment = $1 AND l.link IN (SELECT link FROM churn_touched_links)
             UNION
-            SELECT l.original_transaction_id
-            FROM subscription_links l JOIN churn_touched c ON l.link = 'subscription:' || c.original_transaction_id
-            WHERE l.environment = $1
-            UNION
-            SELECT substr(l.link, length('subscription:') + 1)
-            FROM subscription_links l JOIN churn_touched c ON c.original_transaction_id = l.original_transaction_id
-            WHERE l.environment = $1 AND l.link LIKE 'subscription:%'
+            SELECT substr(link, length('subscription:') + 1) FROM churn_touched_links WHERE link LIKE 'subscription:%'
             """,
             [environment]
         )
