@@ -65,7 +65,11 @@ package enum TestDatabase {
         let cluster = EmbeddedCluster(
             home: home,
             database: "churn_test",
-            serverSettings: ["fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"]
+            // The suite's tests run at once, many of them with several churn processes, each with a reader and a
+            // writer: PostgreSQL's default of 100 connections was once exceeded ("too many clients already").
+            serverSettings: [
+                "fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "400",
+            ]
         )
         do {
             try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
