@@ -154,18 +154,7 @@ package enum ForecastCheck {
 
         /// The check: every episode open at B that was found at T, by band of its chance.
         package var check: Check {
-            var bands = [Row](repeating: Row(), count: bandCount)
-            var unmatched = 0
-            for (entry, outcome) in zip(forecast.open, outcomes) {
-                guard outcome > 0 else {
-                    unmatched += 1
-                    continue
-                }
-                bands[band(of: entry.chance)].add(chance: entry.chance, recovered: outcome == 2)
-            }
-            return Check(
-                checkTime: forecast.checkTime, episodesThen: forecast.episodesThen, bands: bands,
-                unmatched: unmatched)
+            ForecastCheck.check(forecast, outcomes: outcomes.map { $0 == 0 ? nil : $0 == 2 })
         }
     }
 
@@ -198,12 +187,7 @@ package enum ForecastCheck {
 
         /// The check: every episode open at B, by band of its chance.
         package var check: Check {
-            let forecast = then.forecast
-            var bands = [Row](repeating: Row(), count: bandCount)
-            for (entry, recovered) in zip(forecast.open, recovered) {
-                bands[band(of: entry.chance)].add(chance: entry.chance, recovered: recovered)
-            }
-            return Check(checkTime: forecast.checkTime, episodesThen: forecast.episodesThen, bands: bands)
+            ForecastCheck.check(then.forecast, outcomes: recovered)
         }
     }
 
@@ -218,6 +202,22 @@ package enum ForecastCheck {
         open.endInferred = false
         open.closingNotificationUUID = nil
         return open
+    }
+
+    /// The check of `forecast`'s open episodes, given each one's outcome in their order: whether it recovered by day
+    /// 60, or nil for one not found at T (in no row, counted in ``Check/unmatched``).
+    private static func check(_ forecast: Forecast, outcomes: [Bool?]) -> Check {
+        var bands = [Row](repeating: Row(), count: bandCount)
+        var unmatched = 0
+        for (entry, outcome) in zip(forecast.open, outcomes) {
+            guard let recovered = outcome else {
+                unmatched += 1
+                continue
+            }
+            bands[band(of: entry.chance)].add(chance: entry.chance, recovered: recovered)
+        }
+        return Check(
+            checkTime: forecast.checkTime, episodesThen: forecast.episodesThen, bands: bands, unmatched: unmatched)
     }
 
     /// Recovered (by retry or a new purchase) at most 60 days after t0.
