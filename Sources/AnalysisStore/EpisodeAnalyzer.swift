@@ -139,7 +139,10 @@ package struct EpisodeAnalyzer {
                         try out.write(UnsafeRawBufferPointer(row))
                     }
                 }
-                for table in Self.tables {
+                // Without statistics the planner takes the temporary table for a large one and answers each DELETE
+                // below with a scan of the whole table; with them, it probes the primary keys.
+                try writer.execute("ANALYZE churn_touched")
+                for table in Self.tables where table != StoredTables.subscriptionRenewals.name {
                     try writer.execute(
                         """
                         DELETE FROM \(table) x USING churn_touched t
@@ -148,8 +151,10 @@ package struct EpisodeAnalyzer {
                         [environment]
                     )
                 }
+                try removeTouchedRenewals(environment: environment)
             }
             let counts = try rebuildTouched(environment: environment, everything: full)
+            try addRenewals(counts.renewals, environment: environment)
             FaultPoint.reach("analyze.episodes-copied")
             summary.graceEndsChanged = try inferGraceEnds(environment: environment)
             let customers = CustomerLinks(connection: writer)
@@ -196,13 +201,49 @@ package struct EpisodeAnalyzer {
             let other = try writer.execute("SELECT 1 FROM \(table) WHERE environment <> $1 LIMIT 1", [environment])
             othersStored = othersStored || !other.rows.isEmpty
         }
+        let tables = Self.tables + [StoredTables.renewalMonths.name]
         if othersStored {
-            for table in Self.tables {
+            for table in tables {
                 try writer.execute("DELETE FROM \(table) WHERE environment = $1", [environment])
             }
         } else {
-            try writer.execute("TRUNCATE \(Self.tables.joined(separator: ", "))")
+            try writer.execute("TRUNCATE \(tables.joined(separator: ", "))")
         }
+    }
+
+    /// Deletes the touched subscriptions' renewal rows and takes them off the monthly totals (`renewal_months`),
+    /// in the writer's transaction.
+    private func removeTouchedRenewals(environment: String) throws {
+        try writer.execute(
+            """
+            WITH removed AS (
+                DELETE FROM subscription_renewals x USING churn_touched t
+                WHERE x.environment = $1 AND x.original_transaction_id = t.original_transaction_id
+                RETURNING x.month, x.renewals
+            ), by_month AS (
+                SELECT month, sum(renewals) AS renewals FROM removed GROUP BY month
+            )
+            UPDATE renewal_months m SET renewals = m.renewals - b.renewals
+            FROM by_month b WHERE m.environment = $1 AND m.month = b.month
+            """,
+            [environment]
+        )
+    }
+
+    /// Adds the rebuilt subscriptions' renewals to the monthly totals (`renewal_months`), and drops the months left
+    /// with none, so the totals always equal the sums of `subscription_renewals` by month.
+    private func addRenewals(_ totals: PeriodCounts, environment: String) throws {
+        let months = "{" + totals.entries.map(\.period.description).joined(separator: ",") + "}"
+        let counts = "{" + totals.entries.map { String($0.count) }.joined(separator: ",") + "}"
+        try writer.execute(
+            """
+            INSERT INTO renewal_months (environment, month, renewals)
+            SELECT $1, month, renewals FROM unnest($2::text[], $3::bigint[]) AS u (month, renewals)
+            ON CONFLICT (environment, month) DO UPDATE SET renewals = renewal_months.renewals + excluded.renewals
+            """,
+            [environment, months, counts]
+        )
+        try writer.execute("DELETE FROM renewal_months WHERE environment = $1 AND renewals = 0", [environment])
     }
 
     /// Streams the touched subscriptions' notifications (or all, for a full rebuild) through the episode builder
@@ -213,7 +254,7 @@ package struct EpisodeAnalyzer {
     private func rebuildTouched(
         environment: String,
         everything: Bool
-    ) throws -> (notifications: Int, episodes: Int, subscriptions: Int) {
+    ) throws -> (notifications: Int, episodes: Int, subscriptions: Int, renewals: PeriodCounts) {
         let builder = EpisodeBuilder(
             options: .init(
                 environment: environment, asOf: Self.openEnded,
@@ -251,6 +292,6 @@ package struct EpisodeAnalyzer {
         try writer.copyIn(StoredTables.subscriptionPurchases.copyFromStdin()) { out in
             try rows.purchases.send(to: &out)
         }
-        return (notifications, rows.episodeCount, subscriptions)
+        return (notifications, rows.episodeCount, subscriptions, rows.renewalTotals)
     }
 }

@@ -14,6 +14,8 @@ struct EpisodeRows {
     /// `subscription_links` and `subscription_purchases` rows.
     let links = CopySpool()
     let purchases = CopySpool()
+    /// The renewals of the rows written, by month: what `renewal_months` gains.
+    private(set) var renewalTotals = PeriodCounts()
     private var row = CopyText()
 
     init(environment: String) {
@@ -123,6 +125,7 @@ struct EpisodeRows {
             try row.append(entry.period.description)
             row.append(entry.count)
             row.endRow()
+            renewalTotals.add(entry.period, count: entry.count)
         }
         try renewals.write(row.bytes)
     }

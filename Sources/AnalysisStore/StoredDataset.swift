@@ -89,8 +89,8 @@ package struct StoredDataset {
         }
         let renewals = try connection.execute(
             """
-            SELECT (date_part('epoch', to_date(month, 'YYYY-MM')) * 1000)::int8 AS month_start, sum(renewals) AS renewals
-            FROM subscription_renewals WHERE environment = $1 GROUP BY month ORDER BY month
+            SELECT (date_part('epoch', to_date(month, 'YYYY-MM')) * 1000)::int8 AS month_start, renewals
+            FROM renewal_months WHERE environment = $1 ORDER BY month
             """,
             [environment]
         )

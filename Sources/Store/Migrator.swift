@@ -94,6 +94,10 @@ package struct Migrator {
             version: 19, name: "019_transaction_history_proofs.sql",
             sql: String(decoding: PackageResources._19_transaction_history_proofs_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 20, name: "020_renewal_months.sql",
+            sql: String(decoding: PackageResources._20_renewal_months_sql, as: UTF8.self)
+        ),
     ]
 
     /// The versions from `first` to the latest, in order: what migrating a schema made up to `first − 1` applies.

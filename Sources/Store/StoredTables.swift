@@ -69,6 +69,12 @@ package enum StoredTables {
         ["environment": .text, "original_transaction_id": .text, "month": .text, "renewals": .integer]
     )
 
+    /// One row per environment and month with ordinary renewals: the sums of `subscription_renewals` by month, kept
+    /// by the analysis so a report reads a few rows instead of one per subscription and month.
+    package static let renewalMonths = PGTable(
+        "renewal_months", ["environment": .text, "month": .text, "renewals": .bigint]
+    )
+
     /// One row per analysed subscription and key that links it to a customer, written by the analysis.
     package static let subscriptionLinks = PGTable(
         "subscription_links",
@@ -141,7 +147,7 @@ package enum StoredTables {
 
     /// Every declared table.
     package static let all = [
-        notifications, billingEpisodes, subscriptionAnalysis, subscriptionRenewals, subscriptionLinks,
+        notifications, billingEpisodes, subscriptionAnalysis, subscriptionRenewals, renewalMonths, subscriptionLinks,
         subscriptionPurchases, subscriptionCustomers, quarantine, fetchCheckpoints, subscriptionChecks,
     ]
 }

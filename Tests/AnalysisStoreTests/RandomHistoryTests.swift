@@ -164,7 +164,10 @@ import Testing
 
     private func storedRows(_ connection: PGConnection) throws -> [String] {
         var rows: [String] = []
-        for table in ["billing_episodes", "subscription_analysis", "subscription_renewals", "subscription_customers"] {
+        for table in [
+            "billing_episodes", "subscription_analysis", "subscription_renewals", "renewal_months",
+            "subscription_customers",
+        ] {
             rows += try connection.execute("SELECT '\(table) ' || t::text FROM \(table) t ORDER BY 1").rows
                 .compactMap { $0[0] }
         }
