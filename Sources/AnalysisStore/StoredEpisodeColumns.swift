@@ -96,8 +96,10 @@ struct StoredEpisodeColumns: Sendable {
         return plan
     }
 
-    /// The order episodes are read in.
-    static let orderBy = "original_transaction_id, sequence"
+    /// The order episodes are read in: by subscription and sequence. Every read is of one environment, so this is
+    /// the primary key's order, which the planner reads off the index rather than sorting the episodes, even before
+    /// the statistics of a freshly rebuilt table are known.
+    static let orderBy = "environment, original_transaction_id, sequence"
 
     /// One row of ``selection`` as an episode.
     /// - Throws: ``PGError`` of kind `unexpectedResult`, naming the column, when a required value is missing or

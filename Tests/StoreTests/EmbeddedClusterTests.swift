@@ -45,6 +45,22 @@ import Testing
         #expect(try cluster.status() == .running)
 
         let connection = try PGConnection(url: cluster.url)
+        // The planner's view of the machine, and the caller's own settings beside it.
+        let memory = ProcessInfo.processInfo.physicalMemory
+        #expect(EmbeddedCluster.plannerSettings(physicalMemory: 8 << 30)["effective_cache_size"] == "4096MB")
+        let settings = EmbeddedCluster.plannerSettings(physicalMemory: memory).merging(["fsync": "off"]) { $1 }
+        for (name, value) in settings {
+            // A size shows in the largest unit that divides it (4096MB as 4GB): compared in bytes.
+            let same = try connection.execute(
+                """
+                SELECT CASE WHEN $1 = 'effective_cache_size'
+                            THEN pg_size_bytes(current_setting($1)) = pg_size_bytes($2)
+                            ELSE current_setting($1) = $2 END
+                """,
+                [name, value]
+            ).scalar
+            #expect(same == "t", "\(name) = \(value)")
+        }
         try connection.execute("CREATE TABLE kept (v text)")
         try connection.execute("INSERT INTO kept VALUES ('before the first stop')")
         #expect(try PGConnection(url: cluster.uri).execute("SELECT current_database()").scalar == cluster.database)
