@@ -158,14 +158,18 @@ package enum OpenEpisodes {
         /// The list, newest first (METRICS.md v2.2: t0 descending, then `original_transaction_id` in UTF-8 byte order; a
         /// failure caught early is the easiest to mend), with each chance from its own plan's estimate.
         package func rows(estimates: RecoveryCurve.Estimates) -> [Row] {
-            open.map { entry in
+            var rows = open.map { entry in
                 var row = entry.row
                 row.recoveryChance = estimates.recoveryChance(duration: entry.duration, plan: row.billingPlan)
                 return row
-            }.sorted { lhs, rhs in
+            }
+            // Sorted in place: a large database has tens of thousands of open episodes, and one copy of the list
+            // less is megabytes of peak memory less.
+            rows.sort { lhs, rhs in
                 lhs.start != rhs.start
                     ? lhs.start > rhs.start : lhs.subscription.utf8.lexicographicallyPrecedes(rhs.subscription.utf8)
             }
+            return rows
         }
     }
 

@@ -42,7 +42,8 @@ package enum RecoveryCurve {
         let asOf: Int64
         /// The plan whose days the curve covers (1…W) and whose window is the horizon of a recovery chance.
         package let plan: Episode.BillingPlan
-        private var durations: [(duration: Int64, outcome: Episode.Outcome)] = []
+        /// Each episode's duration and outcome in one word (``Packed``): a large report adds hundreds of thousands.
+        private var durations: [Int64] = []
 
         /// - Parameters:
         ///   - asOf: the as-of time (Unix ms); open episodes are censored there.
@@ -54,7 +55,7 @@ package enum RecoveryCurve {
 
         /// Adds an episode; the caller adds only episodes of ``plan``.
         package mutating func add(_ episode: Episode) {
-            durations.append((episode.duration(asOf: asOf), episode.outcome))
+            durations.append(Packed.word(duration: episode.duration(asOf: asOf), outcome: episode.outcome))
         }
 
         /// Whether no episode was added.
@@ -75,9 +76,24 @@ package enum RecoveryCurve {
             )
         }
 
-        private var sorted: [(duration: Int64, outcome: Episode.Outcome)] {
-            durations.sorted { $0.duration < $1.duration }
+        private var sorted: [Int64] { durations.sorted() }
+    }
+
+    /// An episode's duration and outcome in one `Int64`: duration × 8 + the outcome's place in
+    /// `Episode.Outcome.allCases`. Words sort by duration; within one duration, by outcome, which neither the
+    /// estimate nor the points depend on (both take the episodes of one duration together).
+    enum Packed {
+        private static let outcomes = Episode.Outcome.allCases
+
+        static func word(duration: Int64, outcome: Episode.Outcome) -> Int64 {
+            // A duration is at most years of milliseconds, far inside the 60 bits left.
+            duration &* 8 &+ Int64(outcomes.firstIndex(of: outcome) ?? 0)
         }
+
+        /// The duration: the arithmetic shift floors, so a negative duration comes back too.
+        static func duration(_ word: Int64) -> Int64 { word >> 3 }
+
+        static func outcome(_ word: Int64) -> Episode.Outcome { outcomes[Int(word & 7)] }
     }
 
     /// The Aalen–Johansen estimate as a step function: at each distinct event duration, the cumulative incidence of
@@ -95,20 +111,20 @@ package enum RecoveryCurve {
         package let horizon: Int64
 
         /// - Parameters:
-        ///   - sorted: every episode's duration and outcome, sorted by duration.
+        ///   - sorted: every episode's duration and outcome (``Packed``), sorted.
         ///   - horizon: H, the retry window of the episodes' plan.
-        init(sorted: [(duration: Int64, outcome: Episode.Outcome)], horizon: Int64) {
+        init(sorted: [Int64], horizon: Int64) {
             self.horizon = horizon
             var survival = 1.0
             var cif = 0.0
             var index = sorted.startIndex
             while index < sorted.endIndex {
-                let time = sorted[index].duration
+                let time = Packed.duration(sorted[index])
                 let atRisk = sorted.endIndex - index  // durations ≥ time, censored ones at time included
                 var ended = 0
                 var recovered = 0
-                while index < sorted.endIndex, sorted[index].duration == time {
-                    switch sorted[index].outcome {
+                while index < sorted.endIndex, Packed.duration(sorted[index]) == time {
+                    switch Packed.outcome(sorted[index]) {
                     case .open: break
                     case .recovered:
                         ended += 1
@@ -152,10 +168,10 @@ package enum RecoveryCurve {
 
     /// The points of `days` from every episode's duration and outcome, sorted by duration, and their estimate.
     private static func points(
-        sorted: [(duration: Int64, outcome: Episode.Outcome)], estimate: Estimate, days: ClosedRange<Int>
+        sorted: [Int64], estimate: Estimate, days: ClosedRange<Int>
     ) -> [Point] {
         let steps = estimate.steps
-        let recoveryDurations = sorted.filter { $0.outcome == .recovered }.map(\.duration)
+        let recoveryDurations = sorted.filter { Packed.outcome($0) == .recovered }.map(Packed.duration)
         var points: [Point] = []
         var stepIndex = 0
         var atRiskIndex = 0
@@ -164,7 +180,7 @@ package enum RecoveryCurve {
         for day in days {
             let dayEnd = Int64(day) * Milliseconds.day
             let dayStart = dayEnd - Milliseconds.day
-            while atRiskIndex < sorted.endIndex, sorted[atRiskIndex].duration < dayStart { atRiskIndex += 1 }
+            while atRiskIndex < sorted.endIndex, Packed.duration(sorted[atRiskIndex]) < dayStart { atRiskIndex += 1 }
             while recoveredCount < recoveryDurations.endIndex, recoveryDurations[recoveredCount] <= dayEnd {
                 recoveredCount += 1
             }

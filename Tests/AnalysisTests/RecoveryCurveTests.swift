@@ -19,6 +19,24 @@ import Testing
         #expect(points[59].atRisk == 1)
     }
 
+    @Test func episodesOfOneDurationCountTogetherWhateverTheirOrder() {
+        // At 2d a recovery, an expiry and an open episode censored there; a recovery at 5d:
+        //   t=2d: n=4 d=2 r=1 → CIF = 1/4, S = 1/2;  t=5d: n=1 d=1 r=1 → CIF = 1/4 + 1/2·1/1 = 3/4.
+        let asOf = T.march1 + 5 * T.day
+        let episodes = [
+            episode("c", start: T.march1 + 3 * T.day, .open),
+            episode("b", start: T.march1, .expired, after: 2 * T.day),
+            episode("d", start: T.march1, .recovered, after: 5 * T.day),
+            episode("a", start: T.march1, .recovered, after: 2 * T.day),
+        ]
+        for order in [episodes, episodes.reversed()] {
+            let points = RecoveryCurve.points(episodes: order, asOf: asOf)
+            #expect(points[1] == RecoveryCurve.Point(day: 2, atRisk: 4, recovered: 1, cifRecovery: 0.25))
+            #expect(points[4] == RecoveryCurve.Point(day: 5, atRisk: 1, recovered: 2, cifRecovery: 0.75))
+            #expect(points[6] == RecoveryCurve.Point(day: 7, atRisk: 0, recovered: 2, cifRecovery: 0.75))
+        }
+    }
+
     @Test func emptyScopeGivesZeros() {
         let points = RecoveryCurve.points(episodes: [], asOf: T.may1)
         #expect(points.count == 60)
