@@ -45,10 +45,10 @@ import Testing
         #expect(try cluster.status() == .running)
 
         let connection = try PGConnection(url: cluster.url)
-        // The planner's view of the machine, and the caller's own settings beside it.
+        // The server's own defaults, and the caller's settings beside them.
         let memory = ProcessInfo.processInfo.physicalMemory
-        #expect(EmbeddedCluster.plannerSettings(physicalMemory: 8 << 30)["effective_cache_size"] == "4096MB")
-        let settings = EmbeddedCluster.plannerSettings(physicalMemory: memory).merging(["fsync": "off"]) { $1 }
+        #expect(EmbeddedCluster.defaultSettings(physicalMemory: 8 << 30)["effective_cache_size"] == "4096MB")
+        let settings = EmbeddedCluster.defaultSettings(physicalMemory: memory).merging(["fsync": "off"]) { $1 }
         for (name, value) in settings {
             // A size shows in the largest unit that divides it (4096MB as 4GB): compared in bytes.
             let same = try connection.execute(
