@@ -31,25 +31,17 @@ package struct EmbeddedCluster: Sendable {
     /// The settings the embedded server starts with (``serverSettings`` override them): it serves this tool alone,
     /// on this machine.
     ///
-    /// - `random_page_cost` 1.1 and `effective_cache_size` half the memory: the cluster's files are on this
-    ///   machine's disk, read through its page cache, where a read out of order costs little more than one in order
-    ///   (PostgreSQL's documentation suggests lowering `random_page_cost` for such storage). The analysis then reads
-    ///   each subscription's notifications along the subscription index, streaming from the first row, instead of
-    ///   sorting them all first; a table larger than the cache is still read in order and sorted.
     /// - `jit` off: compiling the few large queries (the returns join, the analysis scan) took longer than it saved.
     /// - `wal_level` minimal (with `max_wal_senders` 0, which it requires): nobody replicates or archives this
     ///   cluster, and at that level PostgreSQL writes no row information to the WAL for a table truncated in the same
     ///   transaction (its documentation of `wal_level`): a full analysis truncates its tables and COPYs them anew.
     ///   Crash recovery is what it is at any level.
-    package static func defaultSettings(
-        physicalMemory: UInt64 = ProcessInfo.processInfo.physicalMemory
-    ) -> [String: String] {
-        let cacheMB = max(128, physicalMemory / 2 / 1_048_576)
-        return [
-            "random_page_cost": "1.1", "effective_cache_size": "\(cacheMB)MB", "jit": "off", "wal_level": "minimal",
-            "max_wal_senders": "0",
-        ]
-    }
+    ///
+    /// The planner's cost of a page read out of order stays PostgreSQL's: with it lowered (`random_page_cost` 1.1,
+    /// `effective_cache_size` half the memory) the analysis read its notifications along the subscription index,
+    /// faster at 1 M notifications, whose table fits in the page cache, but four times slower at 10 M, whose 19 GB
+    /// table does not (docs/PERFORMANCE.md).
+    package static let defaultSettings = ["jit": "off", "wal_level": "minimal", "max_wal_senders": "0"]
 
     /// The default home: `$CHURN_HOME`, else `.churn` in the current directory.
     package static func defaultHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -112,7 +104,7 @@ package struct EmbeddedCluster: Sendable {
                 // pg_ctl hands the options to the shell: the path goes in single quotes, each quote in it as '\''.
                 let socketPath = "'" + socketDirectory.path.replacingOccurrences(of: "'", with: "'\\''") + "'"
                 var options = "-c listen_addresses='' -c unix_socket_directories=\(socketPath)"
-                let settings = Self.defaultSettings().merging(serverSettings) { _, given in given }
+                let settings = Self.defaultSettings.merging(serverSettings) { _, given in given }
                 for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
                     options += " -c \(name)=\(value)"
                 }
