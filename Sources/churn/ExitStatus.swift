@@ -25,30 +25,46 @@ package enum ExitStatus: Int32, CaseIterable, Error {
     /// The connection settings are wrong: a database that does not exist, a malformed `DATABASE_URL` (`EX_CONFIG`).
     case configuration = 78
 
-    /// What the code means, for the tables of `--help` and the README.
-    var meaning: String {
+    /// What the code means: the line of `churn --help`, and how the README's table of exit codes begins each row
+    /// (a test holds the two together).
+    package var meaning: String {
         switch self {
         case .success: return "success"
-        case .failure: return "failure (see the message)"
-        case .tooManyRejects: return "completed, but more inputs were rejected than --max-rejects allows"
-        case .clusterStopped: return "db status: the embedded cluster is stopped"
-        case .clusterNotCreated: return "db status: the embedded cluster is not created yet"
-        case .noNewExports: return "nightly --expect-new: no new export file arrived"
-        case .usage: return "bad usage (unknown option, bad value, missing argument)"
+        case .failure: return "failure (the message says what and where)"
+        case .tooManyRejects: return "the load completed, but more inputs were rejected than --max-rejects allows"
+        case .clusterStopped: return "churn db status: the embedded cluster is stopped"
+        case .clusterNotCreated: return "churn db status: the embedded cluster is not created yet"
+        case .noNewExports: return "churn nightly --expect-new: no new notification arrived"
+        case .usage: return "bad usage: an unknown option, a value the option does not take"
         case .inputUnreadable: return "an input file cannot be opened or read"
-        case .unavailable: return "the database or Apple's API is unreachable (retry later)"
+        case .unavailable:
+            return "the database is unreachable, or the App Store Server API gave no usable answer within the "
+                + "retry bounds: retry later"
         case .temporaryFailure:
-            return "try again later: another run holds the lock, or Apple's API asked to wait longer than "
-                + "--max-retry-wait (the message says until when; what was fetched is kept)"
-        case .credentialsRefused: return "the database or Apple refused the credentials (retrying cannot help)"
+            return "try again later: another run holds the lock, or the App Store Server API's Retry-After named a "
+                + "time later than --max-retry-wait allows"
+        case .credentialsRefused:
+            return "the database refused the credentials, or the App Store Server API did: retrying cannot help"
         case .configuration:
-            return "the database settings are wrong: no such database, a malformed URL (retrying cannot help)"
+            return "the database settings are wrong: the database named does not exist, or DATABASE_URL / "
+                + "--database-url cannot be parsed"
         }
     }
 
-    /// The exit-code table of `churn --help`: one line a code.
-    static var table: String {
-        allCases.map { "  " + String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0) + $0.meaning }
-            .joined(separator: "\n")
+    /// The exit-code table of `churn --help`: each code and its meaning, wrapped under the meaning's first column
+    /// so that the help fits 80 columns.
+    package static var table: String {
+        let indent = String(repeating: " ", count: 6)
+        return allCases.map { status in
+            var lines = ["  " + String(status.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0)]
+            for word in status.meaning.split(separator: " ") {
+                if lines[lines.count - 1].count + word.count + 1 > 80 - 2, lines[lines.count - 1] != indent {
+                    lines.append(indent)
+                }
+                let last = lines[lines.count - 1]
+                lines[lines.count - 1] = last + (last.hasSuffix(" ") ? "" : " ") + word
+            }
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 }

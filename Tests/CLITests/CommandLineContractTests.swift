@@ -324,8 +324,10 @@ import Testing
             #expect(!text.contains("trace, debug, info, notice, warning, error, critical. (values"))
         }
         let root = try ChurnCommand.run(["--help"]).stdout
-        for code in ["3   db status", "4   db status", "5   nightly --expect-new", "77  the database or Apple refused"]
-        {
+        for code in [
+            "3   churn db status", "4   churn db status", "5   churn nightly --expect-new: no new notification",
+            "77  the database refused the credentials",
+        ] {
             #expect(root.contains(code), "\(code)")
         }
         #expect(try ChurnCommand.run(["simulate", "--help"]).stdout.contains("ten storefronts (USA, GBR, DEU"))

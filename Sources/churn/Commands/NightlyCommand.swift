@@ -123,7 +123,11 @@ extension Churn {
         @Option(help: ArgumentHelp("Environment to analyze and report (Production, Sandbox).", valueName: "name"))
         var environment: Environment = .production
 
-        @Flag(help: "Exit with status 5 when no new export file arrived since the last run.")
+        @Flag(
+            help: """
+                Exit with status 5 when no new notification arrived since the last run (no new export file, or new \
+                files holding only notifications stored before).
+                """)
         var expectNew = false
 
         @Flag(help: "Print what the run did on stdout (by default only rejected inputs are shown).")

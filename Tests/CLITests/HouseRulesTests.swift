@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import churn
+
+/// Rules of the house's shape that no compiler checks: each is stated once, here, and fails on the first file that
+/// breaks it.
+@Suite struct HouseRulesTests {
+    static let repository = PortabilityTests.repository
+
+    /// Swift Argument Parser belongs to the command-line target: the modules below it take typed options, so that
+    /// another front end (a test, a service) can call them without a command line.
+    @Test func argumentParserIsImportedByTheCommandLineTargetAlone() throws {
+        var importers: [String] = []
+        for (path, lines) in try PortabilityTests.swiftFiles() where path.hasPrefix("Sources/") {
+            let imports = lines.contains { line in
+                let words = line.split(separator: " ")
+                return words.count >= 2 && words.last == "ArgumentParser"
+                    && words.dropLast().allSatisfy { $0 == "import" || $0.hasPrefix("@") }
+            }
+            if imports { importers.append(path) }
+        }
+        #expect(importers.count > 10, "the command-line target imports it")
+        let outside = importers.filter { !$0.hasPrefix("Sources/churn/") }
+        #expect(outside.isEmpty, "ArgumentParser imported outside Sources/churn: \(outside)")
+
+        // And the package gives it to that target only.
+        let manifest = try String(contentsOf: Self.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let uses = manifest.components(separatedBy: #".product(name: "ArgumentParser""#).count - 1
+        #expect(uses == 1, "Package.swift names the ArgumentParser product \(uses) times")
+    }
+
+    /// The README's table of exit codes lists the codes `ExitStatus` has, in its order, each row beginning with the
+    /// meaning `churn --help` prints.
+    @Test func theREADMEsExitCodesAreExitStatusAndAgreeWithHelp() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "### Exit codes").dropFirst().first)
+        let rows = section.split(separator: "\n").prefix { !$0.hasPrefix("## ") }.filter { line in
+            line.hasPrefix("| ") && line.dropFirst(2).first?.isNumber == true
+        }
+        let table = rows.map { row -> (code: Int32, meaning: String) in
+            let cells = row.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            return (Int32(cells[1]) ?? -1, cells[2].replacingOccurrences(of: "`", with: ""))
+        }
+        #expect(table.map(\.code) == ExitStatus.allCases.map(\.rawValue))
+        for (row, status) in zip(table, ExitStatus.allCases) {
+            #expect(row.meaning.hasPrefix(status.meaning), "exit \(status.rawValue): README has “\(row.meaning)”")
+        }
+        // The help wraps its lines: compared with every run of spaces and line breaks as one space.
+        let help = ExitStatus.table.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for status in ExitStatus.allCases {
+            #expect(help.contains(status.meaning), "churn --help lacks exit \(status.rawValue)")
+        }
+    }
+
+    /// Every exit code the documentation names ("exit 64", "exits with 75", "status 3") is one `churn` has.
+    @Test func theDocumentationNamesNoOtherExitCode() throws {
+        let known = Set(ExitStatus.allCases.map(\.rawValue))
+        let pattern = try Regex(#"\b(?:exit|exits|exited|exit code|status)(?: with)? ([0-9]+)\b"#)
+        var files = ["README.md"]
+        let docs = Self.repository.appendingPathComponent("docs")
+        files += try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }.map {
+            "docs/\($0)"
+        }
+        var named = 0
+        for file in files {
+            let text = try String(contentsOf: Self.repository.appendingPathComponent(file), encoding: .utf8)
+            for match in text.matches(of: pattern) {
+                let code = match.output[1].substring.flatMap { Int32($0) } ?? -1
+                named += 1
+                #expect(known.contains(code), "\(file) names exit code \(code), which churn does not have")
+            }
+        }
+        #expect(named > 5)
+    }
+}
