@@ -1014,7 +1014,21 @@ def main():
 
     context = {"machine": machine(), "runs": runs, "notes": notes}
     log(f"{runs} run(s) of {', '.join(sizes)}; {context['machine']['nproc']} cores, {context['machine']['cpu']}")
-    context["openssl"] = openssl_verify_rate()
+    # BENCH_KEEP_LOADS=1: the load measurements (and the ECDSA rate beside them) of the last run stand, and only
+    # the analysis is measured again, after a change that touches the analysis alone.
+    keep_loads = os.environ.get("BENCH_KEEP_LOADS") == "1"
+    if keep_loads:
+        previous = json.loads((DATA / "last-run.json").read_text())
+        for key in ("openssl", "loads", "reload", "concurrent"):
+            if key in previous:
+                context[key] = previous[key]
+        notes.append(
+            f"The load rows (loads, the ceiling, the same file again, loaders at once, ECDSA) are those of the run of "
+            f"{previous['machine']['date']}; the analysis rows were measured again on {context['machine']['date']} "
+            f"(`BENCH_KEEP_LOADS=1`), with the same loader."
+        )
+    else:
+        context["openssl"] = openssl_verify_rate()
     exports = {size: simulate(size, **SIZES[size]) for size in sizes}
     context["exports"] = exports
     context["export_list"] = list(exports.values())
@@ -1028,11 +1042,12 @@ def main():
         context["postgres"] = psql("postgres", "SHOW server_version;").split()[0]
         context["postgres"] = f"PostgreSQL {context['postgres']}"
         drop_bench_databases()
-        context["loads"] = measure_loads(sizes, exports, runs)
-        if reload_wanted:
+        if not keep_loads:
+            context["loads"] = measure_loads(sizes, exports, runs)
+        if reload_wanted and not keep_loads:
             reload_size = min(sizes, key=lambda s: abs(exports[s]["notifications"] - RELOAD_NOTIFICATIONS))
             context["reload"] = measure_reload(exports[reload_size], runs)
-        if concurrent_wanted:
+        if concurrent_wanted and not keep_loads:
             concurrent_size = "100k" if "100k" in sizes else sizes[0]
             context["concurrent"] = measure_concurrent(exports[concurrent_size], runs)
         if analyze_rows:

@@ -4,7 +4,8 @@
 # dedicated embedded cluster (bench/data/cluster/), and writes bench/results.md.
 # BENCH_RUNS (default 3), BENCH_SIZES (default 10k,100k,300k), BENCH_ANALYZE_ROWS (default 1000000,10000000; 0 skips
 # the analysis part), BENCH_CONCURRENT (default 1; 0 skips the loaders at once) and BENCH_RELOAD (default 1; 0 skips
-# the same file loaded a second time) choose what runs.
+# the same file loaded a second time) choose what runs; BENCH_KEEP_LOADS=1 keeps the load rows of the last run and
+# measures the analysis alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
