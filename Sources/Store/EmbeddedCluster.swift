@@ -39,8 +39,8 @@ package struct EmbeddedCluster: Sendable {
     ///
     /// The planner's cost of a page read out of order stays PostgreSQL's: with it lowered (`random_page_cost` 1.1,
     /// `effective_cache_size` half the memory) the analysis read its notifications along the subscription index,
-    /// faster at 1 M notifications, whose table fits in the page cache, but four times slower at 10 M, whose 19 GB
-    /// table does not (docs/PERFORMANCE.md).
+    /// faster at 1 M notifications, whose table fits in the page cache, but at 10 M, whose 19 GB table does not,
+    /// `analyze --full` took 176–216 s against a 45–65 s scan (docs/PERFORMANCE.md).
     package static let defaultSettings = ["jit": "off", "wal_level": "minimal", "max_wal_senders": "0"]
 
     /// The default home: `$CHURN_HOME`, else `.churn` in the current directory.

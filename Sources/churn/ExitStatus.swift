@@ -56,15 +56,19 @@ package enum ExitStatus: Int32, CaseIterable, Error {
     package static var table: String {
         let indent = String(repeating: " ", count: 6)
         return allCases.map { status in
-            var lines = ["  " + String(status.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0)]
+            var lines: [String] = []
+            var line = "  " + String(status.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0)
             for word in status.meaning.split(separator: " ") {
-                if lines[lines.count - 1].count + word.count + 1 > 80 - 2, lines[lines.count - 1] != indent {
-                    lines.append(indent)
+                if line.count == indent.count {
+                    line += word
+                } else if line.count + 1 + word.count > 80 - 2 {
+                    lines.append(line)
+                    line = indent + word
+                } else {
+                    line += " " + word
                 }
-                let last = lines[lines.count - 1]
-                lines[lines.count - 1] = last + (last.hasSuffix(" ") ? "" : " ") + word
             }
-            return lines.joined(separator: "\n")
+            return (lines + [line]).joined(separator: "\n")
         }.joined(separator: "\n")
     }
 }
