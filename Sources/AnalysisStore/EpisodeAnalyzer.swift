@@ -264,7 +264,7 @@ package struct EpisodeAnalyzer {
         var notifications = 0
         var subscriptions = 0
         try writer.copyIn(
-            StoredTables.subscriptionRenewals.copyFromStdin()
+            StoredTables.subscriptionRenewals.copyFromStdin(binary: true)
         ) { renewals in
             notifications = try NotificationEventReader(connection: reader).read(
                 everything ? .all(asOf: nil) : .touched
@@ -280,16 +280,16 @@ package struct EpisodeAnalyzer {
                 subscriptions += 1
             }
         }
-        try writer.copyIn(StoredTables.billingEpisodes.copyFromStdin()) { out in
+        try writer.copyIn(StoredTables.billingEpisodes.copyFromStdin(binary: true)) { out in
             try rows.episodes.send(to: &out)
         }
-        try writer.copyIn(StoredTables.subscriptionAnalysis.copyFromStdin()) { out in
+        try writer.copyIn(StoredTables.subscriptionAnalysis.copyFromStdin(binary: true)) { out in
             try rows.analysis.send(to: &out)
         }
-        try writer.copyIn(StoredTables.subscriptionLinks.copyFromStdin()) { out in
+        try writer.copyIn(StoredTables.subscriptionLinks.copyFromStdin(binary: true)) { out in
             try rows.links.send(to: &out)
         }
-        try writer.copyIn(StoredTables.subscriptionPurchases.copyFromStdin()) { out in
+        try writer.copyIn(StoredTables.subscriptionPurchases.copyFromStdin(binary: true)) { out in
             try rows.purchases.send(to: &out)
         }
         return (notifications, rows.episodeCount, subscriptions, rows.renewalTotals)

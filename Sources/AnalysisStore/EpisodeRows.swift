@@ -2,9 +2,8 @@ import Analysis
 import PGClient
 import Store
 
-/// Encodes builder results as COPY rows for the episode tables (episodes, data quality, renewals, customer links and
-/// purchases), each row in the order of its table's
-/// declaration (``StoredTables``).
+/// Encodes builder results as binary COPY rows for the episode tables (episodes, data quality, renewals, customer
+/// links and purchases), each value at its column's declared type (``StoredTables``, ``PGRowEncoder``).
 struct EpisodeRows {
     let environment: String
     private(set) var episodeCount = 0
@@ -16,7 +15,11 @@ struct EpisodeRows {
     let purchases = CopySpool()
     /// The renewals of the rows written, by month: what `renewal_months` gains.
     private(set) var renewalTotals = PeriodCounts()
-    private var row = CopyText()
+    private var episodeRow = PGRowEncoder(StoredTables.billingEpisodes)
+    private var analysisRow = PGRowEncoder(StoredTables.subscriptionAnalysis)
+    private var linkRow = PGRowEncoder(StoredTables.subscriptionLinks)
+    private var purchaseRow = PGRowEncoder(StoredTables.subscriptionPurchases)
+    private var renewalRow = PGRowEncoder(StoredTables.subscriptionRenewals)
 
     init(environment: String) {
         self.environment = environment
@@ -25,123 +28,104 @@ struct EpisodeRows {
     /// Encodes one subscription's results: its renewal rows into `renewals`, the rest into the spools.
     mutating func add(_ result: SubscriptionEpisodes, renewalsTo renewals: inout PGCopyWriter) throws {
         let subscription = result.subscription ?? ""
-        row.removeAll()
+        episodeRow.removeAll()
         for episode in result.episodes {
-            try row.append(environment)
-            try row.append(subscription)
-            row.append(episode.sequence)
-            try row.append(episode.productId)
-            try row.append(episode.storefront)
-            try appendTimestamp(episode.start)
-            row.append(episode.hasGrace)
-            try appendTimestamp(episode.graceEnd)
-            try appendTimestamp(episode.end)
-            try row.append(episode.outcome.rawValue)
-            if let end = episode.end {
-                // Whole days plus the rest, so psql shows "20 days 06:00:00" rather than "486:00:00".
-                let elapsed = Milliseconds.elapsed(from: episode.start, to: end)
-                row.appendVerbatim(
-                    Array("\(elapsed / Milliseconds.day) days \(elapsed % Milliseconds.day) milliseconds".utf8))
-            } else {
-                row.appendNull()
-            }
-            row.append(episode.isSavedInGrace)
-            row.append(episode.recoveryPrice)
-            try row.append(episode.recoveryCurrency)
-            try row.append(episode.cohortMonth)
-            try row.append(episode.cohortWeek)
-            row.append(episode.offerType)
-            try row.append(episode.offerDiscountType)
-            row.append(episode.isTrialConversion)
-            try row.append(episode.openingNotificationUUID)
-            try row.append(episode.closingNotificationUUID)
-            try row.append(episode.recoveredBy?.rawValue)
-            row.append(episode.endInferred)
-            row.append(episode.graceEndInferred)
-            row.append(episode.stakePrice)
-            try row.append(episode.stakeCurrency)
-            try row.append(episode.bundleId)
-            try row.append(episode.appAccountToken)
-            row.append(episode.graceDays)
-            appendTimestampIfRepresentable(episode.retryWindowEnd)
-            appendTimestampIfRepresentable(episode.maturesAt)
-            try row.append(episode.revocationType)
-            row.append(episode.revocationPercentage)
-            try row.append(episode.billingPlan.rawValue)
-            row.append(episode.installmentsAtRisk)
-            row.append(episode.openingPrice)
-            row.append(episode.periodDays)
-            try row.append(episode.provenRecoveryTransactionId)
-            row.endRow()
+            try episodeRow.append(environment)
+            try episodeRow.append(subscription)
+            try episodeRow.append(episode.sequence)
+            try episodeRow.append(episode.productId)
+            try episodeRow.append(episode.storefront)
+            try episodeRow.append(milliseconds: episode.start)
+            try episodeRow.append(episode.hasGrace)
+            try episodeRow.append(milliseconds: episode.graceEnd)
+            try episodeRow.append(milliseconds: episode.end)
+            try episodeRow.append(episode.outcome.rawValue)
+            try episodeRow.append(
+                intervalMilliseconds: episode.end.map { Milliseconds.elapsed(from: episode.start, to: $0) })
+            try episodeRow.append(episode.isSavedInGrace)
+            try episodeRow.append(episode.recoveryPrice)
+            try episodeRow.append(episode.recoveryCurrency)
+            try episodeRow.append(episode.cohortMonth)
+            try episodeRow.append(episode.cohortWeek)
+            try episodeRow.append(episode.offerType)
+            try episodeRow.append(episode.offerDiscountType)
+            try episodeRow.append(episode.isTrialConversion)
+            try episodeRow.append(episode.openingNotificationUUID)
+            try episodeRow.append(episode.closingNotificationUUID)
+            try episodeRow.append(episode.recoveredBy?.rawValue)
+            try episodeRow.append(episode.endInferred)
+            try episodeRow.append(episode.graceEndInferred)
+            try episodeRow.append(episode.stakePrice)
+            try episodeRow.append(episode.stakeCurrency)
+            try episodeRow.append(episode.bundleId)
+            try episodeRow.append(episode.appAccountToken)
+            try episodeRow.append(episode.graceDays)
+            // A time past the years 1–9999 is NULL: the retry window of an episode that starts in the last days of
+            // 9999 ends where no timestamp reaches, and such an episode never matures (``Episode/isMature(asOf:)``).
+            try episodeRow.append(millisecondsOrNull: episode.retryWindowEnd)
+            try episodeRow.append(millisecondsOrNull: episode.maturesAt)
+            try episodeRow.append(episode.revocationType)
+            try episodeRow.append(episode.revocationPercentage)
+            try episodeRow.append(episode.billingPlan.rawValue)
+            try episodeRow.append(episode.installmentsAtRisk)
+            try episodeRow.append(episode.openingPrice)
+            try episodeRow.append(episode.periodDays)
+            try episodeRow.append(episode.provenRecoveryTransactionId)
+            try episodeRow.endRow()
             episodeCount += 1
         }
-        try episodes.append(row.bytes)
+        try episodes.append(episodeRow.bytes)
 
         let quality = result.dataQuality
         if quality.outsideEnvironment + quality.familySharedSkipped + quality.orphanDidRenewBillingRecovery
             + quality.orphanExpiredBillingRetry + quality.orphanGracePeriodExpired + quality.staleFailureNotice
             + quality.lateFailureNotice > 0
         {
-            row.removeAll()
-            try row.append(environment)
-            try row.append(subscription)
-            row.append(quality.outsideEnvironment)
-            row.append(quality.familySharedSkipped)
-            row.append(quality.orphanDidRenewBillingRecovery)
-            row.append(quality.orphanExpiredBillingRetry)
-            row.append(quality.orphanGracePeriodExpired)
-            row.append(quality.staleFailureNotice)
-            row.append(quality.lateFailureNotice)
-            row.endRow()
-            try analysis.append(row.bytes)
+            analysisRow.removeAll()
+            try analysisRow.append(environment)
+            try analysisRow.append(subscription)
+            try analysisRow.append(quality.outsideEnvironment)
+            try analysisRow.append(quality.familySharedSkipped)
+            try analysisRow.append(quality.orphanDidRenewBillingRecovery)
+            try analysisRow.append(quality.orphanExpiredBillingRetry)
+            try analysisRow.append(quality.orphanGracePeriodExpired)
+            try analysisRow.append(quality.staleFailureNotice)
+            try analysisRow.append(quality.lateFailureNotice)
+            try analysisRow.endRow()
+            try analysis.append(analysisRow.bytes)
         }
-        row.removeAll()
+        linkRow.removeAll()
         for entry in result.customer.links {
-            try row.append(environment)
-            try row.append(subscription)
-            try row.append(entry.link.key)
-            try appendTimestamp(entry.firstSigned)
-            row.endRow()
+            try linkRow.append(environment)
+            try linkRow.append(subscription)
+            try linkRow.append(entry.link.key)
+            try linkRow.append(milliseconds: entry.firstSigned)
+            try linkRow.endRow()
         }
-        try links.append(row.bytes)
-        row.removeAll()
+        try links.append(linkRow.bytes)
+        purchaseRow.removeAll()
         for purchase in result.customer.purchases {
-            try row.append(environment)
-            try row.append(subscription)
-            try appendTimestamp(purchase.purchaseDate)
-            try appendTimestamp(purchase.signedDate)
-            try row.append(purchase.notificationUUID)
-            try row.append(purchase.notificationType)
-            try row.append(purchase.subtype)
-            try row.append(purchase.bundleId)
-            try row.append(purchase.productId)
-            row.endRow()
+            try purchaseRow.append(environment)
+            try purchaseRow.append(subscription)
+            try purchaseRow.append(milliseconds: purchase.purchaseDate)
+            try purchaseRow.append(milliseconds: purchase.signedDate)
+            try purchaseRow.append(purchase.notificationUUID)
+            try purchaseRow.append(purchase.notificationType)
+            try purchaseRow.append(purchase.subtype)
+            try purchaseRow.append(purchase.bundleId)
+            try purchaseRow.append(purchase.productId)
+            try purchaseRow.endRow()
         }
-        try purchases.append(row.bytes)
-        row.removeAll()
+        try purchases.append(purchaseRow.bytes)
+        renewalRow.removeAll()
         for entry in result.renewals.entries where entry.count > 0 {
-            try row.append(environment)
-            try row.append(subscription)
-            try row.append(entry.period.description)
-            row.append(entry.count)
-            row.endRow()
+            try renewalRow.append(environment)
+            try renewalRow.append(subscription)
+            try renewalRow.append(entry.period.description)
+            try renewalRow.append(entry.count)
+            try renewalRow.endRow()
             renewalTotals.add(entry.period, count: entry.count)
         }
-        try renewals.write(row.bytes)
-    }
-
-    private mutating func appendTimestamp(_ milliseconds: Int64?) throws {
-        guard let milliseconds else { return row.appendNull() }
-        guard let text = PGTimestamp.text(milliseconds: milliseconds) else {
-            throw PGError(kind: .invalidValue, message: "episode time \(milliseconds) is outside the years 1–9999")
-        }
-        row.appendVerbatim(text)
-    }
-
-    /// A time past the years 1–9999 as NULL: the retry window of an episode that starts in the last days of 9999
-    /// ends where no timestamp reaches, and such an episode never matures (``Episode/isMature(asOf:)``).
-    private mutating func appendTimestampIfRepresentable(_ milliseconds: Int64?) {
-        guard let milliseconds, let text = PGTimestamp.text(milliseconds: milliseconds) else { return row.appendNull() }
-        row.appendVerbatim(text)
+        try renewals.write(renewalRow.bytes)
     }
 }

@@ -189,6 +189,15 @@ package struct CopyBinary: Sendable {
         return true
     }
 
+    /// Appends an `interval` in its send format: microseconds, then days, then months (each part kept apart, as
+    /// PostgreSQL keeps them).
+    package mutating func appendInterval(microseconds: Int64, days: Int32, months: Int32) {
+        beginField(length: 16)
+        appendBigEndian(microseconds)
+        appendBigEndian(days)
+        appendBigEndian(months)
+    }
+
     /// Ends the current row, writing its field count.
     package mutating func endRow() {
         guard let start = rowStart else {
