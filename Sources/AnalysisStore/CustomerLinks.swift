@@ -121,6 +121,7 @@ package struct CustomerLinks {
             CREATE TEMP TABLE IF NOT EXISTS \(Self.asOfTable) (
                 original_transaction_id text PRIMARY KEY, customer_id text NOT NULL)
             """)
+        try connection.execute("CREATE INDEX IF NOT EXISTS churn_customers_customer ON \(Self.asOfTable) (customer_id)")
         try connection.execute("TRUNCATE \(Self.asOfTable)")
         try connection.execute(
             "INSERT INTO \(Self.asOfTable) SELECT original_transaction_id, customer_id FROM churn_labels")

@@ -7,8 +7,8 @@ import Store
 /// (any of its subscriptions, in the episode's app), signed by the as-of time.
 ///
 /// A report collects its expired episodes while they stream (``add(_:)``): they wait in a spool, memory then a
-/// temporary file, and go to the server in one COPY, where one join with the customers and their purchases finds
-/// every return. Nothing is held per episode but its row in the spool.
+/// temporary file, and go to the server in one COPY, where one query finds every return, probing each customer's
+/// purchases along their index. Nothing is held per episode but its row in the spool.
 package struct CustomerReturns {
     private let spool = CopySpool()
     private var row = CopyText()
@@ -66,28 +66,32 @@ package struct CustomerReturns {
         }
         // asOf is an integer formatted here, never text from outside; COPY takes no parameters.
         let cutoff = "'epoch'::timestamptz + \(asOf) * interval '1 millisecond'"
+        // Each expired episode looks up its customer's subscriptions (itself when it has no customer) and, for each,
+        // the first purchase after the episode's end along the purchases' index: a few index probes per episode
+        // instead of a join over every purchase of the environment.
         let sql = """
             WITH expired AS (
-                SELECT row_number() OVER () AS id, e.*, 'epoch'::timestamptz + e.end_ms * interval '1 millisecond' AS end_at,
-                       coalesce(c.customer_id, e.original_transaction_id) AS customer
+                SELECT e.*, 'epoch'::timestamptz + e.end_ms * interval '1 millisecond' AS end_at,
+                       c.customer_id AS customer
                 FROM churn_expired e LEFT JOIN \(customers) c ON c.original_transaction_id = e.original_transaction_id
-            ), members AS (
-                SELECT x.id, coalesce(c.original_transaction_id, x.original_transaction_id) AS member
-                FROM expired x LEFT JOIN \(customers) c ON c.customer_id = x.customer
-            ), returns AS (
-                SELECT x.id, min(p.purchase_date) AS returned_at
-                FROM expired x
-                JOIN members m ON m.id = x.id
-                JOIN subscription_purchases p
-                  ON p.environment = \(try connection.quoteLiteral(environment))
-                 AND p.original_transaction_id = m.member
-                 AND p.purchase_date > x.end_at AND p.signed_date <= \(cutoff)
-                 AND p.bundle_id IS NOT DISTINCT FROM x.bundle_id
-                GROUP BY x.id
             )
             SELECT x.end_ms, (date_part('epoch', r.returned_at) * 1000)::int8, x.product_id, x.storefront,
                    x.original_transaction_id
-            FROM expired x LEFT JOIN returns r ON r.id = x.id
+            FROM expired x LEFT JOIN LATERAL (
+                SELECT min(first.purchase_date) AS returned_at
+                FROM (SELECT x.original_transaction_id AS member WHERE x.customer IS NULL
+                      UNION ALL
+                      SELECT c.original_transaction_id FROM \(customers) c
+                      WHERE x.customer IS NOT NULL AND c.customer_id = x.customer) m
+                CROSS JOIN LATERAL (
+                    SELECT p.purchase_date FROM subscription_purchases p
+                    WHERE p.environment = \(try connection.quoteLiteral(environment))
+                      AND p.original_transaction_id = m.member
+                      AND p.purchase_date > x.end_at AND p.signed_date <= \(cutoff)
+                      AND p.bundle_id IS NOT DISTINCT FROM x.bundle_id
+                    ORDER BY p.purchase_date LIMIT 1
+                ) first
+            ) r ON true
             """
         var fields = CopyTextRowReader()
         let end = PGField(name: "end_ms", position: 0)

@@ -204,13 +204,6 @@ package enum NotificationDecoder {
         return try decode(JWSRenewalInfoDecodedPayload.self, from: json, at: nil)
     }
 
-    /// Decodes an app transaction given as JSON (the payload of a `signedAppTransactionInfo`).
-    /// - Throws: ``NotificationDecodingError``.
-    package static func decodeAppTransaction(from json: Data) throws(NotificationDecodingError) -> AppTransaction {
-        _ = try check(json, at: nil)
-        return try decode(AppTransaction.self, from: json, at: nil)
-    }
-
     /// Decodes one page of the Get Notification History response. The items' `signedPayload`s stay tokens: decode
     /// each with ``decodeSignedPayload(_:decoding:)``.
     /// - Throws: ``NotificationDecodingError``.

@@ -87,11 +87,6 @@ package final class PGConnection {
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
     }
 
-    /// The server's major version number, e.g. 15.
-    package var serverMajorVersion: Int {
-        Int(PQserverVersion(pointer)) / 10000
-    }
-
     /// Runs one statement with parameters bound as text (`$1`, `$2`, …) and returns its rows.
     /// - Parameters:
     ///   - sql: one statement; cast parameters in SQL (`$1::bigint`) rather than passing type OIDs.
