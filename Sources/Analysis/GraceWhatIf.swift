@@ -151,6 +151,27 @@ package enum GraceWhatIf {
             /// Episodes that were not the first charge after a free trial: with and without a grace period.
             var paidWithGrace = 0
             var paidWithoutGrace = 0
+
+            mutating func add(_ episode: Episode, isTrial: Bool, asOf: Int64) {
+                if !isTrial {
+                    if episode.hasGrace { paidWithGrace += 1 } else { paidWithoutGrace += 1 }
+                }
+                if let days = episode.periodDays { periods[days, default: 0] += 1 }
+                guard episode.isMature(asOf: asOf) else { return }
+                let duration = episode.duration(asOf: asOf)
+                currencies.insert(episode.stakeCurrency ?? "")
+                if episode.stakePrice == nil || episode.stakeCurrency == nil { everyPriceKnown = false }
+                let price = Double(episode.stakePrice ?? 0)
+                let isRetry = episode.outcome == .recovered && episode.recoveredBy == .retry
+                for (index, setting) in Setting.all.enumerated() {
+                    Tally.add(
+                        duration: duration, price: price, isRetry: isRetry,
+                        days: setting.effectiveDays(isWeekly: false, isFreeTrialRenewal: isTrial), to: &normal[index])
+                    Tally.add(
+                        duration: duration, price: price, isRetry: isRetry,
+                        days: setting.effectiveDays(isWeekly: true, isFreeTrialRenewal: isTrial), to: &weekly[index])
+                }
+            }
         }
 
         /// One app.
@@ -160,6 +181,15 @@ package enum GraceWhatIf {
             /// First charges after a free trial, with and without a grace period.
             var trialsWithGrace = 0
             var trialsWithoutGrace = 0
+
+            mutating func add(_ episode: Episode, asOf: Int64) {
+                if episode.hasGrace { hasGrace = true }
+                let isTrial = episode.isFreeTrialRenewal
+                if isTrial {
+                    if episode.hasGrace { trialsWithGrace += 1 } else { trialsWithoutGrace += 1 }
+                }
+                products[episode.productId ?? "", default: Product()].add(episode, isTrial: isTrial, asOf: asOf)
+            }
         }
 
         let asOf: Int64
@@ -173,38 +203,8 @@ package enum GraceWhatIf {
         /// Adds one finished episode of the scope; commitment episodes are left out.
         package mutating func add(_ episode: Episode) {
             guard episode.billingPlan == .standard else { return }
-            let appKey = episode.bundleId ?? ""
-            let productKey = episode.productId ?? ""
-            var app = apps[appKey, default: App()]
-            var product = app.products[productKey, default: Product()]
-            if episode.hasGrace { app.hasGrace = true }
-            let isTrial = episode.isFreeTrialRenewal
-            switch (isTrial, episode.hasGrace) {
-            case (true, true): app.trialsWithGrace += 1
-            case (true, false): app.trialsWithoutGrace += 1
-            case (false, true): product.paidWithGrace += 1
-            case (false, false): product.paidWithoutGrace += 1
-            }
-            if let days = episode.periodDays { product.periods[days, default: 0] += 1 }
-            if episode.isMature(asOf: asOf) {
-                let duration = episode.duration(asOf: asOf)
-                product.currencies.insert(episode.stakeCurrency ?? "")
-                if episode.stakePrice == nil || episode.stakeCurrency == nil { product.everyPriceKnown = false }
-                let price = Double(episode.stakePrice ?? 0)
-                let isRetry = episode.outcome == .recovered && episode.recoveredBy == .retry
-                for (index, setting) in Setting.all.enumerated() {
-                    Self.add(
-                        duration: duration, price: price, isRetry: isRetry,
-                        days: setting.effectiveDays(isWeekly: false, isFreeTrialRenewal: isTrial),
-                        to: &product.normal[index])
-                    Self.add(
-                        duration: duration, price: price, isRetry: isRetry,
-                        days: setting.effectiveDays(isWeekly: true, isFreeTrialRenewal: isTrial),
-                        to: &product.weekly[index])
-                }
-            }
-            app.products[productKey] = product
-            apps[appKey] = app
+            // Changed in place (the dictionaries' defaulting subscripts), so no app or product is copied.
+            apps[episode.bundleId ?? "", default: App()].add(episode, asOf: asOf)
         }
 
         private static func add(duration: Int64, price: Double, isRetry: Bool, days: Int, to sums: inout Sums) {
