@@ -36,6 +36,7 @@ import Testing
             try await stories.load(lines, as: name, in: directory, into: writer)
         }
         let analyzer = EpisodeAnalyzer(writer: writer, reader: reader, logger: .test)
+        let migratedIndexes = try indexes(writer)
 
         try await load(first, "first.jsonl")
         let initial = try analyzer.analyze(environment: "Production")
@@ -50,6 +51,9 @@ import Testing
 
         try analyzer.analyze(environment: "Production", full: true)
         #expect(try episodes(writer) == afterIncremental)
+        // The full rebuild dropped the indexes that enforce no key and built them again from the rows.
+        #expect(try indexes(writer) == migratedIndexes)
+        #expect(migratedIndexes.contains { $0.contains("subscription_links_subscription_idx") })
         #expect(
             afterIncremental == [
                 "A|1|recovered|t", "B|1|expired|f", "D|1|cancelled|f", "E|1|recovered|f",
@@ -118,6 +122,14 @@ import Testing
         try writer.execute("DELETE FROM subscription_analysis WHERE environment = 'Sandbox'")
         try analyzer.analyze(environment: "Production", full: true)
         #expect(try writer.execute(stored).rows.compactMap { $0[0] } == Array(both.prefix(2)))
+    }
+
+    /// The definitions of the schema's indexes, sorted.
+    private func indexes(_ connection: PGConnection) throws -> [String] {
+        let result = try connection.execute(
+            "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY indexdef")
+        let definition = try result.field("indexdef")
+        return try result.rows.map { try $0.decode(String.self, definition) }
     }
 
     private func episodes(_ connection: PGConnection) throws -> [String] {
