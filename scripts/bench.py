@@ -78,22 +78,19 @@ TARGET_RELOAD_RATIO = 0.2  # the same file loaded a second time ≤ 0.2 × its f
 RELOAD_NOTIFICATIONS = 20_000  # the reload is measured on the export closest to this size
 DEFAULT_ANALYZE_ROWS = "1000000,10000000"
 
-# The query `churn analyze` streams (Sources/AnalysisStore/NotificationEventReader.swift, scope .all without
-# as-of), written to /dev/null by the server instead of to the client. Keep the two in step.
-_MS = "(date_part('epoch', n.{0}) * 1000)::int8"
-ANALYZE_COLUMNS = ", ".join(
-    [
-        "n.notification_uuid", "n.notification_type", "n.subtype", _MS.format("signed_date"), "n.environment",
-        "nullif(n.original_transaction_id, '')", "n.transaction_id", "n.product_id", "n.storefront",
-        _MS.format("purchase_date"),
-        _MS.format("expires_date"), "n.price", "n.currency", "n.in_app_ownership_type", "n.offer_type",
-        "n.offer_discount_type", _MS.format("grace_period_expires_date"), "n.transaction_reason", "n.bundle_id",
-        "n.renewal_price", "n.renewal_currency",
-    ]
-)
+# The query `churn analyze --full` streams (Sources/AnalysisStore/NotificationEventReader.swift, scope .all without
+# as-of), written to /dev/null by the server instead of to the client. Plain string literals only:
+# Tests/AnalysisStoreTests/BenchScanTests.swift joins them and fails when they differ from the reader's query.
 ORDERED_SCAN = (
-    f"COPY (SELECT {ANALYZE_COLUMNS} FROM notifications n "
-    "ORDER BY n.original_transaction_id, n.signed_date, n.notification_uuid) TO '/dev/null'"
+    "COPY (SELECT n.notification_uuid, n.notification_type, n.subtype, "
+    "(date_part('epoch', n.signed_date) * 1000)::int8, n.environment, nullif(n.original_transaction_id, ''), "
+    "n.transaction_id, n.product_id, n.storefront, (date_part('epoch', n.purchase_date) * 1000)::int8, "
+    "(date_part('epoch', n.expires_date) * 1000)::int8, n.price, n.currency, n.in_app_ownership_type, "
+    "n.offer_type, n.offer_discount_type, (date_part('epoch', n.grace_period_expires_date) * 1000)::int8, "
+    "n.transaction_reason, n.bundle_id, n.renewal_price, n.renewal_currency, nullif(n.app_account_token, ''), "
+    "n.app_transaction_id, n.previous_original_transaction_id, n.revocation_type, n.revocation_percentage, "
+    "n.billing_plan_type, n.commitment_billing_period_number, n.commitment_total_billing_periods "
+    "FROM notifications n ORDER BY n.original_transaction_id, n.signed_date, n.notification_uuid) TO '/dev/null'"
 )
 
 
