@@ -15,7 +15,8 @@ import Testing
         // The block's adjacent string literals, joined as Python joins them.
         let literals = script[start.upperBound..<end.lowerBound].split(separator: "\n").map { line in
             let text = line.trimmingCharacters(in: .whitespaces)
-            #expect(text.hasPrefix("\"") && text.hasSuffix("\""), "a line of ORDERED_SCAN is not a plain literal: \(text)")
+            #expect(
+                text.hasPrefix("\"") && text.hasSuffix("\""), "a line of ORDERED_SCAN is not a plain literal: \(text)")
             return text.dropFirst().dropLast()
         }
         let expected = NotificationEventReader.query(.all(asOf: nil))
