@@ -105,19 +105,17 @@ package struct CustomerHistory: Sendable {
             """,
             [environment, list, asOf]
         )
-        let fields = try [
-            "original_transaction_id", "first_signed", "last_signed", "product_id",
-            "app_transaction_ids", "app_account_tokens", "continues",
-        ].map { try summary.field($0) }
         let words = { (text: String) in text.split(separator: " ").map(String.init) }
         let subscriptionRows = try summary.rows.map { row in
-            Subscription(
-                originalTransactionId: try row.decode(String.self, fields[0]),
-                firstSigned: try row.decode(Int64.self, fields[1]), lastSigned: try row.decode(Int64.self, fields[2]),
-                productId: try row.decode(String?.self, fields[3]),
-                appTransactionIds: words(try row.decode(String.self, fields[4])),
-                appAccountTokens: words(try row.decode(String.self, fields[5])),
-                continues: words(try row.decode(String.self, fields[6])))
+            func text(_ column: String) throws -> String { try row.decode(String.self, try summary.field(column)) }
+            return Subscription(
+                originalTransactionId: try text("original_transaction_id"),
+                firstSigned: try row.decode(Int64.self, try summary.field("first_signed")),
+                lastSigned: try row.decode(Int64.self, try summary.field("last_signed")),
+                productId: try row.decode(String?.self, try summary.field("product_id")),
+                appTransactionIds: words(try text("app_transaction_ids")),
+                appAccountTokens: words(try text("app_account_tokens")),
+                continues: words(try text("continues")))
         }
 
         let columns = StoredEpisodeColumns()
@@ -157,22 +155,19 @@ package struct CustomerHistory: Sendable {
             """,
             [environment, list, asOf]
         )
-        let names = [
-            "signed_ms", "original_transaction_id", "notification_type", "subtype", "product_id", "purchase_ms",
-            "expires_ms", "price", "currency", "revocation_type", "revocation_percentage", "billing_plan_type",
-            "notification_uuid",
-        ]
-        let n = try names.map { try timeline.field($0) }
         let notifications = try timeline.rows.map { row in
-            Notification(
-                signedDate: try row.decode(Int64.self, n[0]), subscription: try row.decode(String.self, n[1]),
-                notificationType: try row.decode(String.self, n[2]), subtype: try row.decode(String?.self, n[3]),
-                productId: try row.decode(String?.self, n[4]), purchaseDate: try row.decode(Int64?.self, n[5]),
-                expiresDate: try row.decode(Int64?.self, n[6]), price: try row.decode(Int64?.self, n[7]),
-                currency: try row.decode(String?.self, n[8]), revocationType: try row.decode(String?.self, n[9]),
-                revocationPercentage: try row.decode(Int?.self, n[10]),
-                billingPlanType: try row.decode(String?.self, n[11]),
-                notificationUUID: try row.decode(String.self, n[12]))
+            func text(_ column: String) throws -> String? { try row.decode(String?.self, try timeline.field(column)) }
+            func time(_ column: String) throws -> Int64? { try row.decode(Int64?.self, try timeline.field(column)) }
+            return Notification(
+                signedDate: try row.decode(Int64.self, try timeline.field("signed_ms")),
+                subscription: try row.decode(String.self, try timeline.field("original_transaction_id")),
+                notificationType: try row.decode(String.self, try timeline.field("notification_type")),
+                subtype: try text("subtype"), productId: try text("product_id"), purchaseDate: try time("purchase_ms"),
+                expiresDate: try time("expires_ms"), price: try row.decode(Int64?.self, try timeline.field("price")),
+                currency: try text("currency"), revocationType: try text("revocation_type"),
+                revocationPercentage: try row.decode(Int?.self, try timeline.field("revocation_percentage")),
+                billingPlanType: try text("billing_plan_type"),
+                notificationUUID: try row.decode(String.self, try timeline.field("notification_uuid")))
         }
         return CustomerHistory(
             customerId: customerId, asOf: asOf, subscriptions: subscriptionRows, episodes: episodes, returns: returns,

@@ -39,6 +39,15 @@ package struct CustomerReturns {
         ]
     )
 
+    /// What the returns query gives for each expired episode (a result, not a stored table).
+    private static let followUpTable = PGTable(
+        "follow_up",
+        [
+            "end_ms": .bigint, "returned_at": .timestamptz, "product_id": .text, "storefront": .text,
+            "original_transaction_id": .text,
+        ]
+    )
+
     /// Calls `body` with each collected episode's follow-up.
     /// - Parameters:
     ///   - asOf: the report's as-of time (Unix ms): purchases signed later do not count.
@@ -69,14 +78,13 @@ package struct CustomerReturns {
         // Each expired episode looks up its customer's subscriptions (itself when it has no customer) and, for each,
         // the first purchase after the episode's end along the purchases' index: a few index probes per episode
         // instead of a join over every purchase of the environment.
-        let sql = """
+        let query = """
             WITH expired AS (
                 SELECT e.*, 'epoch'::timestamptz + e.end_ms * interval '1 millisecond' AS end_at,
                        c.customer_id AS customer
                 FROM churn_expired e LEFT JOIN \(customers) c ON c.original_transaction_id = e.original_transaction_id
             )
-            SELECT x.end_ms, (date_part('epoch', r.returned_at) * 1000)::int8, x.product_id, x.storefront,
-                   x.original_transaction_id
+            SELECT x.end_ms, r.returned_at, x.product_id, x.storefront, x.original_transaction_id
             FROM expired x LEFT JOIN LATERAL (
                 SELECT min(first.purchase_date) AS returned_at
                 FROM (SELECT x.original_transaction_id AS member WHERE x.customer IS NULL
@@ -93,12 +101,14 @@ package struct CustomerReturns {
                 ) first
             ) r ON true
             """
+        var selection = PGSelection(Self.followUpTable, qualifier: "f")
+        let end = selection.add("end_ms")
+        let returned = selection.add("returned_at")
+        let product = selection.add("product_id")
+        let storefront = selection.add("storefront")
+        let subscription = selection.add("original_transaction_id")
+        let sql = "SELECT \(selection.list) FROM (\(query)) f"
         var fields = CopyTextRowReader()
-        let end = PGField(name: "end_ms", position: 0)
-        let returned = PGField(name: "returned_at", position: 1)
-        let product = PGField(name: "product_id", position: 2)
-        let storefront = PGField(name: "storefront", position: 3)
-        let subscription = PGField(name: "original_transaction_id", position: 4)
         try connection.copyOut("COPY (\(sql)) TO STDOUT") { row in
             fields.read(row)
             try body(

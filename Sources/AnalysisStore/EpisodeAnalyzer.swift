@@ -74,7 +74,7 @@ package struct EpisodeAnalyzer {
             ).rows.isEmpty
         }
         // A full rebuild reads every stored row, but it too counts only settled files as analyzed.
-        let pendingFiles = try reader.execute(
+        let files = try reader.execute(
             full
                 ? """
                 SELECT f.id FROM source_files f JOIN load_runs r ON r.id = f.load_run_id
@@ -88,16 +88,20 @@ package struct EpisodeAnalyzer {
                 ORDER BY f.id
                 """,
             full ? [] : [environment]
-        ).rows.compactMap { $0.first.flatMap { $0 } }
+        )
+        let fileID = try files.field("id")
+        let pendingFiles = try files.rows.map { try $0.decode(String.self, fileID) }
         // Renewals Apple's transaction history proved since the last analysis: their subscriptions are rebuilt too.
-        let pendingProofs = try reader.execute(
+        let proofs = try reader.execute(
             """
-            SELECT id::text FROM subscription_checks
+            SELECT id FROM subscription_checks
             WHERE environment = $1 AND proof_transaction_id IS NOT NULL AND NOT proof_analyzed
             ORDER BY id
             """,
             [environment]
-        ).rows.compactMap { $0.first.flatMap { $0 } }
+        )
+        let proofID = try proofs.field("id")
+        let pendingProofs = try proofs.rows.map { try $0.decode(String.self, proofID) }
         var summary = Summary(
             environment: environment, filesAnalyzed: pendingFiles.count, subscriptionsRebuilt: 0, notificationsRead: 0,
             episodesWritten: 0, seconds: 0

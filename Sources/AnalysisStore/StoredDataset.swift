@@ -236,24 +236,25 @@ package struct StoredDataset {
         // The checks against Apple's status (`churn repair`), all those recorded for the environment, each in one of
         // agrees, differs and failed: a status that differs but whose history Apple refused (state `failed`) is a
         // failed check, not one that differs.
-        let checks =
-            try connection.execute(
-                """
-                SELECT count(*) FILTER (WHERE verdict = 'agrees'),
-                       count(*) FILTER (WHERE verdict = 'differs' AND state <> 'failed'),
-                       count(*) FILTER (WHERE verdict = 'differs' AND state = 'done'),
-                       count(*) FILTER (WHERE verdict IN ('not_found', 'unverified', 'refused') OR state = 'failed'),
-                       count(*) FILTER (WHERE proof_transaction_id IS NOT NULL)
-                FROM subscription_checks WHERE environment = $1
-                """,
-                [environment]
-            ).rows.first?.map { $0.flatMap { Int($0) } ?? 0 } ?? []
-        if checks.count == 5 {
-            counts.appleStatusAgrees = checks[0]
-            counts.appleStatusDiffers = checks[1]
-            counts.appleHistoryFetched = checks[2]
-            counts.appleCheckFailed = checks[3]
-            counts.appleRecoveryProven = checks[4]
+        let checks = try connection.execute(
+            """
+            SELECT count(*) FILTER (WHERE verdict = 'agrees') AS agrees,
+                   count(*) FILTER (WHERE verdict = 'differs' AND state <> 'failed') AS differs,
+                   count(*) FILTER (WHERE verdict = 'differs' AND state = 'done') AS history_fetched,
+                   count(*) FILTER (WHERE verdict IN ('not_found', 'unverified', 'refused') OR state = 'failed')
+                       AS failed,
+                   count(*) FILTER (WHERE proof_transaction_id IS NOT NULL) AS recovery_proven
+            FROM subscription_checks WHERE environment = $1
+            """,
+            [environment]
+        )
+        if let row = checks.rows.first {
+            func count(_ column: String) throws -> Int { try row.decode(Int.self, try checks.field(column)) }
+            counts.appleStatusAgrees = try count("agrees")
+            counts.appleStatusDiffers = try count("differs")
+            counts.appleHistoryFetched = try count("history_fetched")
+            counts.appleCheckFailed = try count("failed")
+            counts.appleRecoveryProven = try count("recovery_proven")
         }
         return (counts, rejections)
     }

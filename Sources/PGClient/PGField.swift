@@ -9,7 +9,9 @@ package struct PGField: Sendable, Hashable {
     @usableFromInline
     package var position: Int
 
-    package init(name: String, position: Int) {
+    /// Fields are made by ``PGSelection`` and ``PGRows/field(_:)`` only: a reader outside this module names its
+    /// columns and never counts them.
+    init(name: String, position: Int) {
         self.name = name
         self.position = position
     }

@@ -156,8 +156,9 @@ package struct Migrator {
             )
             """
         )
-        let versions = try connection.execute("SELECT version FROM schema_migrations").rows
-        let applied = Set(versions.compactMap { row in row.first.flatMap { $0 }.flatMap { Int($0) } })
+        let versions = try connection.execute("SELECT version FROM schema_migrations")
+        let version = try versions.field("version")
+        let applied = Set(try versions.rows.map { try $0.decode(Int.self, version) })
         let newLayout = try layoutToCreate(connection, applied: applied, through: last ?? Int.max)
         var newlyApplied: [Int] = []
         for migration in Self.all where !applied.contains(migration.version) && migration.version <= last ?? Int.max {

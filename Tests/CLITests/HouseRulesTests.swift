@@ -29,6 +29,27 @@ import churn
         #expect(uses == 1, "Package.swift names the ArgumentParser product \(uses) times")
     }
 
+    /// A result's values are read by the column's name (``PGRows/field(_:)``, ``PGSelection``), never by counting
+    /// columns: outside PGClient no code that sees PostgreSQL's rows indexes a row, takes its first value, or reads a
+    /// field by a number. (A field can only be made by name: `PGField`'s initializer is PGClient's own.)
+    @Test func noCodeOutsidePGClientReadsAColumnByItsPosition() throws {
+        let positional = try Regex(
+            #"\b(?:row|\$0|values|fields)\[[0-9]+\]|\b(?:row|\$0)\.(?:first|last)\b|rows\.first\?\.(?:first|map)\b|"#
+                + #"\.first\.flatMap \{ \$0 \}|\.(?:text|int64|isNull)\([0-9]+\)|decode\([^,]+, \w+\[[0-9]+\]\)"#)
+        var readers = 0
+        var found: [String] = []
+        for (path, lines) in try PortabilityTests.swiftFiles()
+        where path.hasPrefix("Sources/") && !path.hasPrefix("Sources/PGClient/") {
+            guard lines.contains(where: { $0 == "import PGClient" }) else { continue }
+            readers += 1
+            for (number, line) in lines.enumerated() where line.contains(positional) {
+                found.append("\(path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(readers > 10, "the modules that read the database import PGClient")
+        #expect(found.isEmpty, "columns read by position:\n\(found.joined(separator: "\n"))")
+    }
+
     /// The README's table of exit codes lists the codes `ExitStatus` has, in its order, each row beginning with the
     /// meaning `churn --help` prints.
     @Test func theREADMEsExitCodesAreExitStatusAndAgreeWithHelp() throws {

@@ -1,6 +1,7 @@
-import PGClient
 import TestSupport
 import Testing
+
+@testable import PGClient
 
 /// Typed parameters in, typed values out: through a live query and through COPY's text rows, and a clear error
 /// naming the column for a value that is missing, NULL or not of the type asked for.
