@@ -221,7 +221,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "PGClient", "Store", "Analysis", "AppStoreNotifications", "AppStoreServerAPI", "TestPKI", "Simulator",
+                "PGClient", "Store", "Analysis", "AnalysisStore", "AppStoreNotifications", "AppStoreServerAPI",
+                "TestPKI", "Simulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

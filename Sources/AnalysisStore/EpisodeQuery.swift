@@ -68,19 +68,12 @@ package struct EpisodeQuery {
         return (sql, parameters)
     }
 
-    /// The stored episodes that pass the filter, as ``EpisodeAnalyzer`` last built them: as the notifications say,
-    /// with inferred grace ends, and open however old (see ``forEachEpisode(in:connection:reader:_:)``).
-    package func storedEpisodes(_ connection: PGConnection) throws -> [Episode] {
-        var episodes: [Episode] = []
-        try forEachStoredEpisode(connection) { episodes.append($0) }
-        return episodes
-    }
-
-    /// Passes each stored episode that passes the filter to `body`, in the stored order.
+    /// Passes each stored episode that passes the filter to `body`, in the stored order, as ``EpisodeAnalyzer`` last
+    /// built them: as the notifications say, with inferred grace ends, and open however old.
     ///
     /// Rows come through a server-side cursor in batches, so the rows in flight stay few however many match, and no
     /// episode is kept.
-    private func forEachStoredEpisode(_ connection: PGConnection, _ body: (Episode) throws -> Void) throws {
+    package func forEachStoredEpisode(_ connection: PGConnection, _ body: (Episode) throws -> Void) throws {
         let (sql, parameters) = statement
         func read() throws {
             try connection.execute("DECLARE churn_episode_query NO SCROLL CURSOR FOR \(sql)", parameters)
@@ -193,16 +186,6 @@ package struct EpisodeQuery {
             if filter.matches(episode) { try body(episode) }
         }
         return graceLengths
-    }
-
-    /// The episodes in scope as of `asOf`, or nil when nothing is loaded (``forEachEpisode(in:connection:reader:_:)``,
-    /// held). Only `asOf` and `episodes` of the result are filled in.
-    /// - Parameter asOf: Unix ms; nil for the latest `signedDate` loaded.
-    package func dataset(asOf: Int64?, connection: PGConnection, reader: PGConnection) throws -> EpisodeDataset? {
-        guard let scope = try scope(asOf: asOf, connection: connection) else { return nil }
-        var episodes: [Episode] = []
-        try forEachEpisode(in: scope, connection: connection, reader: reader) { episodes.append($0) }
-        return EpisodeDataset(asOf: scope.asOf, episodes: episodes)
     }
 
     /// `timestamptz` text of Unix ms, or nil outside the years 1–9999.

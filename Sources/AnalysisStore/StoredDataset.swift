@@ -16,25 +16,15 @@ package struct StoredDataset {
             .flatMap { Int64($0) }
     }
 
-    /// The episodes stored by ``EpisodeAnalyzer`` for `environment`, reported as of `asOf`.
-    ///
-    /// Exact when `asOf` is at or after the latest `signedDate` loaded (the stored episodes see every notification);
-    /// for an earlier as-of use ``build(environment:asOf:reader:)``.
-    package func stored(environment: String, asOf: Int64) throws -> EpisodeDataset {
-        var episodes: [Episode] = []
-        var dataset = try streamStored(environment: environment, asOf: asOf) { episodes.append($0) }
-        dataset.episodes = episodes
-        return dataset
-    }
-
     /// Streams the episodes stored by ``EpisodeAnalyzer`` for `environment`, finished as of `asOf`, through `body`
-    /// one at a time (by subscription and sequence), holding none of them: what ``stored(environment:asOf:)``
-    /// holds, for a report that keeps only its figures.
+    /// one at a time (by subscription and sequence), holding none of them, for a report that keeps only its
+    /// figures. Exact when `asOf` is at or after the latest `signedDate` loaded (the stored episodes see every
+    /// notification); for an earlier as-of use ``streamBuilt(environment:asOf:reader:_:)``.
     ///
     /// The stored episodes hold the grace ends the analysis inferred over every episode of the environment
     /// (``EpisodeAnalyzer``), so only the retry window depends on the as-of time, as for ``EpisodeQuery``. Every read
     /// is one snapshot (a read-only repeatable-read transaction).
-    /// - Returns: the dataset's counts, as ``stored(environment:asOf:)`` has them, with no episodes.
+    /// - Returns: the dataset's counts (data quality, renewals), with no episodes.
     package func streamStored(
         environment: String, asOf: Int64, _ body: (Episode) throws -> Void
     ) throws -> EpisodeDataset {
@@ -101,14 +91,13 @@ package struct StoredDataset {
         }
     }
 
-    /// Streams the episodes built afresh from the notifications signed at or before `asOf` (what
-    /// ``build(environment:asOf:reader:)`` holds), finished, through `body` one at a time.
+    /// Streams the episodes built afresh from the notifications signed at or before `asOf`, finished, through `body`
+    /// one at a time.
     ///
     /// An episode is finished as it is built, except a grace period without a date, which needs the usual grace
     /// lengths of every episode of the scope (``GraceLengths``): those few wait until the notifications are read to
-    /// the end, and come last. So only they are held, and the episodes come in another order than
-    /// ``build(environment:asOf:reader:)``'s.
-    /// - Returns: the dataset's counts, as ``build(environment:asOf:reader:)`` has them, with no episodes.
+    /// the end, and come last. So only they are held, and the episodes come in another order than the subscriptions'.
+    /// - Returns: the dataset's counts (data quality, renewals), with no episodes.
     package func streamBuilt(
         environment: String,
         asOf: Int64,
@@ -148,18 +137,9 @@ package struct StoredDataset {
         return dataset
     }
 
-    /// Episodes built afresh from the notifications signed at or before `asOf` (not stored).
-    package func build(environment: String, asOf: Int64, reader: PGConnection) throws -> EpisodeDataset {
-        var dataset = EpisodeDataset(asOf: asOf)
-        try forEachSubscription(environment: environment, asOf: asOf, reader: reader) { dataset.add($0) }
-        dataset.dataQuality.add(try loadQuality(environment: environment, asOf: asOf).counts)
-        dataset.finish()
-        return dataset
-    }
-
     /// Builds each subscription's episodes from the notifications signed at or before `asOf`, and hands each
     /// subscription's results to `body` in turn.
-    private func forEachSubscription(
+    package func forEachSubscription(
         environment: String,
         asOf: Int64,
         reader: PGConnection,
