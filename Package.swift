@@ -98,7 +98,7 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
 
-        // The database: schema migrations and the embedded local PostgreSQL cluster.
+        // The database's schema: migrations, the declared tables, the layouts, locks.
         .target(
             name: "Store",
             dependencies: [
@@ -108,6 +108,16 @@ let package = Package(
             resources: [.embedInCode("sql")],
             // Fault points (FaultPoint) for the crash tests, in debug builds only: release builds have none.
             swiftSettings: upcomingFeatures + [.define("CHURN_FAULTS", .when(configuration: .debug))]
+        ),
+
+        // The server: the embedded local PostgreSQL cluster, and choosing between it and a given database.
+        .target(
+            name: "EmbeddedPostgres",
+            dependencies: [
+                "PGClient",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcomingFeatures
         ),
 
         // Export files to PostgreSQL: readers, decoding, verification, COPY, merge, quarantine, load runs; and which
@@ -198,7 +208,7 @@ let package = Package(
             name: "Workflows",
             dependencies: [
                 "Ingest", "HistoryFetch", "Repair", "Analysis", "AnalysisStore", "AppleReports", "Reports", "Store",
-                "PGClient", "AppStoreServerAPI",
+                "EmbeddedPostgres", "PGClient", "AppStoreServerAPI",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -209,7 +219,8 @@ let package = Package(
         .executableTarget(
             name: "churn",
             dependencies: [
-                "Workflows", "Ingest", "HistoryFetch", "Repair", "Store", "PGClient", "AppStoreNotifications",
+                "Workflows", "Ingest", "HistoryFetch", "Repair", "Store", "EmbeddedPostgres", "PGClient",
+                "AppStoreNotifications",
                 "AppStoreServerAPI", "Analysis", "AnalysisStore", "AppleReports", "Reports", "Simulator", "CivilTime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -221,8 +232,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "PGClient", "Store", "Analysis", "AnalysisStore", "AppStoreNotifications", "AppStoreServerAPI",
-                "TestPKI", "Simulator",
+                "PGClient", "Store", "EmbeddedPostgres", "Analysis", "AnalysisStore", "AppStoreNotifications",
+                "AppStoreServerAPI", "TestPKI", "Simulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -304,7 +315,8 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "churn", "Workflows", "HistoryFetch", "Repair", "Ingest", "AppStoreServerAPI", "PGClient", "Store",
-                "AppStoreNotifications", "TestPKI", "TestSupport", "AppleReports", "Analysis", "Gzip",
+                "EmbeddedPostgres", "AppStoreNotifications", "TestPKI", "TestSupport", "AppleReports", "Analysis",
+                "Gzip",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: upcomingFeatures
@@ -334,7 +346,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "PGClient", "TestSupport"],
+            dependencies: ["Store", "EmbeddedPostgres", "PGClient", "TestSupport"],
             swiftSettings: upcomingFeatures
         ),
     ]

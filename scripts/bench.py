@@ -23,7 +23,7 @@ What it measures, each figure the median of BENCH_RUNS runs (default 3):
   - the machine's ECDSA P-256 verify rate (`openssl speed`), the floor of verified loads.
 
 The ordered scan runs on the same embedded cluster as churn, with the planner settings the cluster starts with
-(Store/EmbeddedCluster.swift, `defaultSettings`), so both read the notifications by the same plan.
+(Sources/EmbeddedPostgres/EmbeddedCluster.swift, `defaultSettings`), so both read the notifications by the same plan.
 
 Exports are generated once with `churn simulate` and kept in bench/data/exports/. The measurements use a dedicated
 embedded cluster (CHURN_HOME=bench/data/cluster), one new database per measurement, and stop it at the end.

@@ -1,6 +1,6 @@
 import AnalysisStore
+import EmbeddedPostgres
 import Logging
-import Store
 
 /// Rebuilds the stored billing-retry episodes of the subscriptions new loads touched, or of every one
 /// (`churn analyze`).

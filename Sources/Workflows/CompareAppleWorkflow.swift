@@ -1,7 +1,7 @@
 import Analysis
 import AppleReports
+import EmbeddedPostgres
 import Logging
-import Store
 
 /// Reads App Store Connect's Subscription Event and Subscription State report files, brings the episodes up to
 /// date and sets our billing-issue days beside Apple's (`churn compare-apple FILE…`).

@@ -1,8 +1,8 @@
 import Analysis
 import AnalysisStore
+import EmbeddedPostgres
 import Logging
 import Reports
-import Store
 
 /// Brings the episodes up to date and gathers everything stored about one customer (`churn query customer`): for
 /// the support engineer asked "what happened to this user?".

@@ -1,8 +1,8 @@
 import Analysis
 import AnalysisStore
+import EmbeddedPostgres
 import Logging
 import Reports
-import Store
 
 /// Brings the episodes up to date and lays out report tables that describe a whole environment, not a selection of
 /// episodes: `billing_failures.csv` (renewal charges against failures, per month) and `data_quality.csv` (what

@@ -1,6 +1,6 @@
+import EmbeddedPostgres
 import HistoryFetch
 import Logging
-import Store
 
 /// Fetches the notification history from the App Store Server API into export files (`churn fetch`).
 package struct FetchWorkflow {

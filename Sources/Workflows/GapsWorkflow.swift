@@ -1,8 +1,8 @@
 import AppStoreServerAPI
+import EmbeddedPostgres
 import HistoryFetch
 import Ingest
 import Logging
-import Store
 
 /// Compares Apple's notification history for a range with what the database stores (`churn gaps`); writes
 /// nothing.

@@ -1,6 +1,6 @@
+import EmbeddedPostgres
 import Ingest
 import Logging
-import Store
 
 /// Verifies and stores the notifications of export files (`churn load`).
 package struct LoadWorkflow {

@@ -1,4 +1,5 @@
 import AnalysisStore
+import EmbeddedPostgres
 import Foundation
 import HistoryFetch
 import Ingest

@@ -1,7 +1,7 @@
+import EmbeddedPostgres
 import Ingest
 import Logging
 import PGClient
-import Store
 
 /// Lists and clears the refused inputs kept in `quarantine` (`churn quarantine list` and `clear`).
 package struct QuarantineWorkflow {

@@ -1,8 +1,8 @@
 import Analysis
 import AnalysisStore
+import EmbeddedPostgres
 import Logging
 import PGClient
-import Store
 
 /// Brings the episodes up to date and answers one question about those in scope (`churn query`).
 package struct QueryWorkflow {

@@ -1,8 +1,8 @@
 import AnalysisStore
+import EmbeddedPostgres
 import HistoryFetch
 import Logging
 import Repair
-import Store
 
 /// Checks the subscriptions the notifications leave uncertain against Apple's status, and fetches the notification
 /// history of those Apple sees otherwise into export files (`churn repair`).

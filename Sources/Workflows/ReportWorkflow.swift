@@ -1,10 +1,10 @@
 import Analysis
 import AnalysisStore
 import AppleReports
+import EmbeddedPostgres
 import Foundation
 import Logging
 import Reports
-import Store
 
 /// Brings the episodes up to date and writes the report directory (`churn report`).
 package struct ReportWorkflow {

@@ -1,8 +1,8 @@
 import Analysis
 import AnalysisStore
+import EmbeddedPostgres
 import Logging
 import Reports
-import Store
 
 /// Brings the episodes up to date and answers how many customers lost to billing came back, and how soon
 /// (`churn query returns`): `returns.csv`, grouped by the month of the expiry, the product or the storefront.

@@ -1,7 +1,7 @@
 import AnalysisStore
+import EmbeddedPostgres
 import Logging
 import PGClient
-import Store
 
 /// The stored episodes of one environment brought up to date, and the as-of time a reading command answers for:
 /// what `churn report` and the environment-wide questions of `churn query` start from.

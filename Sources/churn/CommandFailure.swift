@@ -1,10 +1,10 @@
 import AppStoreServerAPI
 import AppleReports
 import ArgumentParser
+import EmbeddedPostgres
 import HistoryFetch
 import Ingest
 import PGClient
-import Store
 import Workflows
 
 /// A failure as `churn` reports it: the exit status that classifies it and the message people read.

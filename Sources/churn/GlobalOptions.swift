@@ -1,7 +1,7 @@
 import ArgumentParser
+import EmbeddedPostgres
 import Foundation
 import Logging
-import Store
 
 /// Options every subcommand takes.
 struct GlobalOptions: ParsableArguments {

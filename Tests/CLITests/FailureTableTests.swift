@@ -1,8 +1,8 @@
 import AppStoreServerAPI
+import EmbeddedPostgres
 import HistoryFetch
 import Ingest
 import PGClient
-import Store
 import Testing
 import Workflows
 import churn

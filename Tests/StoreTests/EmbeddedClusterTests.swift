@@ -1,7 +1,7 @@
+import EmbeddedPostgres
 import Foundation
 import Logging
 import PGClient
-import Store
 import Synchronization
 import TestSupport
 import Testing

@@ -1,6 +1,6 @@
 import ArgumentParser
+import EmbeddedPostgres
 import Foundation
-import Store
 
 extension Churn {
     /// `churn db start|stop|status|url`: manage the embedded PostgreSQL cluster, and say which database is used.
