@@ -9,6 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 commit=$(git rev-parse --short "${1:-HEAD}")
 work=$(mktemp -d /tmp/churn-first-build.XXXXXX)
+# The embedded cluster runs as the postgres user when this runs as root: it must reach the clone.
+chmod 755 "$work"
 cleanup() {
     if [ -x "$work/clone/.build/release/churn" ]; then
         (cd "$work/clone" && CHURN_HOME="$work/clone/.churn" .build/release/churn db stop >/dev/null 2>&1) || true
