@@ -1,7 +1,7 @@
 import PGClient
 
-/// The declaration of each table the code writes rows into by COPY or reads by column: every column and its type,
-/// in the order a COPY row writes them (``PGTable``).
+/// The declaration of each table the migrations make: every column and its type, in the order a COPY row writes them
+/// (``PGTable``).
 ///
 /// A declaration is the one list of its table's columns in Swift: COPY statements, binary field types and select
 /// lists follow from it. The migrations in `sql/` make the tables; `StoredTablesTests` holds each declaration to the
@@ -140,14 +140,65 @@ package enum StoredTables {
         ]
     )
 
+    /// One row per copy of a stored notification that came again from another file or line, written by the loader.
+    package static let notificationCopies = PGTable(
+        "notification_copies",
+        [
+            "original_transaction_id": .text, "notification_uuid": .uuid, "signed_date": .timestamptz,
+            "source_file_id": .bigint, "source_line": .bigint,
+        ]
+    )
+
+    /// One row per `churn load` (or nightly load), with its counts and status.
+    package static let loadRuns = PGTable(
+        "load_runs",
+        [
+            "id": .bigint, "started_at": .timestamptz, "finished_at": .timestamptz, "status": .text, "command": .text,
+            "verified": .boolean, "files": .integer, "records": .bigint, "loaded": .bigint, "duplicates": .bigint,
+            "rejected": .bigint, "error": .text, "acceptance": .text,
+        ]
+    )
+
+    /// One row per export file loaded, with its SHA-256 once it is stored whole.
+    package static let sourceFiles = PGTable(
+        "source_files",
+        [
+            "id": .bigint, "load_run_id": .bigint, "path": .text, "size_bytes": .bigint, "sha256": .text,
+            "records": .bigint, "loaded": .bigint, "duplicates": .bigint, "rejected": .bigint,
+            "loaded_at": .timestamptz,
+        ]
+    )
+
+    /// One row per environment and file the analysis has taken in.
+    package static let analyzedFiles = PGTable(
+        "analyzed_files", ["environment": .text, "source_file_id": .bigint, "analyzed_at": .timestamptz]
+    )
+
+    /// The database's identity, one row, which reports record so they compare only with reports of the same database.
+    package static let databaseIdentity = PGTable(
+        "database_identity", ["singleton": .boolean, "id": .uuid, "created_at": .timestamptz]
+    )
+
+    /// The schema's layout, one row, chosen when the schema is created (``SchemaLayout``).
+    package static let schemaLayout = PGTable(
+        "schema_layout",
+        ["singleton": .boolean, "layout": .text, "partitions": .integer, "created_at": .timestamptz]
+    )
+
+    /// One row per migration applied (``Migrator``).
+    package static let schemaMigrations = PGTable(
+        "schema_migrations", ["version": .integer, "name": .text, "applied_at": .timestamptz]
+    )
+
     /// The tables the analysis rebuilds for an environment.
     package static let episodeTables = [
         billingEpisodes, subscriptionAnalysis, subscriptionRenewals, subscriptionLinks, subscriptionPurchases,
     ]
 
-    /// Every declared table.
+    /// Every table the migrations make (``StoredTablesTests`` holds the two lists equal).
     package static let all = [
         notifications, billingEpisodes, subscriptionAnalysis, subscriptionRenewals, renewalMonths, subscriptionLinks,
         subscriptionPurchases, subscriptionCustomers, quarantine, fetchCheckpoints, subscriptionChecks,
+        notificationCopies, loadRuns, sourceFiles, analyzedFiles, databaseIdentity, schemaLayout, schemaMigrations,
     ]
 }
