@@ -26,7 +26,7 @@ extension GraceLengths {
                 productId: try row.decode(String?.self, fields.product),
                 bundleId: try row.decode(String?.self, fields.bundle),
                 days: try row.decode(Int.self, fields.days), episodes: try row.decode(Int.self, fields.episodes),
-                billingPlan: try StoredEpisodeColumns.billingPlan(try row.decode(String.self, fields.plan)))
+                billingPlan: try row.decode(Episode.BillingPlan.self, fields.plan))
         }
         return GraceLengths(counts: counts)
     }

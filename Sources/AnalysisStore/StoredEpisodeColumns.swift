@@ -87,15 +87,6 @@ struct StoredEpisodeColumns: Sendable {
     /// The select list.
     var selectList: String { selection.list }
 
-    /// A stored `billing_plan`.
-    /// - Throws: ``PGError`` of kind `unexpectedResult` for a value that is no plan.
-    static func billingPlan(_ text: String) throws -> Episode.BillingPlan {
-        guard let plan = Episode.BillingPlan(rawValue: text) else {
-            throw PGError(kind: .unexpectedResult, message: "a billing_episodes row has billing_plan '\(text)'")
-        }
-        return plan
-    }
-
     /// The order episodes are read in: by subscription and sequence. Every read is of one environment, so this is
     /// the primary key's order, which the planner reads off the index rather than sorting the episodes, even before
     /// the statistics of a freshly rebuilt table are known.
@@ -110,18 +101,9 @@ struct StoredEpisodeColumns: Sendable {
                 kind: .unexpectedResult,
                 message: "a billing_episodes row has \(row.count) fields where \(selection.count) were selected")
         }
-        let outcomeText = try row.decode(String.self, outcome)
-        guard let outcomeValue = Episode.Outcome(rawValue: outcomeText) else {
-            throw PGError(kind: .unexpectedResult, message: "a billing_episodes row has outcome '\(outcomeText)'")
-        }
-        var recoveredByValue: Episode.RecoveredBy?
-        if let text = try row.decode(String?.self, recoveredBy) {
-            guard let value = Episode.RecoveredBy(rawValue: text) else {
-                throw PGError(kind: .unexpectedResult, message: "a billing_episodes row has recovered_by '\(text)'")
-            }
-            recoveredByValue = value
-        }
-        let plan = try Self.billingPlan(try row.decode(String.self, billingPlan))
+        let outcomeValue = try row.decode(Episode.Outcome.self, outcome)
+        let recoveredByValue = try row.decode(Episode.RecoveredBy?.self, recoveredBy)
+        let plan = try row.decode(Episode.BillingPlan.self, billingPlan)
         return Episode(
             subscription: try row.decode(String.self, subscription),
             sequence: try row.decode(Int.self, sequence),

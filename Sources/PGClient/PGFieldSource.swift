@@ -81,6 +81,23 @@ extension PGFieldSource {
         try checked(Self.boolean(text(field.position)), field, Bool.self)
     }
 
+    /// The case of `type` whose raw value is the text of `field` (an enum stored as its raw value, such as an
+    /// outcome); an error names the column and the text when no case has it.
+    @inlinable @inline(__always)
+    package func decode<Value: RawRepresentable>(
+        _ type: Value.Type, _ field: PGField
+    ) throws(PGError) -> Value where Value.RawValue == String {
+        try required(checked(text(field.position).flatMap(Value.init(rawValue:)), field, Value.self), field)
+    }
+
+    /// The case of `type` whose raw value is the text of `field`, nil for SQL NULL.
+    @inlinable @inline(__always)
+    package func decode<Value: RawRepresentable>(
+        _ type: Value?.Type, _ field: PGField
+    ) throws(PGError) -> Value? where Value.RawValue == String {
+        try checked(text(field.position).flatMap(Value.init(rawValue:)), field, Value.self)
+    }
+
     /// `value` when the field had one; else nil for SQL NULL, and an error for a missing field or text that is not
     /// a `type`. A value is read with one call; the rest is told apart only after.
     @inlinable @inline(__always)

@@ -74,20 +74,6 @@ package struct SubscriptionChecks {
         /// One row of ``selection`` as a check.
         /// - Throws: ``PGError`` naming the column whose value is missing or malformed.
         func check(_ row: [String?]) throws -> SubscriptionCheck {
-            let reasonText = try row.decode(String.self, reason)
-            let expectedText = try row.decode(String.self, expected)
-            let verdictText = try row.decode(String?.self, verdict)
-            let kindText = try row.decode(String.self, historyKind)
-            guard let reason = SubscriptionCheck.Reason(rawValue: reasonText),
-                let expected = SubscriptionCheck.Expected(rawValue: expectedText),
-                let kind = SubscriptionCheck.HistoryKind(rawValue: kindText)
-            else {
-                throw PGError(
-                    kind: .unexpectedResult,
-                    message:
-                        "subscription_checks: unknown reason '\(reasonText)', expected '\(expectedText)' or history kind '\(kindText)'"
-                )
-            }
             return SubscriptionCheck(
                 id: try row.decode(Int64.self, id),
                 environment: try row.decode(String.self, environment),
@@ -95,18 +81,18 @@ package struct SubscriptionChecks {
                 originalTransactionID: try row.decode(String.self, originalTransactionID),
                 episodeSequence: try row.decode(Int.self, episodeSequence),
                 episodeStart: try row.decode(Int64.self, episodeStart),
-                reason: reason,
-                expected: expected,
+                reason: try row.decode(SubscriptionCheck.Reason.self, reason),
+                expected: try row.decode(SubscriptionCheck.Expected.self, expected),
                 directory: try row.decode(String.self, directory),
                 state: try row.decode(String.self, state),
-                verdict: verdictText.flatMap(SubscriptionCheck.Verdict.init(rawValue:)),
+                verdict: try row.decode(SubscriptionCheck.Verdict?.self, verdict),
                 historyStart: try row.decode(Int64?.self, historyStart),
                 historyEnd: try row.decode(Int64?.self, historyEnd),
                 paginationToken: try row.decode(String?.self, paginationToken),
                 pages: try row.decode(Int.self, pages),
                 notifications: try row.decode(Int.self, notifications),
                 partBytes: try row.decode(Int64.self, partBytes),
-                historyKind: kind,
+                historyKind: try row.decode(SubscriptionCheck.HistoryKind.self, historyKind),
                 retryWindowEnd: try row.decode(Int64?.self, retryWindowEnd)
             )
         }

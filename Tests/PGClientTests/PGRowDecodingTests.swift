@@ -24,6 +24,21 @@ import Testing
         #expect(try row.decode(Int32.self, result.field("narrow")) == Int32.min)
     }
 
+    private enum Outcome: String { case open, recovered }
+
+    @Test func anEnumIsDecodedByItsRawValueAndAnUnknownOneNamesItsColumn() throws {
+        let connection = try TestDatabase.makeSchema("enums").connect()
+        let result = try connection.execute(
+            "SELECT 'recovered'::text AS outcome, NULL::text AS previous, 'lost'::text AS other")
+        let row = try #require(result.rows.first)
+        #expect(try row.decode(Outcome.self, result.field("outcome")) == .recovered)
+        #expect(try row.decode(Outcome?.self, result.field("previous")) == nil)
+        let unknown = try #require(throws: PGError.self) { try row.decode(Outcome?.self, result.field("other")) }
+        #expect(unknown.message.contains("other") && unknown.message.contains("lost"))
+        let null = try #require(throws: PGError.self) { try row.decode(Outcome.self, result.field("previous")) }
+        #expect(null.message.contains("previous") && null.message.contains("NULL"))
+    }
+
     @Test func aBadValueNamesItsColumn() throws {
         let connection = try TestDatabase.makeSchema("badvalue").connect()
         let result = try connection.execute("SELECT 'abc'::text AS count, NULL::bigint AS total")
