@@ -7,7 +7,7 @@
 ///   the rest of the file is read line by line. A first line that is merely broken (a truncated JSON line) never
 ///   closes (JSON strings hold no raw newline, and the following lines are balanced), so it stays a line.
 ///
-/// A line longer than `maxRecordBytes` becomes a record with problem `record_too_large` holding only its first
+/// A UTF-8 byte-order mark at the start of the file is skipped. A line longer than `maxRecordBytes` becomes a record with problem `record_too_large` holding only its first
 /// `keepBytes` bytes; the rest is skipped without being held in memory.
 struct RecordReader {
     private let source: ByteSource
@@ -95,8 +95,12 @@ struct RecordReader {
     }
 
     /// Looks at the first JSON value: when it spans several lines and closes within the limit, it is one record.
+    /// A UTF-8 byte-order mark before it (some editors and Windows tools write one) is skipped: it belongs to the
+    /// file, not to its first line.
     private mutating func decideMode() throws {
         mode = .lines
+        while buffer.count - position < Self.byteOrderMark.count, try fill() {}
+        if buffer[position...].starts(with: Self.byteOrderMark) { position += Self.byteOrderMark.count }
         var scanned = position
         while true {
             while scanned < buffer.count, isSpace(buffer[scanned]) { scanned += 1 }
@@ -133,6 +137,9 @@ struct RecordReader {
             scanned = position + scannedOffset
         }
     }
+
+    /// The UTF-8 encoding of U+FEFF.
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// The multi-line first value as one record, counting the lines it spans.
     private mutating func takeDocument(end: Int) -> RawRecord {

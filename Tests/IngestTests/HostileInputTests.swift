@@ -27,6 +27,22 @@ import Testing
         #expect(row == [["2", String((50 << 20) + 20), "true", String(64 << 10)]])
     }
 
+    /// A file saved with a UTF-8 byte-order mark loads like the same file without one; a mark
+    /// anywhere else is part of its line and refused with it.
+    @Test func aByteOrderMarkAtTheStartOfAFileIsSkipped() async throws {
+        let harness = try LoadHarness("bom")
+        let directory = try ExportDirectory()
+        let lines = try Fixtures.lifecycleTokens().map(\.asExportLine)
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let text = mark + Array((lines[0] + "\n" + lines[1] + "\n").utf8) + mark + Array((lines[2] + "\n").utf8)
+        let path = try directory.write("bom.jsonl", bytes: text)
+        let summary = try await harness.load(
+            [path], policy: AcceptancePolicy(verifier: try Fixtures.appleTestVerifier()))
+        #expect(summary.loaded == 2, "the first line loads; the third, behind a mark of its own, does not")
+        #expect(summary.files.first?.rejectedByReason == ["not_json": 1])
+        #expect(try harness.rows("SELECT line::text FROM quarantine") == [["3"]])
+    }
+
     @Test func deeplyNestedJSONIsRefusedNotFatal() async throws {
         let harness = try LoadHarness("nested")
         let signer = try TestSigner()
