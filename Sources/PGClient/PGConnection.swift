@@ -23,6 +23,7 @@ package final class PGConnection {
     /// - Throws: ``PGError`` of kind `connectionFailed`, naming the server but not the password.
     /// - Important: the text of `url` never appears in an error or a log: it may hold a password.
     package init(url: String?, applicationName: String = "churn") throws(PGError) {
+        if let url { try Self.checkConnectionString(url) }
         // Later keywords override earlier ones; `dbname` is expanded in place when it is a URI or conninfo.
         var keywords = ["connect_timeout", "fallback_application_name"]
         var values = ["10", applicationName]
@@ -79,6 +80,30 @@ package final class PGConnection {
     /// Whether the connection is still usable.
     package var isHealthy: Bool {
         PQstatus(pointer) == CONNECTION_OK
+    }
+
+    /// Refuses what libpq would take for a database's name although it cannot be meant as one: a URL of another
+    /// scheme (`https://…`), or words without `key=value` pairs. libpq reads a `postgresql://` or `postgres://` URI,
+    /// `key=value` pairs, or else the whole text as a database name, and then reports a server it cannot reach
+    /// rather than a string it cannot use. The error is a configuration error (``PGError/isConfigurationError``),
+    /// and names the scheme, never the rest of a URL, which may hold a password.
+    static func checkConnectionString(_ text: String) throws(PGError) {
+        if let scheme = text.firstRange(of: "://").map({ text[..<$0.lowerBound] }),
+            !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) })
+        {
+            guard scheme == "postgresql" || scheme == "postgres" else {
+                throw PGError(
+                    kind: .connectionFailed,
+                    message: "invalid URI scheme \(scheme)://: a database URL begins postgresql:// or postgres://")
+            }
+            return
+        }
+        if !text.contains("="), text.contains(where: \.isWhitespace) {
+            throw PGError(
+                kind: .connectionFailed,
+                message: "invalid URI \"\(text.prefix(60))\": not postgresql://user@host:port/database, nor "
+                    + "key=value pairs, nor a database name")
+        }
     }
 
     /// Whether a transaction block is open (or failed and awaiting ROLLBACK).

@@ -14,6 +14,19 @@ import Testing
         #expect(!result.stderr.contains("Fatal error"))
     }
 
+    /// A database URL that libpq would read as a database's name is refused as configuration (78), not reported
+    /// as a server that cannot be reached (69); the password of a URL of another scheme is not repeated.
+    @Test(arguments: [
+        ("https://churn:hunter2-secret@example.com/db", "invalid URI scheme https://"),
+        ("not a url", "invalid URI \"not a url\""),
+    ])
+    func aDatabaseURLThatIsNoneGives78(url: String, message: String) throws {
+        let result = try ChurnCommand.run(["migrate", "--database-url", url])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains(message))
+        #expect(!result.stderr.contains("hunter2-secret"))
+    }
+
     @Test func badUsageGives64() throws {
         #expect(try ChurnCommand.run(["load", "--no-such-flag"]).status == 64)
         let missing = try ChurnCommand.run(["load", "/nonexistent/export.jsonl"])
