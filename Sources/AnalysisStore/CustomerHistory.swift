@@ -106,16 +106,21 @@ package struct CustomerHistory: Sendable {
             [environment, list, asOf]
         )
         let words = { (text: String) in text.split(separator: " ").map(String.init) }
+        let subscription = try summary.field("original_transaction_id")
+        let (firstSigned, lastSigned) = (try summary.field("first_signed"), try summary.field("last_signed"))
+        let product = try summary.field("product_id")
+        let appTransactionIDs = try summary.field("app_transaction_ids")
+        let appAccountTokens = try summary.field("app_account_tokens")
+        let continues = try summary.field("continues")
         let subscriptionRows = try summary.rows.map { row in
-            func text(_ column: String) throws -> String { try row.decode(String.self, try summary.field(column)) }
-            return Subscription(
-                originalTransactionId: try text("original_transaction_id"),
-                firstSigned: try row.decode(Int64.self, try summary.field("first_signed")),
-                lastSigned: try row.decode(Int64.self, try summary.field("last_signed")),
-                productId: try row.decode(String?.self, try summary.field("product_id")),
-                appTransactionIds: words(try text("app_transaction_ids")),
-                appAccountTokens: words(try text("app_account_tokens")),
-                continues: words(try text("continues")))
+            Subscription(
+                originalTransactionId: try row.decode(String.self, subscription),
+                firstSigned: try row.decode(Int64.self, firstSigned),
+                lastSigned: try row.decode(Int64.self, lastSigned),
+                productId: try row.decode(String?.self, product),
+                appTransactionIds: words(try row.decode(String.self, appTransactionIDs)),
+                appAccountTokens: words(try row.decode(String.self, appAccountTokens)),
+                continues: words(try row.decode(String.self, continues)))
         }
 
         let columns = StoredEpisodeColumns()
@@ -155,19 +160,30 @@ package struct CustomerHistory: Sendable {
             """,
             [environment, list, asOf]
         )
+        let signed = try timeline.field("signed_ms")
+        let owner = try timeline.field("original_transaction_id")
+        let type = try timeline.field("notification_type")
+        let subtype = try timeline.field("subtype")
+        let productID = try timeline.field("product_id")
+        let purchase = try timeline.field("purchase_ms")
+        let expires = try timeline.field("expires_ms")
+        let price = try timeline.field("price")
+        let currency = try timeline.field("currency")
+        let revocationType = try timeline.field("revocation_type")
+        let revocationPercentage = try timeline.field("revocation_percentage")
+        let billingPlanType = try timeline.field("billing_plan_type")
+        let uuid = try timeline.field("notification_uuid")
         let notifications = try timeline.rows.map { row in
-            func text(_ column: String) throws -> String? { try row.decode(String?.self, try timeline.field(column)) }
-            func time(_ column: String) throws -> Int64? { try row.decode(Int64?.self, try timeline.field(column)) }
-            return Notification(
-                signedDate: try row.decode(Int64.self, try timeline.field("signed_ms")),
-                subscription: try row.decode(String.self, try timeline.field("original_transaction_id")),
-                notificationType: try row.decode(String.self, try timeline.field("notification_type")),
-                subtype: try text("subtype"), productId: try text("product_id"), purchaseDate: try time("purchase_ms"),
-                expiresDate: try time("expires_ms"), price: try row.decode(Int64?.self, try timeline.field("price")),
-                currency: try text("currency"), revocationType: try text("revocation_type"),
-                revocationPercentage: try row.decode(Int?.self, try timeline.field("revocation_percentage")),
-                billingPlanType: try text("billing_plan_type"),
-                notificationUUID: try row.decode(String.self, try timeline.field("notification_uuid")))
+            Notification(
+                signedDate: try row.decode(Int64.self, signed), subscription: try row.decode(String.self, owner),
+                notificationType: try row.decode(String.self, type), subtype: try row.decode(String?.self, subtype),
+                productId: try row.decode(String?.self, productID), purchaseDate: try row.decode(Int64?.self, purchase),
+                expiresDate: try row.decode(Int64?.self, expires), price: try row.decode(Int64?.self, price),
+                currency: try row.decode(String?.self, currency),
+                revocationType: try row.decode(String?.self, revocationType),
+                revocationPercentage: try row.decode(Int?.self, revocationPercentage),
+                billingPlanType: try row.decode(String?.self, billingPlanType),
+                notificationUUID: try row.decode(String.self, uuid))
         }
         return CustomerHistory(
             customerId: customerId, asOf: asOf, subscriptions: subscriptionRows, episodes: episodes, returns: returns,

@@ -1,3 +1,5 @@
+import CivilTime
+
 /// Encodes rows of one declared table (``PGTable``) in PostgreSQL's binary COPY format, each value at its column's
 /// declared type: an `Int` given for an `integer` column goes as 4 bytes, for a `bigint` column as 8, and a value
 /// that its column cannot hold, or a call of the wrong kind for the column, is refused here with the column's name
@@ -93,7 +95,7 @@ package struct PGRowEncoder {
         let type = try next()
         guard type == .interval else { throw mismatch(type, "an interval") }
         guard let milliseconds else { return rows.appendNull() }
-        let day: Int64 = 86_400_000
+        let day = CivilDate.millisecondsPerDay
         guard let days = Int32(exactly: milliseconds / day) else { throw outOfRange(milliseconds, .interval) }
         rows.appendInterval(microseconds: milliseconds % day * 1000, days: days, months: 0)
     }
