@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AnalysisStore
@@ -7,9 +8,8 @@ import Testing
 /// `scripts/bench.py` must be the reader's own query, written to /dev/null, or the ratio compares with a cheaper read.
 @Suite struct BenchScanTests {
     @Test func theBenchScansWhatTheAnalysisReads() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let script = try String(contentsOf: root.appendingPathComponent("scripts/bench.py"), encoding: .utf8)
+        let script = try String(
+            contentsOf: Repository.root.appendingPathComponent("scripts/bench.py"), encoding: .utf8)
         let start = try #require(script.range(of: "ORDERED_SCAN = (\n"))
         let end = try #require(script.range(of: "\n)\n", range: start.upperBound..<script.endIndex))
         // The block's adjacent string literals, joined as Python joins them.

@@ -13,8 +13,7 @@ import Testing
 /// must give exactly the report files expected for it (the golden files of the report tests, built there from
 /// hand-written events).
 @Suite struct EndToEndTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Repository.root
     static let samples = repository.appendingPathComponent("Tests/IngestTests/Fixtures")
     static let expected = repository.appendingPathComponent("Tests/ReportsTests/Fixtures/expected/billing-lifecycle")
 

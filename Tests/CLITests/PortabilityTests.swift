@@ -1,12 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The package declares macOS (Package.swift, Homebrew providers), so no source may call Glibc without a Darwin
 /// branch. What these Linux machines can check is the shape of the sources; compiling on macOS is not checked here
 /// (README, "Platforms").
 @Suite struct PortabilityTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Repository.root
 
     /// Every Swift file under `Sources/` and `Tests/`, by path relative to the repository.
     static func swiftFiles() throws -> [(path: String, lines: [Substring])] {

@@ -5,8 +5,7 @@ import Testing
 
 /// What a report compares with: only dated reports of the same environment and database.
 @Suite struct ReportHistoryTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Repository.root
 
     /// Sandbox reports of the workspace's database into its reports root.
     static func report(_ workspace: NightlyTests.Workspace, _ extra: [String] = []) throws -> ChurnCommand.Result {

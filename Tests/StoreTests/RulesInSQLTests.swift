@@ -37,9 +37,7 @@ import Testing
         #expect(found["view episodes"] != nil, "the view's rule is still found where it is")
 
         // The SQL in the code: the lines of every source file that talks to PostgreSQL.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let sources = root.appendingPathComponent("Sources")
+        let sources = Repository.root.appendingPathComponent("Sources")
         let enumerator = try #require(FileManager.default.enumerator(atPath: sources.path))
         while let relative = enumerator.nextObject() as? String {
             guard relative.hasSuffix(".swift") else { continue }

@@ -27,8 +27,7 @@ package struct ChurnCommand {
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let beside = products.appendingPathComponent("churn")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/churn")
+        return Repository.root.appendingPathComponent(".build/debug/churn")
     }
 
     /// Runs `churn` with `arguments` in `directory`, with `environment` added to (or, for nil values, removed from)
