@@ -11,7 +11,7 @@ package enum ExitStatus: Int32, CaseIterable, Error {
     case clusterStopped = 3
     /// `churn db status`: the embedded cluster was never created.
     case clusterNotCreated = 4
-    /// `churn nightly --expect-new`: no export file arrived since the last run.
+    /// `churn nightly --expect-new`: the run stored no new notification.
     case noNewExports = 5
     case usage = 64
     case inputUnreadable = 66
@@ -49,6 +49,49 @@ package enum ExitStatus: Int32, CaseIterable, Error {
             return "the database settings are wrong: the database named does not exist, or DATABASE_URL / "
                 + "--database-url cannot be parsed"
         }
+    }
+
+    /// What the code means in a few words, for the exit-code paragraph of a command's help (``paragraph(_:)``).
+    package var brief: String {
+        switch self {
+        case .success: return "success"
+        case .failure: return "failure"
+        case .tooManyRejects: return "more rejects than --max-rejects"
+        case .clusterStopped: return "cluster stopped"
+        case .clusterNotCreated: return "cluster not created yet"
+        case .noNewExports: return "nothing new with --expect-new"
+        case .usage: return "bad usage"
+        case .inputUnreadable: return "unreadable input"
+        case .unavailable: return "database or Apple's API unreachable: retry later"
+        case .temporaryFailure: return "try again later"
+        case .credentialsRefused: return "credentials refused"
+        case .configuration: return "wrong database settings"
+        }
+    }
+
+    /// The exit-code paragraph of a command's help: the codes it can end with, each in a few words, wrapped to 72
+    /// columns like the rest of the help, and a pointer to the whole table.
+    package static func paragraph(_ statuses: [ExitStatus]) -> String {
+        // A code stays on the line of its first word.
+        var words = ["Exit", "codes:"]
+        for (index, status) in statuses.enumerated() {
+            var brief = status.brief.split(separator: " ").map(String.init)
+            brief[0] = "\(status.rawValue) \(brief[0])"
+            brief[brief.count - 1] += index == statuses.count - 1 ? "" : ","
+            words += brief
+        }
+        words += ["(`churn", "--help`", "says", "more)."]
+        var lines: [String] = []
+        var line = ""
+        for word in words {
+            if !line.isEmpty, line.count + 1 + word.count > 72 {
+                lines.append(line)
+                line = word
+            } else {
+                line += line.isEmpty ? word : " " + word
+            }
+        }
+        return (lines + [line]).joined(separator: "\n")
     }
 
     /// The exit-code table of `churn --help`: each code and its meaning, wrapped under the meaning's first column

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import churn
 
@@ -73,6 +74,43 @@ import churn
         for status in ExitStatus.allCases {
             #expect(help.contains(status.meaning), "churn --help lacks exit \(status.rawValue)")
         }
+    }
+
+    /// A command's help names its exit codes only through ``ExitStatus/paragraph(_:)``: a paragraph written by hand
+    /// goes stale when a code is added (the nightly's once lacked 78). The nightly, the command cron runs, lists every
+    /// code but `churn db status`'s own.
+    @Test func eachCommandsExitCodesComeFromExitStatus() throws {
+        // Every command's help, found through the SUBCOMMANDS list of each help page.
+        func helps(_ path: [String]) throws -> [(path: [String], text: String)] {
+            let help = try ChurnCommand.run(path + ["--help"])
+            #expect(help.status == 0, "churn \(path.joined(separator: " ")) --help")
+            let listed = help.stdout.components(separatedBy: "SUBCOMMANDS:").dropFirst().first ?? ""
+            let names = listed.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().prefix {
+                !$0.isEmpty
+            }.compactMap { line -> String? in
+                guard line.hasPrefix("  "), !line.hasPrefix("   ") else { return nil }
+                return line.split(separator: " ").first.map(String.init)
+            }.filter { $0 != "help" }
+            return [(path, help.stdout)] + (try names.flatMap { try helps(path + [$0]) })
+        }
+        var paragraphs: [String: String] = [:]
+        for (path, text) in try helps([]).dropFirst() {
+            guard let start = text.range(of: "Exit codes:") else { continue }
+            let paragraph = text[start.lowerBound...].components(separatedBy: "\n\n")[0]
+            let codes = paragraph.matches(of: try Regex(#"(?:codes:|,)\s+([0-9]+) "#)).compactMap {
+                $0.output[1].substring.flatMap { Int32($0) }
+            }
+            let statuses = codes.compactMap(ExitStatus.init(rawValue:))
+            let name = path.joined(separator: " ")
+            #expect(statuses.count == codes.count, "churn \(name): codes \(codes)")
+            #expect(
+                paragraph == ExitStatus.paragraph(statuses),
+                "churn \(name) writes its exit codes by hand:\n\(paragraph)")
+            paragraphs[name] = paragraph
+        }
+        #expect(paragraphs.count >= 3, "\(paragraphs.keys.sorted())")
+        let expected = ExitStatus.allCases.filter { $0 != .clusterStopped && $0 != .clusterNotCreated }
+        #expect(paragraphs["nightly"] == ExitStatus.paragraph(expected))
     }
 
     /// Every exit code the documentation names ("exit 64", "exits with 75", "status 3") is one `churn` has.

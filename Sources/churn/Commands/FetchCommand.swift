@@ -47,13 +47,13 @@ extension Churn {
                 tokens are never printed or logged. A key file readable by other
                 users gets a warning.
 
-                Exit codes: 0 success, 1 failure, 64 bad usage, 69 the API (or the
-                database) unreachable after the retries: run again later, it
-                resumes; 75 another fetch holds the lock, or Apple asked to wait
-                past --max-retry-wait: run again after the time named (ISO 8601
-                UTC), it resumes; 77 the API refused the
-                credentials (wrong key id, issuer id or bundle id, or a key
-                without In-App Purchase access).
+                After the retries, an API still unreachable ends with 69, and a
+                Retry-After past --max-retry-wait with 75 and the time to run again
+                (ISO 8601 UTC): either way the next run resumes. 75 also means another
+                fetch holds the lock. 77: Apple refused the credentials (wrong key id,
+                issuer id or bundle id, or a key without In-App Purchase access).
+
+                \(ExitStatus.paragraph(exitStatuses))
 
                 Examples:
                   export CHURN_KEY_FILE=/etc/churn/AuthKey_2X9R4HXF34.p8
@@ -67,6 +67,11 @@ extension Churn {
                   churn fetch --environment Sandbox --out /tmp/sandbox
                 """
         )
+
+        /// The codes a fetch can end with.
+        static let exitStatuses: [ExitStatus] = [
+            .success, .failure, .usage, .unavailable, .temporaryFailure, .credentialsRefused, .configuration,
+        ]
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var api: APIOptions

@@ -61,14 +61,12 @@ extension Churn {
                 then says so on stderr and exits with 5, which cron mails and
                 monitoring can alert on.
 
-                Exit codes: 0 success, 1 failure, 2 more rejects than --max-rejects
-                (the report is still written), 5 nothing new with --expect-new,
-                64 bad usage, 66 unreadable input, 69 database unreachable (or,
-                with --fetch, the App Store Server API after its retries),
-                75 another run holds the lock (or, with --fetch, Apple asked to
-                wait past --max-retry-wait: run again after the time named),
-                77 credentials refused (by the
-                database or by the App Store Server API).
+                More rejects than --max-rejects end with 2, after the report is
+                written. With --fetch, 69 and 75 may come from Apple's API: 69 after
+                its retries, 75 when it asked to wait past --max-retry-wait (run
+                again after the time named; the fetch resumes).
+
+                \(ExitStatus.paragraph(exitStatuses))
 
                 crontab:
                   15 3 * * *  CHURN_HOME=/var/lib/churn churn nightly --expect-new \\
@@ -84,6 +82,12 @@ extension Churn {
                       --reports-root /var/lib/churn/reports /var/lib/churn/exports
                 """
         )
+
+        /// The codes a nightly run can end with.
+        static let exitStatuses: [ExitStatus] = [
+            .success, .failure, .tooManyRejects, .noNewExports, .usage, .inputUnreadable, .unavailable,
+            .temporaryFailure, .credentialsRefused, .configuration,
+        ]
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var ingest: IngestOptions

@@ -45,11 +45,9 @@ extension Churn {
                 `churn nightly --fetch --repair` does all this every night, after
                 its load and analysis.
 
-                Credentials as for `churn fetch`. Exit codes: 0 success, 1 failure,
-                64 bad usage, 69 the API (or the database) unreachable after the
-                retries: run again later, it resumes; 75 a fetch holds the lock, or
-                Apple asked to wait past --max-retry-wait: run again after the time
-                named, it resumes; 77 the API refused the credentials.
+                Credentials, retries and their exit codes as for `churn fetch`.
+
+                \(ExitStatus.paragraph(exitStatuses))
 
                 Examples:
                   churn repair --out /srv/exports
@@ -57,6 +55,9 @@ extension Churn {
                   churn repair --out /srv/exports --limit 20 --stale-days 3
                 """
         )
+
+        /// The codes a repair can end with.
+        static let exitStatuses: [ExitStatus] = FetchCommand.exitStatuses
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var api: APIOptions
