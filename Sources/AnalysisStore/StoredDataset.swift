@@ -16,6 +16,12 @@ package struct StoredDataset {
             .flatMap { Int64($0) }
     }
 
+    /// The earliest `signedDate` loaded (Unix ms), of any environment; nil when nothing is loaded.
+    package func earliestSignedDate() throws -> Int64? {
+        try connection.execute("SELECT (date_part('epoch', min(signed_date)) * 1000)::int8 FROM notifications").scalar
+            .flatMap { Int64($0) }
+    }
+
     /// Streams the episodes stored by ``EpisodeAnalyzer`` for `environment`, finished as of `asOf`, through `body`
     /// one at a time (by subscription and sequence), holding none of them, for a report that keeps only its
     /// figures. Exact when `asOf` is at or after the latest `signedDate` loaded (the stored episodes see every

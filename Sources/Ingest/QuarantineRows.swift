@@ -15,20 +15,20 @@ package struct QuarantineRows {
         package var ids: [Int64]
         /// Only this reason (`not_json`, `wrong_bundle_id`, …).
         package var reason: String?
-        /// Only rows of files whose path is this one exactly, as the load named it.
-        package var file: String?
+        /// Only rows of files whose path is one of these exactly, as the load named it (empty: any file).
+        package var files: [String]
         /// Also the rows a later load resolved (which count nowhere).
         package var resolved: Bool
 
-        package init(ids: [Int64] = [], reason: String? = nil, file: String? = nil, resolved: Bool = false) {
+        package init(ids: [Int64] = [], reason: String? = nil, files: [String] = [], resolved: Bool = false) {
             self.ids = ids
             self.reason = reason
-            self.file = file
+            self.files = files
             self.resolved = resolved
         }
 
         /// Whether the selection names anything beyond "every unresolved row".
-        package var isNarrowed: Bool { !ids.isEmpty || reason != nil || file != nil }
+        package var isNarrowed: Bool { !ids.isEmpty || reason != nil || !files.isEmpty }
 
         /// The WHERE clause and its parameters.
         fileprivate var condition: (sql: String, parameters: [any PGParameter]) {
@@ -43,9 +43,9 @@ package struct QuarantineRows {
                 parameters.append(reason)
                 clauses.append("reason = $\(parameters.count)")
             }
-            if let file {
-                parameters.append(file)
-                clauses.append("file = $\(parameters.count)")
+            if !files.isEmpty {
+                parameters.append(PGArray.literal(files))
+                clauses.append("file = ANY($\(parameters.count)::text[])")
             }
             return (clauses.isEmpty ? "true" : clauses.joined(separator: " AND "), parameters)
         }
@@ -129,5 +129,27 @@ package struct QuarantineRows {
         let condition = selection.condition
         return try connection.execute("DELETE FROM quarantine WHERE \(condition.sql)", condition.parameters)
             .affectedRows
+    }
+
+    /// A column whose values ``stored(_:)`` counts.
+    package enum Column: String, Sendable {
+        case file
+        case reason
+    }
+
+    /// Each value `column` has in the table (resolved rows included), with its number of rows, in value order.
+    package func stored(_ column: Column) throws -> [(value: String, rows: Int)] {
+        let result = try connection.execute(
+            "SELECT \(column.rawValue) AS value, count(*) AS rows FROM quarantine GROUP BY 1 ORDER BY 1")
+        let (value, rows) = (try result.field("value"), try result.field("rows"))
+        return try result.rows.map { (try $0.decode(String.self, value), try $0.decode(Int.self, rows)) }
+    }
+
+    /// Those of `ids` that some row has.
+    package func storedIDs(among ids: [Int64]) throws -> Set<Int64> {
+        let result = try connection.execute(
+            "SELECT id FROM quarantine WHERE id = ANY($1::bigint[])", [PGArray.literal(ids.map(String.init))])
+        let id = try result.field("id")
+        return Set(try result.rows.map { try $0.decode(Int64.self, id) })
     }
 }

@@ -1,4 +1,5 @@
 import Analysis
+import AnalysisStore
 import Logging
 import Reports
 
@@ -9,9 +10,13 @@ package enum AsOfCheck {
     /// notification signed by then may still be on its way, ``Report/lateDeliveryWindow``).
     package static let latestDataMargin = Report.lateDeliveryWindow
 
-    /// Refuses an as-of time more than ``latestDataMargin`` after `latest`, and warns of one after it.
-    /// - Throws: ``WorkflowError/asOfAfterData(asOf:latest:)``.
-    package static func check(asOf: Int64, latest: Int64, logger: Logger) throws {
+    /// Refuses an as-of time more than ``latestDataMargin`` after `latest` or before the earliest notification
+    /// loaded (`store` tells which that is), and warns of one after `latest`.
+    /// - Throws: ``WorkflowError/asOfAfterData(asOf:latest:)``, ``WorkflowError/asOfBeforeData(asOf:earliest:)``.
+    package static func check(asOf: Int64, latest: Int64, store: StoredDataset, logger: Logger) throws {
+        if asOf < latest, let earliest = try store.earliestSignedDate(), asOf < earliest {
+            throw WorkflowError.asOfBeforeData(asOf: asOf, earliest: earliest)
+        }
         guard asOf > latest else { return }
         let (limit, overflow) = latest.addingReportingOverflow(latestDataMargin)
         if !overflow, asOf > limit { throw WorkflowError.asOfAfterData(asOf: asOf, latest: latest) }

@@ -85,7 +85,8 @@ package struct QueryWorkflow {
         guard let scope = try query.scope(asOf: inputs.asOf, connection: writer) else {
             throw WorkflowError.nothingLoaded(database: writer.target)
         }
-        try AsOfCheck.check(asOf: scope.asOf, latest: scope.latestSignedDate, logger: logger)
+        try AsOfCheck.check(
+            asOf: scope.asOf, latest: scope.latestSignedDate, store: StoredDataset(connection: writer), logger: logger)
         try checkFilterValues(inputs, connection: writer)
         var tally = EpisodeQuestion.Tally(inputs.question, asOf: scope.asOf)
         var inScope = 0

@@ -17,7 +17,8 @@ struct UpToDateEpisodes {
 
     /// Connects without creating a cluster or a schema, brings `environment`'s episodes up to date and checks the
     /// as-of time against the latest notification.
-    /// - Throws: ``WorkflowError/nothingLoaded(database:)``, ``WorkflowError/asOfAfterData(asOf:latest:)``;
+    /// - Throws: ``WorkflowError/nothingLoaded(database:)``, ``WorkflowError/asOfAfterData(asOf:latest:)``,
+    ///   ``WorkflowError/asOfBeforeData(asOf:earliest:)``;
     ///   `PGError`, `EmbeddedClusterError`.
     init(target: DatabaseTarget, environment: String, asOf: Int64?, logger: Logger) throws {
         writer = try target.connectToStored(logger: logger)
@@ -29,7 +30,7 @@ struct UpToDateEpisodes {
         }
         self.latest = latest
         self.asOf = asOf ?? latest
-        try AsOfCheck.check(asOf: self.asOf, latest: latest, logger: logger)
+        try AsOfCheck.check(asOf: self.asOf, latest: latest, store: store, logger: logger)
     }
 
     /// Where the episodes as of ``asOf`` come from.

@@ -13,11 +13,17 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
     case nightlyLockBusy(waitedSeconds: Int)
     /// The run completed, but more inputs were rejected than `limit` allows.
     case tooManyRejects(rejected: Int, limit: Int)
+    /// A value of `option` (`--file`, `--reason`, `--id`) that no quarantined input has, with the values there are
+    /// (each with its number of rows; empty when not listed).
+    case unknownQuarantineValue(option: String, value: String, known: [String])
     /// A nightly run expected new data and stored no new notification.
     case noNewData(NoNewData)
     /// `--as-of` more than ``AsOfCheck/latestDataMargin`` after the latest notification loaded (both Unix ms): a
     /// report then would take every episode still open for churn.
     case asOfAfterData(asOf: Int64, latest: Int64)
+    /// `--as-of` before the earliest notification loaded (both Unix ms): nothing is known by then, and a report would
+    /// show zeros.
+    case asOfBeforeData(asOf: Int64, earliest: Int64)
     /// A filter value that no stored episode of `environment` has: `option` (`--product`), the value given, and the
     /// values the episodes have.
     case unknownFilterValue(option: String, value: String, environment: String, known: [String])
@@ -63,6 +69,9 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
             return "--as-of \(UTCTime.minute(asOf)) is more than 7 days after the latest notification loaded (signed "
                 + "\(UTCTime.minute(latest))): as of then every episode still open would count as expired. Give an as-of "
                 + "time at most 7 days after it, or load the newer notifications first."
+        case .asOfBeforeData(let asOf, let earliest):
+            return "--as-of \(UTCTime.minute(asOf)) is before the earliest notification loaded (signed "
+                + "\(UTCTime.minute(earliest))): nothing is known as of then. Give a later as-of time."
         case .unknownFilterValue(let option, let value, let environment, let known):
             var text = "\(option) '\(value)' matches no episode of \(environment)"
             if known.isEmpty { return text + ": \(environment) has no episode." }
@@ -77,6 +86,13 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
         case .unknownCustomer(let id, let environment):
             return "no subscription of \(environment) has '\(id)' as its original transaction id, appTransactionId or "
                 + "appAccountToken (ids are matched exactly; is it another environment? try --environment Sandbox)."
+        case .unknownQuarantineValue(let option, let value, let known):
+            let text = "\(option) '\(value)' matches no quarantined input"
+            if option == "--id" { return text + " (`churn quarantine list --resolved` shows every id)." }
+            if known.isEmpty { return text + ": the quarantine is empty." }
+            let what = option == "--file" ? "files (paths as the load named them)" : "reasons"
+            let shown = known.prefix(12).joined(separator: ", ") + (known.count > 12 ? ", …" : "")
+            return text + ". The quarantine's \(what), with their inputs: \(shown)."
         case .noNewData(let found):
             let paths = found.paths.joined(separator: ", ")
             if found.newFiles == 0, found.skipped == 0 {

@@ -93,7 +93,8 @@ package struct CommandFailure: Equatable {
         case .nightlyLockBusy: return .temporaryFailure
         case .tooManyRejects: return .tooManyRejects
         case .noNewData: return .noNewExports
-        case .asOfAfterData, .unknownFilterValue, .unknownCustomer: return .usage
+        case .asOfAfterData, .asOfBeforeData, .unknownFilterValue, .unknownCustomer, .unknownQuarantineValue:
+            return .usage
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `--log-format` values.
-enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+enum LogFormat: String, NameArgument {
     case text, json
 
     /// The format the raw arguments ask for (`--log-format json` or `--log-format=json`), so that an error found

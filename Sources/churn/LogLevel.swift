@@ -2,7 +2,7 @@ import ArgumentParser
 import Logging
 
 /// `--log-level` values.
-enum LogLevel: String, ExpressibleByArgument, CaseIterable {
+enum LogLevel: String, NameArgument {
     case trace, debug, info, notice, warning, error, critical
 
     var level: Logger.Level {

@@ -4,7 +4,8 @@ import TestSupport
 import Testing
 
 /// An `--as-of` after the latest notification loaded: up to 7 days after it is taken with a warning and named in
-/// the summary's first line; more is refused (64), since every episode still open would count as churn.
+/// the summary's first line; more is refused (64), since every episode still open would count as churn. One before
+/// the earliest notification is refused too: nothing is known as of then.
 @Suite struct AsOfAfterDataTests {
     @Test func anAsOfAfterTheDataIsSaidOrRefused() throws {
         let simulated = try SimulatedExport("asof", subscribers: 20, seed: 5)
@@ -44,6 +45,18 @@ import Testing
         let query = try ChurnCommand.run(["query", "recovery-rate", "--as-of", far] + database)
         #expect(query.status == 64, "\(query.stdout)\(query.stderr)")
         #expect(query.stderr.contains("more than 7 days after the latest notification loaded"), "\(query.stderr)")
+        // Before the earliest notification: refused, by report and by query alike, where both once answered zeros.
+        let earliest = try #require(
+            try schema.connect().execute(
+                "SELECT to_char(min(signed_date) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') FROM notifications"
+            ).scalar)
+        for command in [["report", "--out", out.path], ["query", "recovery-rate"]] {
+            let early = try ChurnCommand.run(command + ["--as-of", "2010-01-01"] + database)
+            #expect(early.status == 64, "\(command[0]): \(early.stdout)\(early.stderr)")
+            #expect(
+                early.stderr.contains("is before the earliest notification loaded (signed \(earliest) UTC)"),
+                "\(early.stderr)")
+        }
         // As of the latest data: nothing to say.
         let plain = try ChurnCommand.run(["query", "recovery-rate"] + database)
         #expect(plain.status == 0 && !plain.stderr.contains("after the latest notification"), "\(plain.stderr)")

@@ -30,6 +30,16 @@ import churn
             .noNewExports, "no new export file arrived (--expect-new): 2 file(s) under /srv were all loaded before"
         ),
         (
+            WorkflowError.asOfBeforeData(asOf: 1_262_304_000_000, earliest: 1_735_689_600_000), .usage,
+            "--as-of 2010-01-01 00:00 UTC is before the earliest notification loaded (signed 2025-01-01 00:00 UTC)"
+        ),
+        (
+            WorkflowError.unknownQuarantineValue(option: "--file", value: "/srv/x.jsonl", known: ["x.jsonl (2)"]),
+            .usage,
+            "--file '/srv/x.jsonl' matches no quarantined input. The quarantine's files (paths as the load "
+                + "named them), with their inputs: x.jsonl (2)."
+        ),
+        (
             FetchError.lockBusy(waitedSeconds: 5), .temporaryFailure,
             "another fetch holds the lock (waited 5 s); try again later"
         ),

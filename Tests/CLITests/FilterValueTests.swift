@@ -38,4 +38,24 @@ import Testing
             ["query", "recovery-rate", "--storefront", storefront, "--product", product, "--product", ""] + database)
         #expect(known.status == 0, "\(known.stderr)")
     }
+
+    /// An option whose values are names takes them in any case, as `--environment` always did: `--outcome Expired`
+    /// once was refused while `--environment sandbox` was taken.
+    @Test func namesAreTakenInAnyCase() throws {
+        let simulated = try SimulatedExport("names", subscribers: 30, seed: 8)
+        defer { simulated.remove() }
+        let schema = try TestDatabase.makeSchema("namecase")
+        let database = ["--database-url", schema.url]
+        #expect(try ChurnCommand.run(["load", "--no-verify"] + database + [simulated.export.path]).status == 0)
+        let written = try ChurnCommand.run(
+            ["query", "episodes", "--outcome", "expired", "--format", "csv", "--environment", "Production"] + database)
+        #expect(written.status == 0 && written.stdout.contains(",expired,"), "\(written.stdout)\(written.stderr)")
+        let shouted = try ChurnCommand.run(
+            ["query", "episodes", "--outcome", "Expired", "--format", "CSV", "--environment", "PRODUCTION"] + database)
+        #expect(shouted.status == 0, "\(shouted.stderr)")
+        #expect(shouted.stdout == written.stdout)
+        // A name that is none is still refused, with the names there are.
+        let wrong = try ChurnCommand.run(["query", "episodes", "--outcome", "lost"] + database)
+        #expect(wrong.status == 64 && wrong.stderr.contains("expired"), "\(wrong.stderr)")
+    }
 }

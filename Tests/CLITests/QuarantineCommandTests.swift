@@ -33,12 +33,18 @@ import Testing
         #expect(records.dropFirst().map { String($0[3]) } == [String(lines + 1), String(lines + 2)])
         #expect(records.dropFirst().allSatisfy { $0[2] == Substring(export.path) && $0[4] == "not_json" })
 
-        // Nothing is cleared without a selection; a selection that matches nothing clears nothing.
+        // Nothing is cleared without a selection; a reason no input has is refused with the reasons there are, and
+        // a selection whose values each exist but not together clears nothing.
         let bare = try ChurnCommand.run(["quarantine", "clear"] + database)
         #expect(bare.status == 64)
         #expect(bare.stderr.contains("say which inputs to clear"), "\(bare.stderr)")
-        let none = try ChurnCommand.run(["quarantine", "clear", "--reason", "bad_signature"] + database)
-        #expect(none.status == 0 && none.stdout.contains("cleared 0 quarantined input(s)"), "\(none.stdout)")
+        let unknown = try ChurnCommand.run(["quarantine", "clear", "--reason", "bad_signature"] + database)
+        #expect(unknown.status == 64, "\(unknown.stdout)\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains("--reason 'bad_signature' matches no quarantined input")
+                && unknown.stderr.contains("not_json (2)"), "\(unknown.stderr)")
+        let noID = try ChurnCommand.run(["quarantine", "clear", "--id", "999999"] + database)
+        #expect(noID.status == 64 && noID.stderr.contains("--id '999999' matches no quarantined input"))
 
         let first = try #require(records.dropFirst().first.map { String($0[0]) })
         let one = try ChurnCommand.run(["quarantine", "clear", "--id", first] + database)
@@ -58,5 +64,41 @@ import Testing
         #expect(!cleared.contains("rejected_"), "\(cleared)")
         let empty = try ChurnCommand.run(["quarantine", "list"] + database)
         #expect(empty.stdout.contains("no quarantined input counts"), "\(empty.stdout)")
+    }
+
+    /// A load stores a file's path as it was named; the quarantine's `--file` also takes that file by another
+    /// spelling of its path (absolute, `./`), and refuses a path no input has, naming the paths there are.
+    @Test func aFileIsSelectedByAnySpellingOfItsPath() throws {
+        let simulated = try SimulatedExport("quarantine-path", subscribers: 5, seed: 9)
+        defer { simulated.remove() }
+        let (directory, export) = (simulated.directory, simulated.export)
+        let handle = try FileHandle(forWritingTo: export)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("not json\nnor this\n".utf8))
+        try handle.close()
+        let schema = try TestDatabase.makeSchema("quarantinepath")
+        let database = ["--database-url", schema.url]
+        // Loaded from its directory by its bare name, which is what the quarantine stores.
+        let name = export.lastPathComponent
+        let load = try ChurnCommand.run(
+            ["load", "--trust-root", simulated.trustRoot.path, name] + database, in: directory)
+        #expect(load.status == 2, "\(load.stderr)")
+
+        let listed = try ChurnCommand.run(
+            ["quarantine", "list", "--format", "csv", "--file", "./" + name] + database, in: directory)
+        #expect(
+            listed.status == 0 && listed.stdout.split(separator: "\n").count == 3, "\(listed.stdout)\(listed.stderr)")
+
+        let elsewhere = try ChurnCommand.run(
+            ["quarantine", "clear", "--file", directory.appendingPathComponent("other.jsonl").path] + database)
+        #expect(elsewhere.status == 64, "\(elsewhere.stdout)")
+        #expect(
+            elsewhere.stderr.contains("matches no quarantined input")
+                && elsewhere.stderr.contains("\(name) (2)"), "\(elsewhere.stderr)")
+
+        // The absolute path, from the directory the load ran in, clears both inputs.
+        let cleared = try ChurnCommand.run(
+            ["quarantine", "clear", "--file", export.path] + database, in: directory)
+        #expect(cleared.status == 0 && cleared.stdout.contains("cleared 2 quarantined input(s)"), "\(cleared.stdout)")
     }
 }

@@ -28,7 +28,7 @@ extension Churn {
         )
 
         /// The layouts `--layout` takes.
-        enum LayoutName: String, ExpressibleByArgument, CaseIterable {
+        enum LayoutName: String, NameArgument {
             case plain, partitioned
         }
 

@@ -37,11 +37,14 @@ extension Churn {
             @Option(help: ArgumentHelp("Only inputs refused for this reason (not_json, …).", valueName: "reason"))
             var reason: String?
 
-            @Option(help: ArgumentHelp("Only inputs of this file, its path as the load named it.", valueName: "path"))
+            @Option(
+                help: ArgumentHelp(
+                    "Only inputs of this file: its path as the load named it, or that path from here.",
+                    valueName: "path"))
             var file: String?
 
             func selection(resolved: Bool) -> QuarantineRows.Selection {
-                QuarantineRows.Selection(ids: ids, reason: reason, file: file, resolved: resolved)
+                QuarantineRows.Selection(ids: ids, reason: reason, files: file.map { [$0] } ?? [], resolved: resolved)
             }
         }
 

@@ -100,4 +100,4 @@ extension Churn {
     }
 }
 
-extension CalendarPeriod.Granularity: ExpressibleByArgument {}
+extension CalendarPeriod.Granularity: NameArgument {}

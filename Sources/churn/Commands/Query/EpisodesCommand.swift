@@ -73,4 +73,4 @@ extension Churn.QueryCommand {
     }
 }
 
-extension Episode.Outcome: ExpressibleByArgument {}
+extension Episode.Outcome: NameArgument {}

@@ -81,4 +81,4 @@ extension Churn.QueryCommand {
     }
 }
 
-extension OpenEpisodes.Selection.Order: ExpressibleByArgument {}
+extension OpenEpisodes.Selection.Order: NameArgument {}

@@ -160,4 +160,4 @@ struct QueryOptions: ParsableArguments {
     }
 }
 
-extension TableRenderer.Format: ExpressibleByArgument {}
+extension TableRenderer.Format: NameArgument {}

@@ -5,7 +5,7 @@ import Foundation
 import Reports
 import Workflows
 
-extension Returns.Grouping: ExpressibleByArgument {}
+extension Returns.Grouping: NameArgument {}
 
 extension Churn.QueryCommand {
     /// `churn query returns`: of the customers billing retry lost, who came back and how soon.
