@@ -70,11 +70,13 @@ extension Churn {
                       as for `churn report`
 
                 --group-by (repeat it, or separate with commas): cohort-month,
-                cohort-week, app, product, storefront, offer-type (the code and Apple's
-                name), grace-length (3, 16, 28 days, none, or unknown). A grouped
-                answer ends with the figures over every selected episode, marked
-                (all). `episodes` lists each group's episodes in turn, --limit of
-                each.
+                cohort-week (both in the column `cohort`, as in the report's
+                CSVs: a month 2025-09 or an ISO week 2025-W37), app, product,
+                storefront, offer-type (the code and Apple's name), grace-length
+                (3, 6 for a weekly product under 16 or 28, 16 or 28 days, none, or
+                unknown). A grouped answer ends with the figures over every
+                selected episode, marked (all). `episodes` lists each group's
+                episodes in turn, --limit of each.
 
                 Output: an aligned table, or --format csv, json or markdown. JSON is
                 an array of objects with every value typed: numbers, true/false,
