@@ -119,3 +119,16 @@ extension Rejection.Reason {
     /// notification a later load stores is resolved.
     package static let mendable: Set<Self> = [.untrustedChain, .wrongBundleID, .wrongEnvironment, .recordTooLarge]
 }
+
+extension Rejection.Reason {
+    /// The option that decides a ``mendable`` reason, as the command line spells it; nil for the others.
+    package var option: String? {
+        switch self {
+        case .untrustedChain: return "--trust-root"
+        case .wrongBundleID: return "--bundle-id"
+        case .wrongEnvironment: return "--environment"
+        case .recordTooLarge: return "--max-record-bytes"
+        default: return nil
+        }
+    }
+}

@@ -42,4 +42,20 @@ package struct SourceFiles {
             [sha256, acceptance, PGArray.literal(Rejection.Reason.mendable.map(\.rawValue).sorted())]
         ).scalar == "t"
     }
+
+    /// The inputs of a file's content that still stand refused for a reason an option decides
+    /// (``Rejection/Reason/mendable``), by reason, in reason order: what a load with other options might bring in.
+    package func unresolvedMendableRefusals(sha256: String) throws -> [(reason: String, inputs: Int)] {
+        let result = try connection.execute(
+            """
+            SELECT q.reason, count(DISTINCT (q.line, q.item)) AS inputs
+            FROM quarantine q JOIN source_files f ON f.id = q.source_file_id
+            WHERE f.sha256 = $1 AND q.resolved_by_run IS NULL AND q.reason = ANY($2::text[])
+            GROUP BY q.reason ORDER BY q.reason
+            """,
+            [sha256, PGArray.literal(Rejection.Reason.mendable.map(\.rawValue).sorted())]
+        )
+        let (reason, inputs) = (try result.field("reason"), try result.field("inputs"))
+        return try result.rows.map { (try $0.decode(String.self, reason), try $0.decode(Int.self, inputs)) }
+    }
 }

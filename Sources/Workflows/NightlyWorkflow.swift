@@ -70,10 +70,26 @@ package struct NightlyWorkflow {
         case loaded(LoadSummary)
         /// No file needed loading; `skipped` were loaded before.
         case nothingToLoad(skipped: Int)
+        /// Files loaded before, not loaded again because a load with this run's options already refused the same
+        /// inputs: those inputs still stand refused for a reason an option decides (a still-wrong `--bundle-id` or
+        /// `--trust-root`). They count in this run's rejects.
+        case stillRefused([StillRefused])
         /// Uncertain subscriptions were checked against Apple's status; the history files fetched are loaded next.
         case repaired(RepairJob.Summary)
         /// The repair failed; the run goes on with what it has and ends with this error.
         case repairFailed(any Error)
+    }
+
+    /// A file loaded before whose inputs still stand refused for reasons an option decides.
+    package struct StillRefused: Sendable, Equatable {
+        package var file: String
+        /// Inputs by reason (`wrong_bundle_id`, …), in reason order.
+        package var reasons: [(reason: String, inputs: Int)]
+        package var inputs: Int { reasons.reduce(0) { $0 + $1.inputs } }
+
+        package static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.file == rhs.file && lhs.reasons.elementsEqual(rhs.reasons) { $0 == $1 }
+        }
     }
 
     package struct Result {
@@ -81,7 +97,8 @@ package struct NightlyWorkflow {
         package var analysis: EpisodeAnalyzer.Summary
         /// The report written and the name `latest` points at; nil when nothing is loaded yet.
         package var report: (written: WrittenReport, latestName: String)?
-        /// Inputs rejected this run, not counting those refused before and again.
+        /// Inputs rejected this run, not counting those refused before and again, plus those of files loaded before
+        /// that still stand refused with this run's options (``Event/stillRefused(_:)``).
         package var rejected: Int
         /// Whether more inputs were rejected than the run allows.
         package var hasTooManyRejects: Bool
@@ -164,6 +181,7 @@ package struct NightlyWorkflow {
             try Loader.markAbandonedRuns(connection: writer)
             report = (written, name)
         }
+        load.rejected += load.stillRefused
         let tooManyRejects = load.rejected > inputs.maxRejects
         var failure: (any Error)? = fetchError ?? repairError
         if failure == nil, tooManyRejects {
@@ -173,7 +191,7 @@ package struct NightlyWorkflow {
             failure = WorkflowError.noNewData(
                 .init(
                     paths: inputs.paths, glob: inputs.glob, newFiles: load.newFiles, skipped: load.skipped,
-                    unmatched: load.unmatched))
+                    unmatched: load.unmatched, waiting: load.waiting))
         }
         return Result(
             analysis: analysis, report: report, rejected: load.rejected, hasTooManyRejects: tooManyRejects,
@@ -186,6 +204,10 @@ package struct NightlyWorkflow {
         var skipped = 0
         var unmatched = 0
         var rejected = 0
+        /// Inputs of files skipped as loaded before that still stand refused for a reason an option decides.
+        var stillRefused = 0
+        /// Files left for the next run, still being written.
+        var waiting: [String] = []
         /// Notifications the run stored that were not stored before (a killed load's rows of a file count too).
         var newNotifications = 0
     }
@@ -208,6 +230,7 @@ package struct NightlyWorkflow {
         var outcome = LoadOutcome(unmatched: found.unmatched.count)
         var mending: [String] = []
         var waiting: [String] = []
+        var stillRefused: [StillRefused] = []
         // The new files and those loaded again, in the order found.
         var toLoad: [String] = []
         let now = Self.now()
@@ -225,8 +248,12 @@ package struct NightlyWorkflow {
                 toLoad.append(file)
             } else {
                 outcome.skipped += 1
+                let reasons = try sourceFiles.unresolvedMendableRefusals(sha256: sha256)
+                if !reasons.isEmpty { stillRefused.append(StillRefused(file: file, reasons: reasons)) }
             }
         }
+        outcome.waiting = waiting
+        outcome.stillRefused = stillRefused.reduce(0) { $0 + $1.inputs }
         logger.info(
             "nightly run",
             metadata: [
@@ -236,6 +263,7 @@ package struct NightlyWorkflow {
             ]
         )
         if !waiting.isEmpty { event(.stillBeingWritten(waiting)) }
+        if !stillRefused.isEmpty { event(.stillRefused(stillRefused)) }
         if !mending.isEmpty { event(.loadingAgain(mending)) }
         guard !toLoad.isEmpty else {
             event(.nothingToLoad(skipped: outcome.skipped))

@@ -43,13 +43,18 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
         package var skipped: Int
         /// Files under the paths that no pattern picks.
         package var unmatched: Int
+        /// Files left for the next run because they are still being written.
+        package var waiting: [String]
 
-        package init(paths: [String], glob: [String], newFiles: Int, skipped: Int, unmatched: Int) {
+        package init(
+            paths: [String], glob: [String], newFiles: Int, skipped: Int, unmatched: Int, waiting: [String] = []
+        ) {
             self.paths = paths
             self.glob = glob
             self.newFiles = newFiles
             self.skipped = skipped
             self.unmatched = unmatched
+            self.waiting = waiting
         }
     }
 
@@ -95,18 +100,28 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
             return text + ". The quarantine's \(what), with their inputs: \(shown)."
         case .noNewData(let found):
             let paths = found.paths.joined(separator: ", ")
+            var text: String
             if found.newFiles == 0, found.skipped == 0 {
-                return "no new export file arrived (--expect-new): no file under " + paths
+                text =
+                    "no new export file arrived (--expect-new): no file under " + paths
                     + (found.unmatched > 0
                         ? " matches --glob \(found.glob.joined(separator: " ")) (\(found.unmatched) other file(s) there)"
-                        : " at all")
-            }
-            if found.newFiles == 0 {
-                return "no new export file arrived (--expect-new): \(found.skipped) file(s) under " + paths
+                        : found.waiting.isEmpty ? " at all" : " ready")
+            } else if found.newFiles == 0 {
+                text =
+                    "no new export file arrived (--expect-new): \(found.skipped) file(s) under " + paths
                     + " were all loaded before"
+            } else {
+                text =
+                    "no new notification arrived (--expect-new): the \(found.newFiles) new file(s) under " + paths
+                    + " hold only notifications stored before"
             }
-            return "no new notification arrived (--expect-new): the \(found.newFiles) new file(s) under " + paths
-                + " hold only notifications stored before"
+            if !found.waiting.isEmpty {
+                text +=
+                    "; left for the next run, still being written (changed in the last minutes, no newline at the "
+                    + "end): " + found.waiting.joined(separator: ", ")
+            }
+            return text
         }
     }
 }

@@ -68,12 +68,19 @@ import Testing
         let refused = try connection.execute("SELECT count(*) FROM quarantine WHERE reason = 'wrong_bundle_id'")
         #expect(Int(refused.scalar ?? "") ?? 0 > 100)
 
-        // The same options again: nothing to mend, nothing new refused.
+        // The same options again: nothing to mend and nothing loaded, but the refused inputs still stand, so the run
+        // says so and exits 2 again, every night until the option is fixed (once, it exited 0 in silence).
         let again = try workspace.nightly(
             schema, reports: "reports", ["--trust-root", workspace.trustRoot, "--bundle-id", "com.example.App"]
         )
-        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        #expect(again.status == 2, "\(again.stdout)\(again.stderr)")
         #expect(!again.stdout.contains("loading again"))
+        let stillRefused = try #require(refused.scalar)
+        #expect(
+            again.stderr.contains(
+                "\(stillRefused) input(s) of 1 file(s) loaded before still stand refused with this run's options "
+                    + "(wrong_bundle_id \(stillRefused))"), "\(again.stderr)")
+        #expect(again.stderr.contains("Fix --bundle-id and the next run loads them again"), "\(again.stderr)")
 
         let fixed = try workspace.nightly(
             schema, reports: "reports",
@@ -106,6 +113,9 @@ import Testing
         #expect(untrusted.status == 2, "\(untrusted.stdout)\(untrusted.stderr)")
         #expect(untrusted.stdout.contains("untrusted_chain"), "\(untrusted.stdout)")
         #expect(untrusted.stdout.contains("signatures: no notification passed verification"), "\(untrusted.stdout)")
+        let still = try workspace.nightly(schema, reports: "reports", [])
+        #expect(still.status == 2, "\(still.stdout)\(still.stderr)")
+        #expect(still.stderr.contains("Fix --trust-root and the next run loads them again"), "\(still.stderr)")
 
         let trusted = try workspace.nightly(schema, reports: "reports", ["--trust-root", workspace.trustRoot])
         #expect(trusted.status == 0, "\(trusted.stdout)\(trusted.stderr)")

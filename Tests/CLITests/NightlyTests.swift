@@ -104,6 +104,13 @@ import Testing
         let connection = try workspace.schema.connect()
         #expect(try connection.execute("SELECT count(*) FROM quarantine").scalar == "0")
         #expect(try connection.execute("SELECT count(*) FROM notifications").scalar == "0")
+        // Under cron with --expect-new, the exit-5 message names the file held back, so the mail does not send the
+        // engineer after an exporter that did deliver.
+        let expecting = try workspace.nightly(["--expect-new"])
+        #expect(expecting.status == 5, "\(expecting.stdout)\(expecting.stderr)")
+        #expect(
+            expecting.stderr.contains("left for the next run, still being written")
+                && expecting.stderr.contains(file.lastPathComponent), "\(expecting.stderr)")
 
         // The exporter finishes: the next run loads the whole file.
         try whole.write(to: file)

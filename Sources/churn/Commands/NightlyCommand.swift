@@ -217,6 +217,8 @@ extension Churn {
                     say(LoadReport.render(summary), attention: summary.newlyRejected > 0)
                 case .nothingToLoad(let skipped):
                     say("no new export files (\(skipped) already loaded)")
+                case .stillRefused(let files):
+                    Console.warn(Self.stillRefusedWarning(files))
                 case .repaired(let summary):
                     say(RepairReport.render(summary))
                 case .repairFailed(let error):
@@ -241,6 +243,27 @@ extension Churn {
                     WorkflowError.tooManyRejects(rejected: result.rejected, limit: ingest.maxRejects))
             }
             if let failure = result.failure { throw failure }
+        }
+
+        /// What a run says each night while files loaded before still have inputs refused with this run's options.
+        static func stillRefusedWarning(_ files: [NightlyWorkflow.StillRefused]) -> String {
+            let inputs = files.reduce(0) { $0 + $1.inputs }
+            var options: [String] = []
+            var reasons: [String: Int] = [:]
+            for file in files {
+                for (reason, count) in file.reasons {
+                    reasons[reason, default: 0] += count
+                    if let option = Rejection.Reason(rawValue: reason)?.option, !options.contains(option) {
+                        options.append(option)
+                    }
+                }
+            }
+            let names = files.prefix(3).map(\.file).joined(separator: ", ") + (files.count > 3 ? ", …" : "")
+            return "\(inputs) input(s) of \(files.count) file(s) loaded before still stand refused with this run's "
+                + "options ("
+                + reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                + "): " + names + ". Fix " + (options.isEmpty ? "the options" : options.joined(separator: ", "))
+                + " and the next run loads them again, or `churn quarantine clear --file FILE` what will never pass."
         }
 
         /// The fetch `--fetch` asks for: since the last successful one, into ``fetchDirectory``.
