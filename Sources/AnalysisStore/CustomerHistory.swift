@@ -56,6 +56,9 @@ package struct CustomerHistory: Sendable {
 
     /// The customer whose subscription, `appTransactionId` or `appAccountToken` is `id`, as of `asOf` (the latest
     /// `signedDate` loaded); nil when no analysed subscription of `environment` has it.
+    ///
+    /// A token is a UUID (Apple's "uuid appAccountToken"), which is the same UUID in any case: `id` matches a token
+    /// stored as given, in lower case (as a UUID is written) or in upper case (Swift's `uuidString`).
     package static func find(
         _ id: String, environment: String, asOf: Int64, store: StoredDataset
     ) throws -> CustomerHistory? {
@@ -64,7 +67,9 @@ package struct CustomerHistory: Sendable {
             """
             WITH hit AS (
                 SELECT original_transaction_id FROM subscription_links
-                WHERE environment = $1 AND link IN ('app_transaction_id:' || $2, 'app_account_token:' || $2)
+                WHERE environment = $1 AND link IN (
+                    'app_transaction_id:' || $2, 'app_account_token:' || $2,
+                    'app_account_token:' || lower($2), 'app_account_token:' || upper($2))
                 UNION
                 SELECT $2 WHERE EXISTS (
                     SELECT 1 FROM notifications

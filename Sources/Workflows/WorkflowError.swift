@@ -90,7 +90,8 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
             return text + ". Its episodes have: \(shown)."
         case .unknownCustomer(let id, let environment):
             return "no subscription of \(environment) has '\(id)' as its original transaction id, appTransactionId or "
-                + "appAccountToken (ids are matched exactly; is it another environment? try --environment Sandbox)."
+                + "appAccountToken (ids are matched exactly, a token in lower or upper case; is it another environment? try "
+                + "--environment Sandbox)."
         case .unknownQuarantineValue(let option, let value, let known):
             let text = "\(option) '\(value)' matches no quarantined input"
             if option == "--id" { return text + " (`churn quarantine list --resolved` shows every id)." }

@@ -50,6 +50,9 @@ import Testing
         let c = try ChurnCommand.run(["query", "customer", "c-token", "--format", "csv"] + database)
         #expect(c.status == 0 && c.stdout.hasPrefix("# subscriptions\n"), "\(c.stdout)")
         #expect(c.stdout.contains("OFFER_REDEEMED"))
+        // A token is a UUID, the same in any case: as Swift's uuidString writes it (upper case), it finds C too.
+        let shouted = try ChurnCommand.run(["query", "customer", "C-TOKEN", "--format", "csv"] + database)
+        #expect(shouted.status == 0 && shouted.stdout == c.stdout, "\(shouted.stdout)\(shouted.stderr)")
         let h = try ChurnCommand.run(["query", "customer", "H", "--format", "csv"] + database)
         let episodeRow = try #require(h.stdout.split(separator: "\n").first { $0.hasPrefix("H,1,") })
         #expect(episodeRow.contains(",other,") && episodeRow.contains(",REFUND_PRORATED,50.000,"), "\(episodeRow)")
