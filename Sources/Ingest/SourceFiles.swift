@@ -58,4 +58,12 @@ package struct SourceFiles {
         let (reason, inputs) = (try result.field("reason"), try result.field("inputs"))
         return try result.rows.map { (try $0.decode(String.self, reason), try $0.decode(Int.self, inputs)) }
     }
+
+    /// The first file stored with this content: its path as that load named it and the load's run; nil when none.
+    package func firstStored(sha256: String) throws -> (path: String, run: Int64)? {
+        let result = try connection.execute(
+            "SELECT path, load_run_id AS run FROM source_files WHERE sha256 = $1 ORDER BY id LIMIT 1", [sha256])
+        let (path, run) = (try result.field("path"), try result.field("run"))
+        return try result.rows.first.map { (try $0.decode(String.self, path), try $0.decode(Int64.self, run)) }
+    }
 }

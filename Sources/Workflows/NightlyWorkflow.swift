@@ -191,7 +191,7 @@ package struct NightlyWorkflow {
             failure = WorkflowError.noNewData(
                 .init(
                     paths: inputs.paths, glob: inputs.glob, newFiles: load.newFiles, skipped: load.skipped,
-                    unmatched: load.unmatched, waiting: load.waiting))
+                    unmatched: load.unmatched, waiting: load.waiting, resent: load.resent))
         }
         return Result(
             analysis: analysis, report: report, rejected: load.rejected, hasTooManyRejects: tooManyRejects,
@@ -208,6 +208,9 @@ package struct NightlyWorkflow {
         var stillRefused = 0
         /// Files left for the next run, still being written.
         var waiting: [String] = []
+        /// Files skipped whose content was first loaded under another path, each said as `x has the same content as
+        /// y (load run n)`.
+        var resent: [String] = []
         /// Notifications the run stored that were not stored before (a killed load's rows of a file count too).
         var newNotifications = 0
     }
@@ -248,6 +251,9 @@ package struct NightlyWorkflow {
                 toLoad.append(file)
             } else {
                 outcome.skipped += 1
+                if let first = try sourceFiles.firstStored(sha256: sha256), !Self.samePath(first.path, file) {
+                    outcome.resent.append("\(file) has the same content as \(first.path) (load run \(first.run))")
+                }
                 let reasons = try sourceFiles.unresolvedMendableRefusals(sha256: sha256)
                 if !reasons.isEmpty { stillRefused.append(StillRefused(file: file, reasons: reasons)) }
             }
@@ -278,6 +284,14 @@ package struct NightlyWorkflow {
         outcome.newNotifications = summary.loaded + summary.resumed
         event(.loaded(summary))
         return outcome
+    }
+
+    /// Whether two paths name one file: equal as given, or once made absolute from here.
+    private static func samePath(_ stored: String, _ file: String) -> Bool {
+        func absolute(_ path: String) -> String {
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        return stored == file || absolute(stored) == absolute(file)
     }
 
     /// The current time, Unix milliseconds.

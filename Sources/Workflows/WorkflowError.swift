@@ -45,9 +45,13 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
         package var unmatched: Int
         /// Files left for the next run because they are still being written.
         package var waiting: [String]
+        /// Skipped files whose content was first loaded under another path (`x has the same content as y (load run
+        /// n)`): an export sent again under a new name.
+        package var resent: [String]
 
         package init(
-            paths: [String], glob: [String], newFiles: Int, skipped: Int, unmatched: Int, waiting: [String] = []
+            paths: [String], glob: [String], newFiles: Int, skipped: Int, unmatched: Int, waiting: [String] = [],
+            resent: [String] = []
         ) {
             self.paths = paths
             self.glob = glob
@@ -55,6 +59,7 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
             self.skipped = skipped
             self.unmatched = unmatched
             self.waiting = waiting
+            self.resent = resent
         }
     }
 
@@ -112,6 +117,10 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
                 text =
                     "no new export file arrived (--expect-new): \(found.skipped) file(s) under " + paths
                     + " were all loaded before"
+                if !found.resent.isEmpty {
+                    text +=
+                        "; " + found.resent.prefix(3).joined(separator: "; ") + (found.resent.count > 3 ? "; …" : "")
+                }
             } else {
                 text =
                     "no new notification arrived (--expect-new): the \(found.newFiles) new file(s) under " + paths

@@ -10,7 +10,10 @@ enum LoadReport {
                 "\(file.path): \(inputs(file.records)), \(file.loaded) new, "
                 + resumedPart(file.resumed) + "\(file.duplicates) already stored, \(file.rejected) rejected"
             if let run = file.previousRunWithSameContent {
-                line += " (same content as loaded by run \(run)" + (file.loaded == 0 ? ": nothing new)" : ")")
+                line +=
+                    file.loaded == 0
+                    ? " (same content as loaded by run \(run): nothing new)"
+                    : " (read again: run \(run) loaded the same content; this run stored \(file.loaded) it had not)"
             }
             lines.append(line)
             for sample in file.sampleRejections.prefix(5) { lines.append("  rejected \(sample)") }

@@ -88,6 +88,11 @@ import Testing
         )
         #expect(fixed.status == 0, "\(fixed.stdout)\(fixed.stderr)")
         #expect(fixed.stdout.contains("loading again 1 file(s)"), "\(fixed.stdout)")
+        // The summary line says what the run stored (one refused input was a copy of a stored notification), not
+        // "nothing new".
+        #expect(
+            fixed.stdout.contains("(read again: run 1 loaded the same content; this run stored 172 it had not)"),
+            "\(fixed.stdout)")
         #expect(try workspace.tables("reports") == expected)
 
         // Mended: the next run leaves the file alone.

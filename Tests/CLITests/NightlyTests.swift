@@ -89,6 +89,17 @@ import Testing
         let connection = try workspace.schema.connect()
         #expect(try connection.execute("SELECT count(*) FROM notifications").scalar == "5")
         #expect(try connection.execute("SELECT count(*) FROM load_runs").scalar == "1")
+
+        // Yesterday's export sent again under today's name: nothing new, and the exit-5 message says which file it
+        // repeats rather than only "all loaded before".
+        let day1 = workspace.exports.appendingPathComponent("day1.jsonl")
+        let day2 = workspace.exports.appendingPathComponent("day2.jsonl")
+        try FileManager.default.copyItem(at: day1, to: day2)
+        let resent = try workspace.nightly(["--expect-new"])
+        #expect(resent.status == 5, "\(resent.stdout)\(resent.stderr)")
+        #expect(
+            resent.stderr.contains("\(day2.path) has the same content as \(day1.path) (load run 1)"),
+            "\(resent.stderr)")
     }
 
     @Test func aFileStillBeingWrittenIsLeftForTheNextRunNotRefused() throws {
