@@ -52,6 +52,19 @@ import Testing
                 ["report", "--schedule", "/nonexistent/schedule.txt"],
                 "cannot read schedule file /nonexistent/schedule.txt: No such file or directory."
             ),
+            // Where the report goes is checked before anything is loaded or analysed: the database named here
+            // cannot even be reached.
+            (
+                ["report", "--out", "/dev/null/r", "--database-url", "postgresql://nobody@127.0.0.1:1/none"],
+                "--out /dev/null/r: /dev/null is a file, not a directory."
+            ),
+            (
+                [
+                    "nightly", "--reports-root", "/dev/null/r", "--database-url",
+                    "postgresql://nobody@127.0.0.1:1/none", "/tmp",
+                ],
+                "--reports-root /dev/null/r: /dev/null is a file, not a directory."
+            ),
         ]
         for (arguments, message) in cases {
             let result = try ChurnCommand.run(arguments)
