@@ -32,6 +32,9 @@ package struct EpisodeAnalyzer {
         package var graceEndsChanged = 0
         /// Subscriptions linked to another into a customer (any subscription of the environment).
         package var linkedSubscriptions = 0
+        /// Whether the files analysed first stored a notification of the environment: new data for it, whichever
+        /// run loaded the files (a nightly of another environment over the same exports may have).
+        package var foundNewNotifications = false
         package var seconds: Double
     }
 
@@ -112,6 +115,11 @@ package struct EpisodeAnalyzer {
         }
         let fileList = "{" + pendingFiles.joined(separator: ",") + "}"
         let proofList = "{" + pendingProofs.joined(separator: ",") + "}"
+        summary.foundNewNotifications =
+            try reader.execute(
+                "SELECT EXISTS (SELECT 1 FROM notifications WHERE source_file_id = ANY($1::bigint[]) AND environment = $2)",
+                [fileList, environment]
+            ).scalar == "t"
         // A full rebuild reads every notification without a join (see rebuildTouched) and counts subscriptions there.
         if !full {
             try reader.execute(

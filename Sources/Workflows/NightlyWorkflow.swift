@@ -160,6 +160,7 @@ package struct NightlyWorkflow {
                     let again = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
                         .analyze(environment: inputs.environment)
                     analysis.subscriptionsRebuilt += again.subscriptionsRebuilt
+                    analysis.foundNewNotifications = analysis.foundNewNotifications || again.foundNewNotifications
                 }
             } catch {
                 event(.repairFailed(error))
@@ -187,11 +188,14 @@ package struct NightlyWorkflow {
         if failure == nil, tooManyRejects {
             failure = WorkflowError.tooManyRejects(rejected: load.rejected, limit: inputs.maxRejects)
         }
-        if failure == nil, inputs.expectsNewData, load.newNotifications == 0 {
+        // New data is a notification of this run's environment analysed for the first time, whichever run stored it:
+        // a Production and a Sandbox nightly over one exports directory each see the other's loads as new.
+        if failure == nil, inputs.expectsNewData, !analysis.foundNewNotifications {
             failure = WorkflowError.noNewData(
                 .init(
                     paths: inputs.paths, glob: inputs.glob, newFiles: load.newFiles, skipped: load.skipped,
-                    unmatched: load.unmatched, waiting: load.waiting, resent: load.resent))
+                    unmatched: load.unmatched, waiting: load.waiting, resent: load.resent,
+                    environment: inputs.environment, storedOfOtherEnvironments: load.newNotifications))
         }
         return Result(
             analysis: analysis, report: report, rejected: load.rejected, hasTooManyRejects: tooManyRejects,

@@ -48,10 +48,14 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
         /// Skipped files whose content was first loaded under another path (`x has the same content as y (load run
         /// n)`): an export sent again under a new name.
         package var resent: [String]
+        /// The run's environment.
+        package var environment: String
+        /// Notifications this run stored, none of them of ``environment``.
+        package var storedOfOtherEnvironments: Int
 
         package init(
             paths: [String], glob: [String], newFiles: Int, skipped: Int, unmatched: Int, waiting: [String] = [],
-            resent: [String] = []
+            resent: [String] = [], environment: String = "Production", storedOfOtherEnvironments: Int = 0
         ) {
             self.paths = paths
             self.glob = glob
@@ -60,6 +64,8 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
             self.unmatched = unmatched
             self.waiting = waiting
             self.resent = resent
+            self.environment = environment
+            self.storedOfOtherEnvironments = storedOfOtherEnvironments
         }
     }
 
@@ -113,6 +119,11 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
                     + (found.unmatched > 0
                         ? " matches --glob \(found.glob.joined(separator: " ")) (\(found.unmatched) other file(s) there)"
                         : found.waiting.isEmpty ? " at all" : " ready")
+            } else if found.storedOfOtherEnvironments > 0 {
+                text =
+                    "no new \(found.environment) notification arrived (--expect-new): the "
+                    + "\(found.storedOfOtherEnvironments) notification(s) this run stored under " + paths
+                    + " are of other environments"
             } else if found.newFiles == 0 {
                 text =
                     "no new export file arrived (--expect-new): \(found.skipped) file(s) under " + paths

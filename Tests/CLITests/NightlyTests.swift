@@ -102,6 +102,30 @@ import Testing
             "\(resent.stderr)")
     }
 
+    /// A Production and a Sandbox nightly over one exports directory, both with --expect-new: each takes the
+    /// notifications of its own environment as new, whichever run stored them (the second run once exited 5).
+    @Test func twoEnvironmentsOverOneDirectoryEachSeeTheirOwnNewData() throws {
+        let workspace = try Workspace()
+        // Apple's samples are Sandbox notifications: the Production run stores them but has nothing new of its own.
+        let production = try ChurnCommand.run(
+            [
+                "nightly", "--database-url", workspace.schema.url, "--trust-root",
+                Self.fixtures.appendingPathComponent("testCA.der").path, "--environment", "Production",
+                "--reports-root",
+                workspace.reportsRoot.path, "--expect-new", workspace.exports.path,
+            ])
+        #expect(production.status == 5, "\(production.stdout)\(production.stderr)")
+        #expect(
+            production.stderr.contains(
+                "no new Production notification arrived (--expect-new): the 5 notification(s) this run stored under "
+                    + "\(workspace.exports.path) are of other environments"), "\(production.stderr)")
+        // The Sandbox run loads nothing (the file is stored) but analyses its five notifications for the first time.
+        let sandbox = try workspace.nightly(["--expect-new"])
+        #expect(sandbox.status == 0, "\(sandbox.stdout)\(sandbox.stderr)")
+        let again = try workspace.nightly(["--expect-new"])
+        #expect(again.status == 5, "\(again.stdout)\(again.stderr)")
+    }
+
     @Test func aFileStillBeingWrittenIsLeftForTheNextRunNotRefused() throws {
         let workspace = try Workspace()
         let file = workspace.exports.appendingPathComponent("day1.jsonl")
