@@ -1,6 +1,6 @@
 import Foundation
 
-/// The exit codes `churn` uses, documented in `--help` and the README: sysexits(3) where one fits.
+/// The exit codes `churn` uses, documented in `--help` and docs/NIGHTLY.md: sysexits(3) where one fits.
 ///
 /// A command that ends with a status and nothing more to say throws the status itself (`db status`).
 package enum ExitStatus: Int32, CaseIterable, Error {
@@ -25,7 +25,7 @@ package enum ExitStatus: Int32, CaseIterable, Error {
     /// The connection settings are wrong: a database that does not exist, a malformed `DATABASE_URL` (`EX_CONFIG`).
     case configuration = 78
 
-    /// What the code means: the line of `churn --help`, and how the README's table of exit codes begins each row
+    /// What the code means: the line of `churn --help`, and how docs/NIGHTLY.md's table of exit codes begins each row
     /// (a test holds the two together).
     package var meaning: String {
         switch self {

@@ -51,11 +51,12 @@ import churn
         #expect(found.isEmpty, "columns read by position:\n\(found.joined(separator: "\n"))")
     }
 
-    /// The README's table of exit codes lists the codes `ExitStatus` has, in its order, each row beginning with the
-    /// meaning `churn --help` prints.
-    @Test func theREADMEsExitCodesAreExitStatusAndAgreeWithHelp() throws {
-        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "### Exit codes").dropFirst().first)
+    /// The nightly guide's table of exit codes lists the codes `ExitStatus` has, in its order, each row beginning with
+    /// the meaning `churn --help` prints.
+    @Test func theGuidesExitCodesAreExitStatusAndAgreeWithHelp() throws {
+        let guide = try String(
+            contentsOf: Self.repository.appendingPathComponent("docs/NIGHTLY.md"), encoding: .utf8)
+        let section = try #require(guide.components(separatedBy: "\n## Exit codes\n").dropFirst().first)
         let rows = section.split(separator: "\n").prefix { !$0.hasPrefix("## ") }.filter { line in
             line.hasPrefix("| ") && line.dropFirst(2).first?.isNumber == true
         }
@@ -67,7 +68,8 @@ import churn
         }
         #expect(table.map(\.code) == ExitStatus.allCases.map(\.rawValue))
         for (row, status) in zip(table, ExitStatus.allCases) {
-            #expect(row.meaning.hasPrefix(status.meaning), "exit \(status.rawValue): README has “\(row.meaning)”")
+            #expect(
+                row.meaning.hasPrefix(status.meaning), "exit \(status.rawValue): docs/NIGHTLY.md has “\(row.meaning)”")
         }
         // The help wraps its lines: compared with every run of spaces and line breaks as one space.
         let help = ExitStatus.table.split(whereSeparator: \.isWhitespace).joined(separator: " ")

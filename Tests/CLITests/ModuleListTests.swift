@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The README's module list ("Development") is the one place the modules are described: each target of
+/// The module list of docs/DEVELOPMENT.md ("Development") is the one place the modules are described: each target of
 /// `Package.swift` under `Sources/` and `Tests/TestSupport` is there, with the package's own targets it depends on.
 @Suite struct ModuleListTests {
     static let repository = PortabilityTests.repository
@@ -23,9 +23,9 @@ import Testing
         return targets
     }
 
-    /// Each entry of the README's list: the folder's module names and the names in its last parentheses.
+    /// Each entry of the guide's list: the folder's module names and the names in its last parentheses.
     static func readmeEntries() throws -> [String: Set<String>] {
-        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: repository.appendingPathComponent("docs/DEVELOPMENT.md"), encoding: .utf8)
         let section = try #require(readme.components(separatedBy: "## Development").dropFirst().first)
         let block = try #require(
             section.components(separatedBy: "```text\n").dropFirst().first?
@@ -66,11 +66,12 @@ import Testing
             let dependencies = try #require(targets[folder], "Package.swift has no target \(folder)")
             if folder == "CLibPQ" || folder == "CZlib" || folder == "churn" { continue }
             let entry = listed[folder]
-            #expect(entry != nil, "the README's module list lacks \(folder)")
+            #expect(entry != nil, "docs/DEVELOPMENT.md's module list lacks \(folder)")
             if let entry {
                 #expect(
                     entry == dependencies,
-                    "README gives \(folder) the dependencies \(entry.sorted()), Package.swift \(dependencies.sorted())")
+                    "docs/DEVELOPMENT.md gives \(folder) the dependencies \(entry.sorted()), Package.swift \(dependencies.sorted())"
+                )
             }
         }
     }

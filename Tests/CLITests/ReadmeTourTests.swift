@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Every command of README.md, run in the README's order against a fresh database, and every output the README
-/// shows compared with what the command prints.
+/// Every command of README.md and of the guides it leads to (``documents``), run in their order against a fresh
+/// database, and every output they show compared with what the command prints: the guides continue the README's
+/// tour, in its directory, on its data.
 ///
 /// What runs, in the order of the file:
 /// - each line of a ```` ```sh ```` block (a line ending in `\` joined with the next; blank and comment lines left
@@ -25,8 +26,10 @@ import Testing
 /// episode, so no example names a product or a date the tour's data lacks (and answers zeros). Every SQL that
 /// counts the rows of a table or view holding several environments names an environment.
 @Suite struct ReadmeTourTests {
-    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md")
+    /// The README, then each guide in the order its commands run (paths from the repository's root).
+    static let documents = [
+        "README.md", "docs/NIGHTLY.md", "docs/REPORT.md", "docs/APPLE.md", "docs/QUESTIONS.md", "docs/DEVELOPMENT.md",
+    ]
 
     /// Lines of the README's command blocks that the test does not run, and why.
     static let skipped: [(prefix: String, reason: String)] = [
@@ -69,9 +72,10 @@ import Testing
         "notifications", "billing_episodes", "episodes", "recovery_by_cohort", "daily_recovery",
     ]
 
-    /// One thing the README asks to run.
+    /// One thing the README or a guide asks to run.
     struct Step {
-        /// The README's line number.
+        /// The document (``documents``) and its line number.
+        var file = "README.md"
         var line: Int
         /// The command as the README writes it.
         var command: String
@@ -82,7 +86,11 @@ import Testing
     }
 
     @Test func everyCommandOfTheReadmeRunsAndPrintsWhatItShows() throws {
-        let steps = try Self.steps(String(contentsOf: Self.readme, encoding: .utf8))
+        var steps: [Step] = []
+        for document in Self.documents {
+            let text = try String(contentsOf: Repository.root.appendingPathComponent(document), encoding: .utf8)
+            steps += try Self.steps(text, file: document)
+        }
         let schema = try TestDatabase.makeSchema("readme")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -92,10 +100,10 @@ import Testing
         var skippedLines: [String] = []
         for step in steps {
             if !step.isSQL, let rule = Self.skipped.first(where: { step.command.hasPrefix($0.prefix) }) {
-                skippedLines.append("README.md:\(step.line): \(step.command) (\(rule.reason))")
+                skippedLines.append("\(step.file):\(step.line): \(step.command) (\(rule.reason))")
                 continue
             }
-            let location = "README.md:\(step.line): \(step.command)"
+            let location = "\(step.file):\(step.line): \(step.command)"
             let command =
                 step.isSQL
                 ? "psql \(Self.quoted(schema.url)) -v ON_ERROR_STOP=1 -c \(Self.quoted(step.command))"
@@ -107,6 +115,12 @@ import Testing
                 let printed = Self.lines(result.stdout).map(Self.shape)
                 let shown = output.map(Self.shape)
                 #expect(printed == shown, "\(location)\n\(Self.difference(printed, shown))")
+            }
+            // The sample of Apple's report file is dated inside the tour's data, so that something is compared.
+            if step.command.hasPrefix("churn compare-apple") {
+                #expect(
+                    !(result.stdout + result.stderr).contains("nothing compared"),
+                    "\(location): nothing compared\n\(result.stderr)")
             }
             if step.command.hasPrefix("churn query") {
                 let answer = try Self.answer(of: step.command, stdout: result.stdout, in: scratch)
@@ -127,8 +141,8 @@ import Testing
         }
     }
 
-    /// What the README asks to run, in its order.
-    static func steps(_ text: String) throws -> [Step] {
+    /// What a document (the README or a guide, named `file`) asks to run, in its order.
+    static func steps(_ text: String, file: String = "README.md") throws -> [Step] {
         var steps: [Step] = []
         var language: String?
         var block: [(number: Int, text: String)] = []
@@ -146,11 +160,15 @@ import Testing
             switch open {
             case "sh": steps += shellSteps(block)
             case "sql": steps += sqlSteps(block)
-            case "": steps += try outputSteps(block)
+            case "": steps += try outputSteps(block, file: file)
             default: continue
             }
         }
-        return steps
+        return steps.map { step in
+            var step = step
+            step.file = file
+            return step
+        }
     }
 
     /// The commands of a ```` ```sh ```` block: continuations joined, blank and comment lines left out.
@@ -192,10 +210,10 @@ import Testing
 
     /// The commands of an output block and what each prints. A block without a language must show commands: one
     /// that shows anything else would be output nobody checks.
-    private static func outputSteps(_ block: [(number: Int, text: String)]) throws -> [Step] {
+    private static func outputSteps(_ block: [(number: Int, text: String)], file: String) throws -> [Step] {
         guard let first = block.first, first.text.hasPrefix("$ churn ") || first.text.hasPrefix("$ psql ") else {
             throw ReadmeError(
-                message: "README.md:\((block.first?.number ?? 1) - 1): a ``` block without a language must start with "
+                message: "\(file):\((block.first?.number ?? 1) - 1): a ``` block without a language must start with "
                     + "`$ churn …` or `$ psql …` (or name its language, such as ```text)")
         }
         var steps: [Step] = []

@@ -21,8 +21,8 @@ extension Churn {
                 of their own: reports/sandbox/<date>/. summary.md compares with the
                 previous report of the same environment, database and granularity
                 written as of its latest data, as nightly writes them: a report
-                with --as-of is never another's previous one (README, "Episodes
-                and reports").
+                with --as-of is never another's previous one (docs/REPORT.md,
+                "Episodes and reports").
 
                 --as-of takes a date (2026-11-20: the end of that day, UTC), a
                 date-time (2026-11-20T12:00:00Z) or Unix milliseconds; only
