@@ -22,6 +22,13 @@ package struct ReportWorkflow {
         /// compare with: `apple_comparison.csv` and a section of the summary; nil for none.
         package var appleReports: [String]?
 
+        /// Whether this is the report `churn nightly` would write now: as of the latest data, in its dated directory,
+        /// with the nightly's granularity and schedule and no file of Apple's. Such a report also moves the root's
+        /// `latest` link, as the nightly's does; any other is written beside the series and leaves `latest` alone.
+        var isTheNightlysReport: Bool {
+            asOf == nil && out == nil && granularity == .month && schedule == .standard && appleReports == nil
+        }
+
         package init(
             environment: String, asOf: Int64?, out: String?, reportsRoot: String,
             granularity: CalendarPeriod.Granularity, schedule: MessageSchedule, appleReports: [String]? = nil
@@ -59,9 +66,13 @@ package struct ReportWorkflow {
         let directory =
             inputs.out.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? root.appendingPathComponent(Report.directoryName(asOf: asOf), isDirectory: true)
-        return try ReportWriting.write(
+        let written = try ReportWriting.write(
             episodes.source, environment: inputs.environment, asOf: asOf, store: episodes.store,
             reader: episodes.reader, root: root, directory: directory, granularity: inputs.granularity,
             schedule: inputs.schedule, isAsOfGiven: inputs.asOf != nil, apple: apple)
+        if inputs.isTheNightlysReport {
+            try LatestLink.point(in: root, at: Report.directoryName(asOf: asOf))
+        }
+        return written
     }
 }

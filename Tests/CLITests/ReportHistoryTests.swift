@@ -98,6 +98,29 @@ import Testing
         #expect(!productionSummary.contains("Changes since the previous report"))
     }
 
+    /// `churn report` as of the latest data, in its dated directory, is the report the nightly would write: it moves
+    /// its environment's `latest` too (once only the nightly did). One with --as-of or --out leaves `latest` alone.
+    @Test func aReportAsTheNightlyWouldWriteItMovesLatest() throws {
+        let workspace = try NightlyTests.Workspace()
+        let latest = workspace.reports.appendingPathComponent("latest")
+        let loaded = try ChurnCommand.run(
+            [
+                "load", "--database-url", workspace.schema.url, "--trust-root",
+                NightlyTests.fixtures.appendingPathComponent("testCA.der").path,
+                workspace.exports.appendingPathComponent("day1.jsonl").path,
+            ])
+        #expect(loaded.status == 0, "\(loaded.stderr)")
+        let earlier = try Self.report(workspace, ["--as-of", "2024-07-10"])
+        #expect(earlier.status == 0, "\(earlier.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: latest.path))
+        let current = try Self.report(workspace)
+        #expect(current.status == 0, "\(current.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: latest.path) == "2024-07-19")
+        let elsewhere = try Self.report(workspace, ["--as-of", "2024-07-10"])
+        #expect(elsewhere.status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: latest.path) == "2024-07-19")
+    }
+
     @Test func theExampleLivesOutsideTheReportsRoot() throws {
         let example = Self.repository.appendingPathComponent("docs/example-report")
         #expect(FileManager.default.fileExists(atPath: example.appendingPathComponent("summary.md").path))
