@@ -12,6 +12,10 @@ extension EpisodeQuestion {
         private var total: FigureTally
         /// For `grace-whatif`: the usual grace lengths of the episodes in scope.
         private var graceLengths = GraceLengths(observedIn: [])
+        /// For `open-episodes`: the recovery curves of every episode in scope, whatever its group. A customer's
+        /// chance is one figure, as in the report's `open_episodes.csv`: grouping sorts the list, it does not
+        /// re-estimate the chance from a group's fewer episodes (a small group's curve can be 0 with no recovery yet).
+        private var scopeCurve: RecoveryCurve.ByPlan?
 
         /// - Parameters:
         ///   - question: what is asked.
@@ -20,12 +24,14 @@ extension EpisodeQuestion {
             self.question = question
             self.asOf = asOf
             total = FigureTally(question, asOf: asOf)
+            if question.kind == .openEpisodes { scopeCurve = RecoveryCurve.ByPlan(asOf: asOf) }
         }
 
         /// Adds one episode of the question's scope.
         package mutating func add(_ episode: Episode) {
             if question.kind == .graceSaves && !episode.hasGrace { return }
             if question.kind == .graceWhatIf { graceLengths.observe(episode) }
+            scopeCurve?.add(episode)
             // `episodes` lists by group only, one group holding everything without a grouping; every other kind
             // also has the figures over every episode.
             if question.isList || !question.grouping.isEmpty {
@@ -47,7 +53,10 @@ extension EpisodeQuestion {
             let ordered = groups.keys.sorted { $0.lexicographicallyPrecedes($1) }
             if question.isList {
                 return ordered.compactMap { key in
-                    guard let listed = groups[key]?.result(graceLengths: graceLengths) else { return nil }
+                    guard
+                        let listed = groups[key]?.result(
+                            graceLengths: graceLengths, chancesFrom: scopeCurve?.estimates)
+                    else { return nil }
                     switch listed {
                     case .episodes(let rows) where !rows.isEmpty: return Group(key: key, figures: listed)
                     case .openEpisodes(let rows) where !rows.isEmpty: return Group(key: key, figures: listed)
@@ -138,9 +147,11 @@ extension EpisodeQuestion {
         }
 
         /// The figures, as ``EpisodeQuestion/Figures``.
-        /// - Parameter graceLengths: the usual grace lengths that decide each product's `current` row of
-        ///   `grace-whatif`.
-        func result(graceLengths: GraceLengths) -> Figures {
+        /// - Parameters:
+        ///   - graceLengths: the usual grace lengths that decide each product's `current` row of `grace-whatif`.
+        ///   - chancesFrom: for `open-episodes`, the estimates each open episode's chance comes from; nil for this
+        ///     group's own.
+        func result(graceLengths: GraceLengths, chancesFrom scope: RecoveryCurve.Estimates? = nil) -> Figures {
             switch kind {
             case .recoveryRate: .recoveryRate(recoveryRate ?? RecoveryByCohort.Row(cohort: nil, productId: nil))
             case .recoveryCurve: .recoveryCurve(recoveryCurve?.standard.points ?? [])
@@ -161,7 +172,8 @@ extension EpisodeQuestion {
             case .openEpisodes:
                 .openEpisodes(
                     Array(
-                        selection.apply(recoveryCurve.map { openEpisodes?.rows(estimates: $0.estimates) ?? [] } ?? [])
+                        selection.apply(
+                            (scope ?? recoveryCurve?.estimates).map { openEpisodes?.rows(estimates: $0) ?? [] } ?? [])
                             .prefix(limit ?? Int.max)))
             }
         }
