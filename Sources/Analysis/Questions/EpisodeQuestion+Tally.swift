@@ -173,8 +173,9 @@ extension EpisodeQuestion {
                 .openEpisodes(
                     Array(
                         selection.apply(
-                            (scope ?? recoveryCurve?.estimates).map { openEpisodes?.rows(estimates: $0) ?? [] } ?? [])
-                            .prefix(limit ?? Int.max)))
+                            (scope ?? recoveryCurve?.estimates).map { openEpisodes?.rows(estimates: $0) ?? [] } ?? []
+                        )
+                        .prefix(limit ?? Int.max)))
             }
         }
     }
