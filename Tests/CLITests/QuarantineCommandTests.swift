@@ -101,4 +101,30 @@ import Testing
             ["quarantine", "clear", "--file", export.path] + database, in: directory)
         #expect(cleared.status == 0 && cleared.stdout.contains("cleared 2 quarantined input(s)"), "\(cleared.stdout)")
     }
+
+    /// The aligned table cuts a long detail (a certificate chain's runs to hundreds of characters), so one row does not
+    /// pad every other to its width; CSV and JSON keep it whole.
+    @Test func aLongDetailIsCutInTheTableOnly() throws {
+        let simulated = try SimulatedExport("quarantine-wide", subscribers: 5, seed: 10)
+        defer { simulated.remove() }
+        let handle = try FileHandle(forWritingTo: simulated.export)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("not json\nnor this\n".utf8))
+        try handle.close()
+        let schema = try TestDatabase.makeSchema("quarantinewide")
+        let database = ["--database-url", schema.url]
+        let load = try ChurnCommand.run(["load", "--no-verify", simulated.export.path] + database)
+        #expect(load.status == 2, "\(load.stderr)")
+        let long = String(repeating: "certificate ", count: 50)
+        try schema.connect().execute(
+            "UPDATE quarantine SET detail = $1 WHERE line = (SELECT min(line) FROM quarantine)", [long])
+
+        let table = try ChurnCommand.run(["quarantine", "list"] + database)
+        #expect(table.status == 0, "\(table.stderr)")
+        let widest = table.stdout.split(separator: "\n").map(\.count).max() ?? 0
+        #expect(widest < 250, "\(table.stdout)")
+        #expect(table.stdout.contains("(details cut at 100 characters: --format csv or json shows them whole)"))
+        let csv = try ChurnCommand.run(["quarantine", "list", "--format", "csv"] + database)
+        #expect(csv.stdout.contains(long.trimmingCharacters(in: .whitespaces)), "\(csv.stdout)")
+    }
 }

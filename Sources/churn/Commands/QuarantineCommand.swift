@@ -76,11 +76,23 @@ extension Churn {
                     rows: rows.map { row in
                         [
                             .integer(Int(row.id)), .integer(Int(row.loadRunID)), .text(row.file),
-                            row.line.map { .integer(Int($0)) } ?? .empty, .text(row.reason), .text(row.detail),
+                            row.line.map { .integer(Int($0)) } ?? .empty, .text(row.reason),
+                            .text(format == .table ? Self.shortened(row.detail) : row.detail),
                             .text(row.quarantinedAt), row.resolvedByRun.map { .integer(Int($0)) } ?? .empty,
                         ]
                     })
                 print(TableRenderer.render(table, as: format), terminator: "")
+                if format == .table, rows.contains(where: { $0.detail.count > Self.detailWidth }) {
+                    print("(details cut at \(Self.detailWidth) characters: --format csv or json shows them whole)")
+                }
+            }
+
+            /// The most of a detail the aligned table shows: one long detail (a certificate chain's) would pad every
+            /// row to its width.
+            static let detailWidth = 100
+
+            static func shortened(_ detail: String) -> String {
+                detail.count <= detailWidth ? detail : String(detail.prefix(detailWidth - 1)) + "…"
             }
         }
 
