@@ -75,16 +75,19 @@ package struct ExportSimulation: Sendable {
     /// The daily chances of leaving billing retry, from ``options``.
     package let model: RetryModel
     package let authority: SeededCertificateAuthority
+
+    /// The validity of every simulated certificate: from 1970 to ten years after 2099, the end of any history.
+    static let certificateValidity =
+        Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: Double(4_102_444_800 + 3650 * 86_400))
     package let signer: DeterministicJWSSigner
 
-    /// Checks the options and makes the certificate authority, valid from 30 days before the history to ten years
-    /// after it.
+    /// Checks the options and makes the certificate authority, valid from 1970 to ten years after the latest
+    /// history the options allow: the seed alone decides the certificates, so every history of one seed (another
+    /// `--start`, another length) is signed under one root, and one `--trust-root` serves them all.
     /// - Throws: ``SimulationError``.
     package init(options: SimulationOptions) throws {
         try options.validate()
-        let notBefore = Date(timeIntervalSince1970: Double(options.start - 30 * Milliseconds.day) / 1000)
-        let notAfter = Date(timeIntervalSince1970: Double(options.end + 3650 * Milliseconds.day) / 1000)
-        let validity = notBefore...notAfter
+        let validity = Self.certificateValidity
         let authority: SeededCertificateAuthority
         do {
             authority = try SeededCertificateAuthority(seed: options.seed, validity: validity)

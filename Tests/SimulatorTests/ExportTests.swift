@@ -35,6 +35,10 @@ import Testing
         #expect(!uuids(first).isEmpty && !subscriptions(first).isEmpty)
         #expect(uuids(first).isDisjoint(with: uuids(nextDay)))
         #expect(subscriptions(first).isDisjoint(with: subscriptions(nextDay)))
+        // Signed under the same root: one --trust-root serves every export of a seed (once each start made its own).
+        #expect(try first.rootDER() == nextDay.rootDER())
+        options.months += 1
+        #expect(try first.rootDER() == ExportFixture(options).rootDER())
         // The default start is the identifiers' own epoch: its identity seed is the seed.
         #expect(SimulationOptions().identitySeed == SimulationOptions().seed)
         #expect(options.identitySeed != options.seed)

@@ -47,8 +47,10 @@ extension Churn {
                 The same seed and options give byte-identical files, whatever
                 --workers. Another --start with the same seed gives new
                 transaction ids and notification UUIDs, so a "next day" export
-                loads as new (with its own .root.der). With the defaults, 1000 subscribers over 12 months make
-                about 7600 notifications of 13 kB each.
+                loads as new, signed under the same root: the seed alone makes the
+                certificates, so one .root.der trusts every export of a seed. With
+                the defaults, 1000 subscribers over 12 months make about 7600
+                notifications of 13 kB each.
 
                 Rates are shares between 0 and 1. Each day of billing retry (1 to
                 60) an episode recovers, is cancelled, ends with a refund or a
