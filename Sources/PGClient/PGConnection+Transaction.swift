@@ -58,4 +58,10 @@ extension PGConnection {
         try execute(commit)
         return value
     }
+
+    /// Whether this session's transactions are read-only: a hot standby (a replica), or
+    /// `default_transaction_read_only` set for the role, the database or the connection.
+    package func isReadOnly() throws -> Bool {
+        try execute("SHOW transaction_read_only").scalar == "on"
+    }
 }

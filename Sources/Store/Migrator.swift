@@ -147,6 +147,19 @@ package struct Migrator {
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.migrate, on: connection)
         try connection.execute("SELECT pg_advisory_lock($1::bigint)", [lock])
         defer { _ = try? connection.advisoryUnlock(lock) }
+        // A current schema is only read, so that a read-only connection (a replica) can use it.
+        if let applied = try appliedIfCurrent(connection, through: last) {
+            // Still refuses a layout other than the schema's.
+            _ = try layoutToCreate(connection, applied: applied, through: last ?? Int.max)
+            return []
+        }
+        if try connection.isReadOnly() {
+            throw PGError(
+                kind: .statementFailed,
+                message:
+                    "the schema needs migrating and this connection is read-only (a replica?): run `churn migrate` "
+                    + "against the primary first")
+        }
         try connection.execute(
             """
             CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -178,6 +191,18 @@ package struct Migrator {
             newlyApplied.append(migration.version)
         }
         return newlyApplied
+    }
+
+    /// The versions applied, when every migration up to `last` is among them; nil when one is not (or the schema has
+    /// no record yet).
+    private func appliedIfCurrent(_ connection: PGConnection, through last: Int?) throws -> Set<Int>? {
+        guard try connection.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").scalar == "t" else {
+            return nil
+        }
+        let versions = try connection.execute("SELECT version FROM schema_migrations")
+        let version = try versions.field("version")
+        let applied = Set(try versions.rows.map { try $0.decode(Int.self, version) })
+        return Self.all.allSatisfy { applied.contains($0.version) || $0.version > last ?? Int.max } ? applied : nil
     }
 
     /// The layout a call to ``migrate(_:through:)`` makes the schema with: nil when it makes no new schema (or a plain

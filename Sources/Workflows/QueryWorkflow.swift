@@ -80,7 +80,8 @@ package struct QueryWorkflow {
         }
         let writer = try target.connectToStored(logger: logger)
         let reader = try target.connect(logger: logger)
-        try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: inputs.environment)
+        try UpToDateEpisodes.analyzeUnlessReadOnly(
+            writer: writer, reader: reader, environment: inputs.environment, logger: logger)
         let query = EpisodeQuery(environment: inputs.environment, filter: inputs.filter)
         guard let scope = try query.scope(asOf: inputs.asOf, connection: writer) else {
             throw WorkflowError.nothingLoaded(database: writer.target)

@@ -23,7 +23,7 @@ struct UpToDateEpisodes {
     init(target: DatabaseTarget, environment: String, asOf: Int64?, logger: Logger) throws {
         writer = try target.connectToStored(logger: logger)
         reader = try target.connect(logger: logger)
-        try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment)
+        try Self.analyzeUnlessReadOnly(writer: writer, reader: reader, environment: environment, logger: logger)
         store = StoredDataset(connection: writer)
         guard let latest = try store.latestSignedDate() else {
             throw WorkflowError.nothingLoaded(database: writer.target)
@@ -31,6 +31,20 @@ struct UpToDateEpisodes {
         self.latest = latest
         self.asOf = asOf ?? latest
         try AsOfCheck.check(asOf: self.asOf, latest: latest, store: store, logger: logger)
+    }
+
+    /// Brings `environment`'s stored episodes up to date with every committed load, unless the connection is
+    /// read-only (a replica): the answer then comes from the episodes the last analysis stored, and a warning says so.
+    static func analyzeUnlessReadOnly(
+        writer: PGConnection, reader: PGConnection, environment: String, logger: Logger
+    ) throws {
+        guard try !writer.isReadOnly() else {
+            logger.warning(
+                "read-only connection (a replica?): answering from the episodes the last analysis stored; loads since then are not in them until `churn analyze` runs against the primary"
+            )
+            return
+        }
+        try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger).analyze(environment: environment)
     }
 
     /// Where the episodes as of ``asOf`` come from.

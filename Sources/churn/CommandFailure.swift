@@ -44,6 +44,13 @@ package struct CommandFailure: Equatable {
             )
         case let error as PGError where error.isUnreachable:
             self.init(status: .unavailable, message: "\(error)")
+        case let error as PGError where error.sqlState == "25006":
+            // read_only_sql_transaction: a command that builds temporary tables, on a replica.
+            self.init(
+                status: .failure,
+                message: "\(error) (this command builds temporary tables, which a read-only connection cannot: point "
+                    + "--database-url at the primary; `churn query` questions other than customer and returns, and "
+                    + "psql's views, work on a replica)")
         case let error as PGError:
             self.init(status: .failure, message: "\(error)")
         case let error as AppStoreServerAPIError:
