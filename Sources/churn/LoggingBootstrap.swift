@@ -13,7 +13,7 @@ enum LoggingBootstrap {
             done = true
             switch format {
             case .text:
-                LoggingSystem.bootstrap { label in StreamLogHandler.standardError(label: label) }
+                LoggingSystem.bootstrap { label in TextLogHandler(label: label) }
             case .json:
                 LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
             }
