@@ -13,10 +13,14 @@ import CivilTime
 /// the as-of time, are compared; a week adds up its days compared (the counts at a day's end: the week's last day
 /// compared).
 package struct AppleComparison: Sendable {
-    /// Within Apple's noise, or not.
+    /// Within Apple's noise, or not; or not compared, Apple's files holding no value of the figure.
     package enum Status: String, Hashable, Sendable {
         case agrees
         case differs
+        /// Apple's files state the period but hold no value of this figure (`apple_values` 0), and ours, not 0, is
+        /// small enough to be one Apple's threshold left out: nothing to agree or differ with. (Ours 0 agrees with
+        /// no value; ours beyond the threshold's allowance `differs`: Apple would have shown it.)
+        case unstated
     }
 
     /// One figure of one day or week.
@@ -63,7 +67,8 @@ package struct AppleComparison: Sendable {
             noiseBound = AppleComparison.noiseBound(values: appleValues)
             thresholdAllowance = allowance
             let difference = ours - apple
-            status = -noiseBound <= difference && difference <= noiseBound + allowance ? .agrees : .differs
+            let withinNoise = -noiseBound <= difference && difference <= noiseBound + allowance
+            status = !withinNoise ? .differs : appleValues == 0 && ours > 0 ? .unstated : .agrees
         }
     }
 
@@ -96,6 +101,8 @@ package struct AppleComparison: Sendable {
 
     /// The weeks whose figures differ beyond Apple's noise.
     package var differingWeeks: [Row] { weeks.filter { $0.status == .differs } }
+    /// The figures of the weeks compared that Apple's files hold no value of (``Status/unstated``).
+    package var unstatedWeekFigures: Int { weeks.filter { $0.status == .unstated }.count }
     /// The months whose figures differ beyond Apple's noise.
     package var differingMonths: [Row] { months.filter { $0.status == .differs } }
 

@@ -33,7 +33,11 @@ extension SummaryDocument {
         let weeks = Set(comparison.weeks.map(\.period))
         let differing = comparison.differingWeeks
         let differingWeeks = Set(differing.map(\.period))
-        if !weeks.isEmpty, differing.isEmpty {
+        if !weeks.isEmpty, comparison.weeks.allSatisfy({ $0.status == .unstated }) {
+            writer.paragraph(
+                "Apple's files hold no value of our figures in the \(HumanFormat.count(weeks.count)) "
+                    + "\(weeks.count == 1 ? "week" : "weeks") they state, so nothing is compared.")
+        } else if !weeks.isEmpty, differing.isEmpty {
             writer.paragraph(
                 "**Every figure of the \(HumanFormat.count(weeks.count)) \(weeks.count == 1 ? "week" : "weeks") "
                     + "compared agrees with Apple's within its noise.**")
@@ -43,6 +47,12 @@ extension SummaryDocument {
                     + "\(weeks.count == 1 ? "week" : "weeks") \(differingWeeks.count == 1 ? "differs" : "differ") beyond "
                     + "Apple's noise:**")
             writer.bulletList(differing.map(\.sentence))
+        }
+        if comparison.unstatedWeekFigures > 0 {
+            writer.paragraph(
+                "Not compared: \(HumanFormat.count(comparison.unstatedWeekFigures)) weekly "
+                    + "\(comparison.unstatedWeekFigures == 1 ? "figure" : "figures") Apple's files hold no value of "
+                    + "(`unstated`: a count under Apple's threshold, or a figure the files do not carry).")
         }
         if !comparison.months.isEmpty {
             let months = Set(comparison.months.map(\.period)).count

@@ -83,6 +83,8 @@ extension Churn {
                 lines.append("no day of the files is complete by the as-of time: nothing compared")
             } else if comparison.weeks.isEmpty {
                 lines.append("no week compared: Apple's files give months only")
+            } else if comparison.weeks.allSatisfy({ $0.status == .unstated }) {
+                lines.append("nothing compared: Apple's files hold no value of our figures in the \(weeks) weeks")
             } else if comparison.differingWeeks.isEmpty {
                 lines.append("all \(weeks) weeks agree with Apple's reports within Apple's noise")
             } else {
@@ -90,6 +92,12 @@ extension Churn {
                 lines.append(
                     "\(differing) of \(weeks) weeks \(differing == 1 ? "differs" : "differ") beyond Apple's noise:")
                 lines += comparison.differingWeeks.map { "  " + $0.sentence }
+            }
+            if comparison.unstatedWeekFigures > 0 {
+                lines.append(
+                    "not compared: \(comparison.unstatedWeekFigures) weekly figure(s) Apple's files hold no value of "
+                        + "(status unstated: under Apple's threshold of \(AppleComparison.threshold), or a figure the "
+                        + "files do not carry)")
             }
             let months = Set(comparison.months.map(\.period)).count
             if months > 0 {
