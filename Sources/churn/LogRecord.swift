@@ -4,7 +4,7 @@ import Logging
 /// One line of `--log-format json`: a JSON object with `time` (ISO 8601, UTC), `level`, `label`, `message` and
 /// the record's fields, numbers as JSON numbers and booleans as JSON booleans.
 ///
-/// The one writer of JSON lines on stderr: log records (``JSONLogHandler``) and the command's own warnings and
+/// The one writer of JSON lines on stderr: log records (``StderrLogHandler``) and the command's own warnings and
 /// errors (``Console``) come out the same way.
 enum LogRecord {
     /// Writes the record to stderr as one line.

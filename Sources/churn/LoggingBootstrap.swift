@@ -11,12 +11,7 @@ enum LoggingBootstrap {
         done.withLock { done in
             guard !done else { return }
             done = true
-            switch format {
-            case .text:
-                LoggingSystem.bootstrap { label in TextLogHandler(label: label) }
-            case .json:
-                LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
-            }
+            LoggingSystem.bootstrap { label in StderrLogHandler(label: label, format: format) }
         }
     }
 }
