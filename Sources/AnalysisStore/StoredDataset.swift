@@ -12,14 +12,24 @@ package struct StoredDataset {
 
     /// The default as-of: the latest `signedDate` loaded (any environment), in Unix ms; nil when nothing is loaded.
     package func latestSignedDate() throws -> Int64? {
-        try connection.execute("SELECT (date_part('epoch', max(signed_date)) * 1000)::int8 FROM notifications").scalar
-            .flatMap { Int64($0) }
+        try signedDate(.latest)
     }
 
     /// The earliest `signedDate` loaded (Unix ms), of any environment; nil when nothing is loaded.
     package func earliestSignedDate() throws -> Int64? {
-        try connection.execute("SELECT (date_part('epoch', min(signed_date)) * 1000)::int8 FROM notifications").scalar
-            .flatMap { Int64($0) }
+        try signedDate(.earliest)
+    }
+
+    private enum End: String {
+        case earliest = "min"
+        case latest = "max"
+    }
+
+    /// One end of the `signedDate`s loaded, read off the index on `signed_date`.
+    private func signedDate(_ end: End) throws -> Int64? {
+        try connection.execute(
+            "SELECT (date_part('epoch', \(end.rawValue)(signed_date)) * 1000)::int8 FROM notifications"
+        ).scalar.flatMap { Int64($0) }
     }
 
     /// Streams the episodes stored by ``EpisodeAnalyzer`` for `environment`, finished as of `asOf`, through `body`
