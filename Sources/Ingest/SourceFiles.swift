@@ -16,30 +16,20 @@ package struct SourceFiles {
     /// - Parameter sha256: the content's SHA-256, lowercase hex, as ``ExportFiles/sha256(ofFile:)`` gives it.
     /// - Throws: ``PGError``.
     package func hasLoaded(sha256: String) throws -> Bool {
-        try !connection.execute(
-            """
-            SELECT 1 FROM source_files f JOIN load_runs r ON r.id = f.load_run_id
-            WHERE f.sha256 = $1 LIMIT 1
-            """,
-            [sha256]
-        ).rows.isEmpty
+        try firstStored(sha256: sha256) != nil
     }
 
-    /// Whether a file stored whole before should be loaded again: some of its inputs were refused for a reason that
-    /// depends on the load's options (``Rejection/Reason/mendable``), no later load resolved them, and no load of
-    /// this content ran with the options `acceptance` describes (``LoadOptions/acceptance``).
-    package func hasMendableRefusals(sha256: String, acceptance: String) throws -> Bool {
+    /// Whether a load with the options `acceptance` describes (``LoadOptions/acceptance``) stored this content
+    /// whole: its refusals for a reason an option decides (``Rejection/Reason/mendable``) would stand again.
+    package func hasLoaded(sha256: String, acceptance: String) throws -> Bool {
         try connection.execute(
             """
             SELECT EXISTS (
-                SELECT 1 FROM quarantine q JOIN source_files f ON f.id = q.source_file_id
-                WHERE f.sha256 = $1 AND q.resolved_by_run IS NULL AND q.reason = ANY($3::text[])
-            ) AND NOT EXISTS (
                 SELECT 1 FROM source_files f JOIN load_runs r ON r.id = f.load_run_id
                 WHERE f.sha256 = $1 AND r.acceptance = $2
             )
             """,
-            [sha256, acceptance, PGArray.literal(Rejection.Reason.mendable.map(\.rawValue).sorted())]
+            [sha256, acceptance]
         ).scalar == "t"
     }
 
@@ -59,7 +49,8 @@ package struct SourceFiles {
         return try result.rows.map { (try $0.decode(String.self, reason), try $0.decode(Int.self, inputs)) }
     }
 
-    /// The first file stored with this content: its path as that load named it and the load's run; nil when none.
+    /// The first file stored whole with this content: its path as that load named it and the load's run; nil when
+    /// none.
     package func firstStored(sha256: String) throws -> (path: String, run: Int64)? {
         let result = try connection.execute(
             "SELECT path, load_run_id AS run FROM source_files WHERE sha256 = $1 ORDER BY id LIMIT 1", [sha256])

@@ -23,6 +23,12 @@ package enum FileAccess {
         return nil
     }
 
+    /// `path` made absolute from the current directory, with `.`, `..` and symbolic links resolved: two spellings of
+    /// one file give the same text.
+    package static func canonicalPath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
     /// Why `directory` cannot be written to; nil when it can.
     package static func problem(writingTo directory: String) -> String? {
         access(directory, W_OK) == 0 ? nil : String(cString: strerror(errno))

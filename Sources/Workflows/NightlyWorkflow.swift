@@ -228,7 +228,7 @@ package struct NightlyWorkflow {
         var seen: Set<String> = []
         let found = try ExportFiles.partition(paths, glob: inputs.glob)
         let files = found.matched.filter {
-            seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted
+            seen.insert(FileAccess.canonicalPath($0)).inserted
         }
         if !found.unmatched.isEmpty { event(.unmatchedFiles(found.unmatched, matched: files.count)) }
 
@@ -247,20 +247,24 @@ package struct NightlyWorkflow {
                 continue
             }
             let sha256 = try ExportFiles.sha256(ofFile: file)
-            if try !sourceFiles.hasLoaded(sha256: sha256) {
+            guard let first = try sourceFiles.firstStored(sha256: sha256) else {
                 outcome.newFiles += 1
                 toLoad.append(file)
-            } else if try sourceFiles.hasMendableRefusals(sha256: sha256, acceptance: inputs.options.acceptance) {
+                continue
+            }
+            // Inputs it refused for a reason an option decides: loaded again when no load of it ran with this run's
+            // options, else they still stand refused.
+            let reasons = try sourceFiles.unresolvedMendableRefusals(sha256: sha256)
+            if !reasons.isEmpty, try !sourceFiles.hasLoaded(sha256: sha256, acceptance: inputs.options.acceptance) {
                 mending.append(file)
                 toLoad.append(file)
-            } else {
-                outcome.skipped += 1
-                if let first = try sourceFiles.firstStored(sha256: sha256), !Self.samePath(first.path, file) {
-                    outcome.resent.append("\(file) has the same content as \(first.path) (load run \(first.run))")
-                }
-                let reasons = try sourceFiles.unresolvedMendableRefusals(sha256: sha256)
-                if !reasons.isEmpty { stillRefused.append(StillRefused(file: file, reasons: reasons)) }
+                continue
             }
+            outcome.skipped += 1
+            if first.path != file, FileAccess.canonicalPath(first.path) != FileAccess.canonicalPath(file) {
+                outcome.resent.append("\(file) has the same content as \(first.path) (load run \(first.run))")
+            }
+            if !reasons.isEmpty { stillRefused.append(StillRefused(file: file, reasons: reasons)) }
         }
         outcome.waiting = waiting
         outcome.stillRefused = stillRefused.reduce(0) { $0 + $1.inputs }
@@ -288,14 +292,6 @@ package struct NightlyWorkflow {
         outcome.newNotifications = summary.loaded + summary.resumed
         event(.loaded(summary))
         return outcome
-    }
-
-    /// Whether two paths name one file: equal as given, or once made absolute from here.
-    private static func samePath(_ stored: String, _ file: String) -> Bool {
-        func absolute(_ path: String) -> String {
-            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-        }
-        return stored == file || absolute(stored) == absolute(file)
     }
 
     /// The current time, Unix milliseconds.

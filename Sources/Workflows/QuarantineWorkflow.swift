@@ -1,5 +1,4 @@
 import EmbeddedPostgres
-import Foundation
 import Ingest
 import Logging
 import PGClient
@@ -53,8 +52,8 @@ package struct QuarantineWorkflow {
             let files = try rows.stored(.file)
             stored.files = []
             for given in selection.files {
-                let path = Self.absolutePath(given)
-                let matching = files.map(\.value).filter { $0 == given || Self.absolutePath($0) == path }
+                let path = FileAccess.canonicalPath(given)
+                let matching = files.map(\.value).filter { $0 == given || FileAccess.canonicalPath($0) == path }
                 guard !matching.isEmpty else {
                     throw WorkflowError.unknownQuarantineValue(
                         option: "--file", value: given, known: files.map { "\($0.value) (\($0.rows))" })
@@ -76,10 +75,5 @@ package struct QuarantineWorkflow {
             }
         }
         return stored
-    }
-
-    /// `path` made absolute from the current directory, with `.`, `..` and symbolic links resolved.
-    private static func absolutePath(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }
