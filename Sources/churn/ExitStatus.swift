@@ -80,38 +80,35 @@ package enum ExitStatus: Int32, CaseIterable, Error {
             brief[brief.count - 1] += index == statuses.count - 1 ? "" : ","
             words += brief
         }
-        words += ["(`churn", "--help`", "says", "more)."]
-        var lines: [String] = []
-        var line = ""
-        for word in words {
-            if !line.isEmpty, line.count + 1 + word.count > 72 {
-                lines.append(line)
-                line = word
-            } else {
-                line += line.isEmpty ? word : " " + word
-            }
-        }
-        return (lines + [line]).joined(separator: "\n")
+        return wrapped(words + ["(`churn", "--help`", "says", "more)."], width: 72)
     }
 
     /// The exit-code table of `churn --help`: each code and its meaning, wrapped under the meaning's first column
     /// so that the help fits 80 columns.
     package static var table: String {
-        let indent = String(repeating: " ", count: 6)
-        return allCases.map { status in
-            var lines: [String] = []
-            var line = "  " + String(status.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0)
-            for word in status.meaning.split(separator: " ") {
-                if line.count == indent.count {
-                    line += word
-                } else if line.count + 1 + word.count > 80 - 2 {
-                    lines.append(line)
-                    line = indent + word
-                } else {
-                    line += " " + word
-                }
-            }
-            return (lines + [line]).joined(separator: "\n")
+        allCases.map { status in
+            wrapped(
+                status.meaning.split(separator: " ").map(String.init), width: 80 - 2,
+                first: "  " + String(status.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0),
+                indent: String(repeating: " ", count: 6))
         }.joined(separator: "\n")
+    }
+
+    /// `words` in lines of at most `width` characters where they fit: the first line begins with `first`, the
+    /// others with `indent`.
+    private static func wrapped(_ words: [String], width: Int, first: String = "", indent: String = "") -> String {
+        var lines: [String] = []
+        var line = first
+        for (index, word) in words.enumerated() {
+            if index == 0 {
+                line += word
+            } else if line.count + 1 + word.count > width {
+                lines.append(line)
+                line = indent + word
+            } else {
+                line += " " + word
+            }
+        }
+        return (lines + [line]).joined(separator: "\n")
     }
 }
