@@ -148,7 +148,10 @@ package struct Migrator {
         try connection.execute("SELECT pg_advisory_lock($1::bigint)", [lock])
         defer { _ = try? connection.advisoryUnlock(lock) }
         // A current schema is only read, so that a read-only connection (a replica) can use it.
-        if let applied = try appliedIfCurrent(connection, through: last) {
+        let recorded = try appliedVersions(connection)
+        let applied = recorded ?? []
+        let isCurrent = Self.all.allSatisfy { applied.contains($0.version) || $0.version > last ?? Int.max }
+        if recorded != nil, isCurrent {
             // Still refuses a layout other than the schema's.
             _ = try layoutToCreate(connection, applied: applied, through: last ?? Int.max)
             return []
@@ -160,18 +163,17 @@ package struct Migrator {
                     "the schema needs migrating and this connection is read-only (a replica?): run `churn migrate` "
                     + "against the primary first")
         }
-        try connection.execute(
-            """
-            CREATE TABLE IF NOT EXISTS schema_migrations (
-                version     integer PRIMARY KEY,
-                name        text NOT NULL,
-                applied_at  timestamptz NOT NULL DEFAULT now()
+        if recorded == nil {
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version     integer PRIMARY KEY,
+                    name        text NOT NULL,
+                    applied_at  timestamptz NOT NULL DEFAULT now()
+                )
+                """
             )
-            """
-        )
-        let versions = try connection.execute("SELECT version FROM schema_migrations")
-        let version = try versions.field("version")
-        let applied = Set(try versions.rows.map { try $0.decode(Int.self, version) })
+        }
         let newLayout = try layoutToCreate(connection, applied: applied, through: last ?? Int.max)
         var newlyApplied: [Int] = []
         for migration in Self.all where !applied.contains(migration.version) && migration.version <= last ?? Int.max {
@@ -193,16 +195,14 @@ package struct Migrator {
         return newlyApplied
     }
 
-    /// The versions applied, when every migration up to `last` is among them; nil when one is not (or the schema has
-    /// no record yet).
-    private func appliedIfCurrent(_ connection: PGConnection, through last: Int?) throws -> Set<Int>? {
+    /// The versions `schema_migrations` records; nil when the schema has no such table yet.
+    private func appliedVersions(_ connection: PGConnection) throws -> Set<Int>? {
         guard try connection.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").scalar == "t" else {
             return nil
         }
         let versions = try connection.execute("SELECT version FROM schema_migrations")
         let version = try versions.field("version")
-        let applied = Set(try versions.rows.map { try $0.decode(Int.self, version) })
-        return Self.all.allSatisfy { applied.contains($0.version) || $0.version > last ?? Int.max } ? applied : nil
+        return Set(try versions.rows.map { try $0.decode(Int.self, version) })
     }
 
     /// The layout a call to ``migrate(_:through:)`` makes the schema with: nil when it makes no new schema (or a plain
