@@ -103,6 +103,8 @@ package struct AppleComparison: Sendable {
     package var differingWeeks: [Row] { weeks.filter { $0.status == .differs } }
     /// The figures of the weeks compared that Apple's files hold no value of (``Status/unstated``).
     package var unstatedWeekFigures: Int { weeks.filter { $0.status == .unstated }.count }
+    /// Whether Apple's files hold no value of any weekly figure compared: nothing agrees or differs.
+    package var statesNoWeekFigure: Bool { !weeks.isEmpty && weeks.allSatisfy { $0.status == .unstated } }
     /// The months whose figures differ beyond Apple's noise.
     package var differingMonths: [Row] { months.filter { $0.status == .differs } }
 

@@ -33,7 +33,7 @@ extension SummaryDocument {
         let weeks = Set(comparison.weeks.map(\.period))
         let differing = comparison.differingWeeks
         let differingWeeks = Set(differing.map(\.period))
-        if !weeks.isEmpty, comparison.weeks.allSatisfy({ $0.status == .unstated }) {
+        if comparison.statesNoWeekFigure {
             writer.paragraph(
                 "Apple's files hold no value of our figures in the \(HumanFormat.count(weeks.count)) "
                     + "\(weeks.count == 1 ? "week" : "weeks") they state, so nothing is compared.")

@@ -83,7 +83,7 @@ extension Churn {
                 lines.append("no day of the files is complete by the as-of time: nothing compared")
             } else if comparison.weeks.isEmpty {
                 lines.append("no week compared: Apple's files give months only")
-            } else if comparison.weeks.allSatisfy({ $0.status == .unstated }) {
+            } else if comparison.statesNoWeekFigure {
                 lines.append("nothing compared: Apple's files hold no value of our figures in the \(weeks) weeks")
             } else if comparison.differingWeeks.isEmpty {
                 lines.append("all \(weeks) weeks agree with Apple's reports within Apple's noise")
