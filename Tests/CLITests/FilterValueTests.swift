@@ -44,9 +44,7 @@ import Testing
     @Test func namesAreTakenInAnyCase() throws {
         let simulated = try SimulatedExport("names", subscribers: 30, seed: 8)
         defer { simulated.remove() }
-        let schema = try TestDatabase.makeSchema("namecase")
-        let database = ["--database-url", schema.url]
-        #expect(try ChurnCommand.run(["load", "--no-verify"] + database + [simulated.export.path]).status == 0)
+        let database = ["--database-url", try simulated.loadedUnverified(into: "namecase").url]
         let written = try ChurnCommand.run(
             ["query", "episodes", "--outcome", "expired", "--format", "csv", "--environment", "Production"] + database)
         #expect(written.status == 0 && written.stdout.contains(",expired,"), "\(written.stdout)\(written.stderr)")

@@ -9,9 +9,7 @@ import Testing
     @Test func theChanceOfAnOpenEpisodeDoesNotDependOnTheGrouping() throws {
         let simulated = try SimulatedExport("chances", subscribers: 400, seed: 11)
         defer { simulated.remove() }
-        let schema = try TestDatabase.makeSchema("openchances")
-        let database = ["--database-url", schema.url]
-        #expect(try ChurnCommand.run(["load", "--no-verify"] + database + [simulated.export.path]).status == 0)
+        let database = ["--database-url", try simulated.loadedUnverified(into: "openchances").url]
         func chances(_ grouping: [String]) throws -> [String: String] {
             let answer = try ChurnCommand.run(["query", "open-episodes", "--format", "csv"] + grouping + database)
             #expect(answer.status == 0, "\(answer.stderr)")

@@ -28,6 +28,19 @@ package struct SimulatedExport {
         }
     }
 
+    /// A new schema of the test server with the export loaded into it, signatures not verified (`churn load
+    /// --no-verify`): the start of a test that asks questions of a simulated history.
+    /// - Parameter label: the schema's name before a random suffix, naming the test.
+    /// - Throws: ``Failure`` with the load's standard error when it does not exit 0.
+    package func loadedUnverified(into label: String) throws -> TestDatabase.Schema {
+        let schema = try TestDatabase.makeSchema(label)
+        let load = try ChurnCommand.run(["load", "--no-verify", "--database-url", schema.url, export.path])
+        guard load.status == 0 else {
+            throw Failure(description: "churn load exited \(load.status): \(load.stderr)")
+        }
+        return schema
+    }
+
     /// Removes the directory and everything in it.
     package func remove() {
         try? FileManager.default.removeItem(at: directory)
