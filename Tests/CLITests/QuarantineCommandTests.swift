@@ -12,10 +12,7 @@ import Testing
         let (directory, export) = (simulated.directory, simulated.export)
         let lines = try String(contentsOf: export, encoding: .utf8).split(separator: "\n").count
         // Two lines that are not JSON, the second cut short as by a writer still at work.
-        let handle = try FileHandle(forWritingTo: export)
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("not json at all\n{\"signedPayload\": \"ab".utf8))
-        try handle.close()
+        try simulated.append("not json at all\n{\"signedPayload\": \"ab")
         let schema = try TestDatabase.makeSchema("quarantinecli")
         let database = ["--database-url", schema.url]
         let trust = ["--trust-root", simulated.trustRoot.path]
@@ -72,10 +69,7 @@ import Testing
         let simulated = try SimulatedExport("quarantine-path", subscribers: 5, seed: 9)
         defer { simulated.remove() }
         let (directory, export) = (simulated.directory, simulated.export)
-        let handle = try FileHandle(forWritingTo: export)
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("not json\nnor this\n".utf8))
-        try handle.close()
+        try simulated.append("not json\nnor this\n")
         let schema = try TestDatabase.makeSchema("quarantinepath")
         let database = ["--database-url", schema.url]
         // Loaded from its directory by its bare name, which is what the quarantine stores.
@@ -107,10 +101,7 @@ import Testing
     @Test func aLongDetailIsCutInTheTableOnly() throws {
         let simulated = try SimulatedExport("quarantine-wide", subscribers: 5, seed: 10)
         defer { simulated.remove() }
-        let handle = try FileHandle(forWritingTo: simulated.export)
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("not json\nnor this\n".utf8))
-        try handle.close()
+        try simulated.append("not json\nnor this\n")
         let schema = try TestDatabase.makeSchema("quarantinewide")
         let database = ["--database-url", schema.url]
         let load = try ChurnCommand.run(["load", "--no-verify", simulated.export.path] + database)

@@ -28,6 +28,14 @@ package struct SimulatedExport {
         }
     }
 
+    /// Appends `text` to the export, as lines a load will refuse (or a last line cut short, without a newline).
+    package func append(_ text: String) throws {
+        let handle = try FileHandle(forWritingTo: export)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
     /// A new schema of the test server with the export loaded into it, signatures not verified (`churn load
     /// --no-verify`): the start of a test that asks questions of a simulated history.
     /// - Parameter label: the schema's name before a random suffix, naming the test.
