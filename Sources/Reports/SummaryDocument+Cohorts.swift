@@ -17,13 +17,13 @@ extension SummaryDocument {
         writer.paragraph(
             """
             A cohort holds the episodes that started in one \(unit). Its figures are *final* when all its episodes \
-            are mature (started at least 61 days before the as-of time) and the data hold 7 days of notifications \
-            signed after the as-of time. *Still changing*: some episodes are younger, and the mature rates cover \
-            only the older ones. *Awaiting late notifications*: every episode is mature, but notifications signed in \
-            the 7 days before the as-of time may still arrive and change an outcome. The date is when the figures \
-            can be final: 7 days after the last episode matures, or after the as-of time. *Recovered of ended* is \
-            recovered / ended episodes, young ones included: it runs high while episodes are open, because \
-            recoveries are known before expiries, so use the mature rates for decisions.
+            are mature (started at least 61 days before the as-of time) and the last of them matured at least 7 \
+            days before the latest notification loaded: a notification still on its way was signed later and can \
+            change none of them. *Still changing*: some episodes are younger, and the mature rates cover only the \
+            older ones. *Awaiting late notifications*: every episode is mature, but the last matured within those 7 \
+            days. The date is when the figures can be final: 7 days after the last episode matures. *Recovered of \
+            ended* is recovered / ended episodes, young ones included: it runs high while episodes are open, \
+            because recoveries are known before expiries, so use the mature rates for decisions.
             """)
     }
 
@@ -65,7 +65,7 @@ extension SummaryDocument {
             header: ["Storefront"] + Self.groupHeader, alignments: [.left] + Self.groupAlignments, rows: rows)
     }
 
-    /// `final`, `still changing (final on 2024-08-27)` or `awaiting late notifications (final on 2024-07-08)`: the
+    /// `final`, `still changing (final on 2024-08-27)` or `awaiting late notifications (final on 2024-07-02)`: the
     /// UTC day from which the figures can be final; empty for an empty group.
     static func status(_ finality: Report.Finality?) -> String {
         switch finality {

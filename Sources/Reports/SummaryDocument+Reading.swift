@@ -30,8 +30,9 @@ extension SummaryDocument {
                 + "counting young episodes would overstate recovery. " + Self.intervalReading)
         writer.paragraph(
             "*Final* figures can no longer change: the App Store retries a notification it could not deliver for up "
-                + "to 157 hours (1, 12, 24, 48 and 72 hours after the previous attempt), so a figure is final once the "
-                + "data hold 7 days of notifications signed after the as-of time. Until then, recent failed "
+                + "to 157 hours (1, 12, 24, 48 and 72 hours after the previous attempt), so the headline's rates are "
+                + "final once the data hold 7 days of notifications signed after the as-of time, and a cohort's "
+                + "figures once they hold 7 days signed after its last episode matured. Until then, recent failed "
                 + "renewals, recoveries and cancellations can be missing, and a late notification can still turn an "
                 + "expiry inferred at day 60 into a recovery.")
         writer.paragraph("The money table, per currency:")

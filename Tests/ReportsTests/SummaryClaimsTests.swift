@@ -18,7 +18,7 @@ import Testing
     // MARK: - Final only when it is
 
     @Test(arguments: [
-        // (latest signedDate − as-of, whether mature figures are final)
+        // (latest signedDate − as-of, whether the headline's rates over mature episodes are final)
         (3 * T.day, false),
         (7 * T.day - 1, false),
         (7 * T.day, true),
@@ -29,17 +29,19 @@ import Testing
         let march = try #require(report.cohorts.first { $0.period.description == "2024-03" })
         let may = try #require(report.cohorts.first { $0.period.description == "2024-05" })
         #expect(march.figures.isMature)
+        // An episode may have matured at the as-of time itself: the headline waits for 7 days of later data.
         let expected: Report.Finality =
             isFinal ? .final : .awaitingLateNotifications(finalFrom: Sample.asOf + 7 * T.day)
-        #expect(report.finality(of: march.figures) == expected)
         #expect(report.finalityOfMatureEpisodes == expected)
+        // March's last episode (S10, t0 2024-03-20) matured on 2024-05-20: final whatever the latest 7 days bring.
+        #expect(report.finality(of: march.figures) == .final)
         // May is not mature whatever the data hold: final 7 days after S08 (t0 2024-05-20) matures.
         let mayFinal = T.may1 + 19 * T.day + 61 * T.day + 7 * T.day
         #expect(report.finality(of: may.figures) == .maturing(finalFrom: mayFinal))
 
         let summary = Self.summary(report)
         let marchRow = try #require(summary.split(separator: "\n").first { $0.hasPrefix("| 2024-03 |") })
-        #expect(marchRow.hasSuffix(isFinal ? "| final |" : "| awaiting late notifications (final on 2024-07-08) |"))
+        #expect(marchRow.hasSuffix("| final |"))
         #expect(summary.contains("| still changing (final on 2024-07-27) |"))
         #expect(summary.contains("These rates are final") == isFinal)
         #expect(
@@ -48,10 +50,41 @@ import Testing
                 == !isFinal)
     }
 
-    @Test func unknownLatestDataIsNeverFinal() {
+    /// A cohort whose last episode matured 7 days or more before the latest notification loaded is final: a
+    /// notification still on its way was signed after that, past every one of its episodes' day 61, and closes none
+    /// of them. April's last episode (S06, t0 2024-04-25) matured on 2024-06-25, six days before the as-of time.
+    @Test(arguments: [
+        // (latest signedDate − as-of, or nil when unknown; April's status)
+        (Int64?.none, "awaiting late notifications (final on 2024-07-02)"),
+        (Int64?.some(0), "awaiting late notifications (final on 2024-07-02)"),
+        (Int64?.some(T.day - 1), "awaiting late notifications (final on 2024-07-02)"),
+        (Int64?.some(T.day), "final"),
+    ])
+    func aCohortIsFinalSevenDaysAfterItsLastEpisodeMatured(ahead: Int64?, april: String) throws {
+        let report = Sample.report(latestSignedDate: ahead.map { Sample.asOf + $0 })
+        let rows = Self.summary(report).split(separator: "\n")
+        let marchRow = try #require(rows.first { $0.hasPrefix("| 2024-03 |") })
+        let aprilRow = try #require(rows.first { $0.hasPrefix("| 2024-04 |") })
+        #expect(marchRow.hasSuffix("| final |"))
+        #expect(aprilRow.hasSuffix("| \(april) |"))
+        let aprilCohort = try #require(report.cohorts.first { $0.period.description == "2024-04" })
+        #expect(
+            report.finality(of: aprilCohort.figures)
+                == (april == "final" ? .final : .awaitingLateNotifications(finalFrom: T.july1 + T.day)))
+        // The headline's rates still wait: an episode may have matured at the as-of time.
+        #expect(report.finalityOfMatureEpisodes != .final)
+    }
+
+    @Test func unknownLatestDataCountsAsTheAsOfTime() {
         let report = Sample.report(latestSignedDate: nil)
-        #expect(report.cohorts.allSatisfy { report.finality(of: $0.figures) != .final })
-        #expect(!Self.summary(report).contains("| final |"))
+        let finality = report.cohorts.map { report.finality(of: $0.figures) }
+        #expect(
+            finality == [
+                .final, .awaitingLateNotifications(finalFrom: T.july1 + T.day),
+                .maturing(finalFrom: T.may1 + 19 * T.day + 68 * T.day),
+                .maturing(finalFrom: T.june1 + 19 * T.day + 68 * T.day),
+            ])
+        #expect(report.finalityOfMatureEpisodes == .awaitingLateNotifications(finalFrom: Sample.asOf + 7 * T.day))
         #expect(report.finality(of: EpisodeGroup()) == nil)
     }
 
