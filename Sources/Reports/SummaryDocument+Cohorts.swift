@@ -14,33 +14,35 @@ extension SummaryDocument {
             alignments: [.left] + Self.groupAlignments + [.left],
             rows: rows)
         let unit = report.options.granularity == .month ? "month" : "week"
+        if let note = maturityNote() { writer.paragraph(note) }
         writer.paragraph(
             """
-            A cohort holds the episodes that started in one \(unit). Its figures are *final* when all its episodes \
-            are mature (started at least 61 days before the as-of time) and the last of them matured at least 7 \
-            days before the latest notification loaded: a notification still on its way was signed later and can \
-            change none of them. *Still changing*: some episodes are younger, and the mature rates cover only the \
-            older ones. *Awaiting late notifications*: every episode is mature, but the last matured within those 7 \
-            days. The date is when the figures can be final: 7 days after the last episode matures. *Recovered of \
-            ended* is recovered / ended episodes, young ones included: it runs high while episodes are open, \
-            because recoveries are known before expiries, so use the mature rates for decisions.
+            A cohort holds the episodes that started in one \(unit). *Final*: all mature, the last at least 7 days \
+            before the latest notification loaded, so no late notification can change them. *Still changing*: some \
+            episodes are younger; *awaiting late notifications*: the last matured within those 7 days; the date says \
+            when the figures can be final. *Recovered of ended* runs high while episodes are young: decide by the \
+            mature rates.
             """)
     }
 
-    /// Products over all cohorts, with their mature rates.
+    /// Products over all cohorts, with their mature rates (all of them together are the cohorts' last row).
     func writeProducts(to writer: inout MarkdownWriter) {
         writer.heading("Products")
-        var rows = report.products.map { product in
+        guard !report.products.isEmpty else {
+            writer.paragraph("No episode, so no product to show.")
+            return
+        }
+        let rows = report.products.map { product in
             [product.productId.isEmpty ? "(no product)" : product.productId] + Self.groupCells(product.figures)
         }
-        rows.append(["All products"] + Self.groupCells(report.all))
         writer.table(header: ["Product"] + Self.groupHeader, alignments: [.left] + Self.groupAlignments, rows: rows)
     }
 
     /// The summary shows this many storefronts, those with the most episodes.
     static let shownStorefronts = 10
 
-    /// The storefronts with the most episodes, with their mature rates, and all of them together.
+    /// The storefronts with the most episodes, with their mature rates (all of them together are the cohorts' last
+    /// row).
     func writeStorefronts(to writer: inout MarkdownWriter) {
         writer.heading("Storefronts")
         let shown = report.storefronts.prefix(Self.shownStorefronts)
@@ -51,16 +53,14 @@ extension SummaryDocument {
         let rest = report.storefronts.count - shown.count
         writer.paragraph(
             (rest > 0
-                ? "The \(shown.count) storefronts with the most episodes, of \(report.storefronts.count); "
-                    + "`churn query recovery-rate --group-by storefront` gives every one. "
-                : "Every storefront, the most episodes first. ")
-                + "Storefronts are App Store country codes; a wide interval means few mature episodes, so compare "
-                + "intervals before rates.")
-        var rows = shown.map { storefront in
+                ? "The \(shown.count) storefronts (App Store country codes) with the most episodes, of "
+                    + "\(report.storefronts.count); `churn query recovery-rate --group-by storefront` gives every one. "
+                : "Every storefront (App Store country codes), the most episodes first. ")
+                + "A wide interval means few mature episodes: compare intervals before rates.")
+        let rows = shown.map { storefront in
             [storefront.storefront.isEmpty ? "(no storefront)" : storefront.storefront]
                 + Self.groupCells(storefront.figures)
         }
-        rows.append(["All storefronts"] + Self.groupCells(report.all))
         writer.table(
             header: ["Storefront"] + Self.groupHeader, alignments: [.left] + Self.groupAlignments, rows: rows)
     }

@@ -21,25 +21,23 @@ extension SummaryDocument {
         if counts.inferredExpiry > 0 {
             items.append(
                 "**Expiries inferred at day 60: \(HumanFormat.count(counts.inferredExpiry))** "
-                    + "(`inferred_expiry`). Episodes whose 60-day retry window ended without the closing "
-                    + "notification the App Store sends: they count as expired at day 60, in involuntary churn too. "
-                    + "Many of them suggest notifications missing from the export.")
+                    + "(`inferred_expiry`): no closing notification came, and they count as expired; many suggest "
+                    + "notifications missing from the export.")
         }
         if counts.lateFailureNotice > 0 || counts.staleFailureNotice > 0 {
             items.append(
                 "**Failure notices that came after the renewal that resolved them: "
                     + "\(HumanFormat.count(counts.lateFailureNotice)) paired with their recovery, "
                     + "\(HumanFormat.count(counts.staleFailureNotice)) for a period already paid** "
-                    + "(`late_failure_notice`, `stale_failure_notice`). A late notice and its recovery are one "
-                    + "recovered episode, counted like any other; a stale notice finds no recovery to pair with and "
-                    + "opens nothing.")
+                    + "(`late_failure_notice`, `stale_failure_notice`): a late notice and its recovery are one "
+                    + "recovered episode; a stale notice finds no recovery and opens nothing.")
         }
         if counts.graceEndInferred > 0 || counts.graceEndUnknown > 0 {
             items.append(
                 "**Grace periods announced without an end date: \(HumanFormat.count(counts.graceEndInferred)) "
                     + "dated from the product's usual grace length, \(HumanFormat.count(counts.graceEndUnknown)) "
-                    + "left unknown** (`grace_end_inferred`, `grace_end_unknown`). Episodes with an unknown grace "
-                    + "end are in no save rate, no saved amount and not in the daily recovery hazard.")
+                    + "left unknown** (`grace_end_inferred`, `grace_end_unknown`); an unknown end keeps an episode out "
+                    + "of the save rate, the saved amount and the daily hazard.")
         }
         let orphans = [
             (counts.orphanDidRenewBillingRecovery, "`DID_RENEW`/`BILLING_RECOVERY`"),
@@ -51,8 +49,8 @@ extension SummaryDocument {
             items.append(
                 "**Orphan notifications: \(HumanFormat.count(total))** ("
                     + orphans.map { "\($0.1) \(HumanFormat.count($0.0))" }.joined(separator: ", ")
-                    + "). Notifications that belong to an episode but arrived for a subscription with no open "
-                    + "episode, for example when the export starts in the middle of one. They count in no rate.")
+                    + "): they arrived for a subscription with no open episode, for example when the export starts in "
+                    + "the middle of one, and count in no rate.")
         }
         let rejected = rejections.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .filter { (rejections[$0] ?? 0) > 0 }
@@ -64,19 +62,17 @@ extension SummaryDocument {
                         "`rejected_\(MarkdownWriter.escape($0))` \(HumanFormat.count(rejections[$0] ?? 0))"
                     }
                     .joined(separator: ", ")
-                    + "). Inputs refused at load time; the quarantine keeps each one with its reason. They are in "
-                    + "no figure.")
+                    + "): refused at load time and in no figure; the quarantine keeps each with its reason.")
         }
         if counts.familySharedSkipped > 0 {
             items.append(
                 "**Family-shared notifications left out: \(HumanFormat.count(counts.familySharedSkipped))** "
-                    + "(`family_shared_skipped`). The purchaser's own subscription carries the billing issue; "
-                    + "counting family members too would count it twice.")
+                    + "(`family_shared_skipped`): the purchaser's own subscription carries the billing issue.")
         }
         if counts.outsideEnvironment > 0 {
             items.append(
                 "**Notifications of other environments left out: \(HumanFormat.count(counts.outsideEnvironment))** "
-                    + "(`outside_environment`). This report covers \(environment) only.")
+                    + "(`outside_environment`).")
         }
         if counts.outsideBundle > 0 {
             items.append(
@@ -88,7 +84,7 @@ extension SummaryDocument {
             items.append(
                 "**Further copies of a notification: \(HumanFormat.count(counts.duplicatesSkipped))** "
                     + "(`duplicates_skipped`). The same `notificationUUID` more than once, from exports that overlap "
-                    + "or from the App Store sending it again; each notification counts once.")
+                    + "or from the App Store sending it again; each counts once.")
         }
         if counts.hasAppleChecks {
             items.append(

@@ -5,34 +5,11 @@ extension SummaryDocument {
     /// The anchor of the grace what-if section, for the decisions' link.
     static let graceWhatIfHeading = "Another grace setting"
 
-    /// The three decisions the report serves, each with its number and a link to its section: what retry is expected
-    /// to bring back, whom to reach now, and what the grace setting keeps and gives.
-    func writeDecisions(to writer: inout MarkdownWriter) {
-        writer.heading("What to decide")
-        var items: [String] = []
-        if let expected = expectedOfAtRisk() {
-            items.append(
-                "**What retry will still bring back:** " + expected
-                    + " at risk now, weighed by each episode's chance of recovering ([Money](#money)).")
-        } else {
-            items.append("**What retry will still bring back:** nothing is in billing retry now.")
-        }
-        let inGrace = report.openEpisodes.filter(\.inGrace).count
-        items.append(
-            report.openEpisodes.isEmpty
-                ? "**Whom to reach now:** no customer is in billing retry."
-                : "**Whom to reach now:** " + Self.episodes(report.openEpisodes.count) + " in billing retry, "
-                    + HumanFormat.count(inGrace) + " of them still in grace (with access): `open_episodes.csv` "
-                    + "lists each with its chance of recovery and the customer's `appAccountToken` "
-                    + "(`churn query open-episodes`).")
-        items.append(graceDecision())
-        writer.bulletList(items)
-    }
-
-    /// The grace line: for the app with the most mature episodes, the settings that explain its data and the
-    /// setting App Store Connect offers that would have kept the most paid service (in money where one currency
-    /// allows, else in days; ties: the least free access), with the free access it gives beside it.
-    private func graceDecision() -> String {
+    /// The grace line of the first screen: for the app with the most mature episodes, the setting of App Store
+    /// Connect's Billing Grace Period that explains its data, and the setting that would have kept the most paid
+    /// service (in money where one currency allows, else in days; ties: the least free access), with the free
+    /// access each gives beside it.
+    func graceLine() -> String {
         let link = "([" + Self.graceWhatIfHeading + "](#another-grace-setting))"
         let totals = report.graceWhatIf.filter { $0.productId == nil }
         let byApp = Dictionary(grouping: totals, by: \.bundleId)
@@ -44,9 +21,9 @@ extension SummaryDocument {
                 return a != b ? a < b : rhs.key.utf8.lexicographicallyPrecedes(lhs.key.utf8)
             }), let mature = rows.first?.figures.matureEpisodes, mature > 0
         else {
-            return "**Which grace setting:** no app has mature episodes yet " + link + "."
+            return "**Billing Grace Period:** no app has decided failed renewals yet to weigh it by " + link + "."
         }
-        let name = app.isEmpty ? "episodes without a bundle id" : "`\(MarkdownWriter.escape(app))`"
+        let name = app.isEmpty ? "the app without a bundle id" : "`\(MarkdownWriter.escape(app))`"
         let current = rows.filter(\.isCurrent)
         let inMoney = rows.allSatisfy { $0.figures.paidAmountKept != nil }
         /// What a setting keeps, then what it gives (less is better): the order of "kept the most".
@@ -59,22 +36,22 @@ extension SummaryDocument {
             let (x, y) = (value(a), value(b))
             return x.kept != y.kept ? x.kept > y.kept : x.given < y.given
         }
-        /// `X paid days and Y days of free access per mature episode (USD a and USD b)`, joined by `verb`.
-        func kept(_ row: GraceWhatIf.Row, _ verb: String) -> String {
+        /// `X paid days kept and Y free days[ per decided failed renewal] (USD a and USD b in all)`.
+        func kept(_ row: GraceWhatIf.Row, perEpisode: Bool) -> String {
             var text =
-                Self.days(row.figures.paidKept, per: mature) + " paid days " + verb + " "
-                + Self.days(row.figures.freeAccess, per: mature) + " days of free access per mature episode"
+                Self.days(row.figures.paidKept, per: mature) + " paid days kept and "
+                + Self.days(row.figures.freeAccess, per: mature) + " free days"
+                + (perEpisode ? " per decided failed renewal" : "")
             if inMoney, let currency = row.figures.currency {
                 text +=
-                    " (" + Self.money(row.figures.paidAmountKept, currency) + " kept, "
-                    + Self.money(row.figures.freeAccessAmount, currency) + " of access given)"
+                    " (" + Self.money(row.figures.paidAmountKept, currency) + " and "
+                    + Self.money(row.figures.freeAccessAmount, currency) + " in all)"
             }
             return text
         }
-        var text = "**Which grace setting:** for " + name + " (" + Self.episodes(mature) + " mature), "
+        var text = "**Billing Grace Period** of " + name + " (App Store Connect): "
         if let first = current.first {
-            text +=
-                "the data fit " + Self.settingNames(current.map(\.setting)) + ", which kept " + kept(first, "and gave")
+            text += "the data fit " + Self.settingNames(current.map(\.setting)) + ": " + kept(first, perEpisode: true)
         } else {
             text += "no setting App Store Connect offers explains the grace periods in the data"
         }
@@ -83,11 +60,16 @@ extension SummaryDocument {
             // Settings that keep and give exactly as much (both renewal types without a free trial) are named together.
             let tied = rows.filter { value($0) == value(best) }.map(\.setting)
             text +=
-                ". " + Self.capitalized(Self.settingNames(tied)) + " would have kept the most: " + kept(best, "for")
+                ". " + Self.capitalized(Self.settingNames(tied)) + " would have kept the most: "
+                + kept(best, perEpisode: current.isEmpty)
+                + ", if each payment came on the same day, which a longer grace may delay"
         } else if !current.isEmpty {
-            text += ". No other setting would have kept more paid service"
+            text += ". No other setting would have kept more paid service, if each payment came on the same day"
         }
-        return text + ", if every recovery had come on the same day " + link + "."
+        if byApp.values.filter({ ($0.first?.figures.matureEpisodes ?? 0) > 0 }).count > 1 {
+            text += "; the other apps are below"
+        }
+        return text + " " + link + "."
     }
 
     /// Per app, each setting's paid days kept and free access given per mature episode (and in money where one
@@ -103,16 +85,11 @@ extension SummaryDocument {
             return
         }
         writer.paragraph(
-            "Billing Grace Period is a setting of the app in App Store Connect: off, or 3, 16 or 28 days for all "
-                + "renewals or for paid-to-paid renewals only (a first charge after a free trial then gets none); a "
-                + "weekly product gets 3 days under the 3-day setting and 6 under 16 or 28. A payment collected "
-                + "inside the grace period keeps the billing date, so the days since the failed renewal are paid "
-                + "service; a later payment starts a new period, and those days are neither paid nor served. "
-                + "Meanwhile the grace period gives access to customers who never pay. Per app, over its mature "
-                + "episodes (monthly plans with a 12-month commitment have no grace and are left out): the "
-                + "recoveries by retry within each setting, the paid days they kept and the days of access the "
-                + "others got, per mature episode, and in money (the price at stake per day of the product's "
-                + "period) where all its episodes are priced in one currency; per product in `grace_whatif.csv`.")
+            "Billing Grace Period is an app's setting in App Store Connect: off, or 3, 16 or 28 days for all "
+                + "renewals or paid-to-paid only (none after a free trial); a weekly product gets 3 days, or 6 under 16 "
+                + "or 28. Per app over its mature episodes (commitment plans have no grace): the recoveries within each "
+                + "setting, the paid days kept and free days given per episode, in money (the price at stake per day) "
+                + "where one currency allows; per product in `grace_whatif.csv`.")
         for app in byApp.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             guard let rows = byApp[app], let mature = rows.first?.figures.matureEpisodes, mature > 0 else {
                 continue
@@ -140,11 +117,9 @@ extension SummaryDocument {
                 })
         }
         writer.paragraph(
-            "*The assumption:* each recovery is taken to come on the same day whatever the setting. Losing access is "
-                + "itself associated with payment (see the grace-end days in the life table), so a longer grace "
-                + "period may move some recoveries later and a shorter one earlier. Read the rows as what the same "
-                + "recoveries would be worth under another setting, not as a forecast. Money is the customer's price "
-                + "before the App Store's commission; amounts in different currencies are never added.")
+            "*The assumption:* each recovery comes on the same day whatever the setting. Losing access is itself "
+                + "associated with payment (the grace-end days of the daily hazard), so a longer grace may move some "
+                + "recoveries later: read the rows as what the same recoveries would be worth, not as a forecast.")
     }
 
     /// `16 days, all renewals`, `3 days, paid to paid only`, or `no grace period (off)`.

@@ -2,7 +2,7 @@ import Analysis
 
 extension SummaryDocument {
     /// How many of the latest weeks of `flows.csv` the summary shows.
-    static let recentWeeks = 8
+    static let recentWeeks = 6
 
     /// The latest weeks of `flows.csv`.
     func writeWeeks(to writer: inout MarkdownWriter) {
@@ -14,7 +14,7 @@ extension SummaryDocument {
         }
         let shown = weeks.suffix(Self.recentWeeks)
         writer.paragraph(
-            "Episodes entering billing retry and leaving it, per ISO week (Monday to Sunday, UTC): "
+            "Episodes entering and leaving billing retry per ISO week (Monday to Sunday, UTC): "
                 + (shown.count == weeks.count
                     ? "every week since the first episode."
                     : "the latest \(HumanFormat.count(shown.count)) of \(HumanFormat.count(weeks.count)) weeks; "
@@ -34,8 +34,8 @@ extension SummaryDocument {
             })
         if let last = weeks.last, report.asOf < last.week.end {
             writer.paragraph(
-                "The latest week, \(last.week.description), runs only to the as-of time: its counts are partial, and "
-                    + "*in retry at the week's end* is counted at the as-of time.")
+                "The latest week, \(last.week.description), is partial: it is counted to the as-of time.")
         }
+        if let failures = failureShareLine() { writer.paragraph(failures) }
     }
 }

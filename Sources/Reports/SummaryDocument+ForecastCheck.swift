@@ -35,7 +35,8 @@ extension SummaryDocument {
                 " \(Self.episodes(check.unmatched)) open then \(check.unmatched == 1 ? "is" : "are") no longer "
                 + "among the episodes built now and \(check.unmatched == 1 ? "is" : "are") left out."
         }
-        writer.paragraph(text)
+        writer.paragraph(
+            text + " A calibration that held then need not hold now: customers, prices and payment methods change.")
     }
 
     /// Whether the expected recoveries lie within the observed count's 95% confidence interval (the episodes times

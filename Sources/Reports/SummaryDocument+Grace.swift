@@ -13,11 +13,10 @@ extension SummaryDocument {
         let inGrace = grace.graceEpisodes - grace.decided - report.graceEndUnknown
         writer.paragraph(
             "**Saved in grace: \(Self.share(grace.savedInGrace, of: grace.decided))** of the grace-period episodes "
-                + "whose result in grace is known. Saved means the payment came before the grace period ended, so "
-                + "the subscriber never lost access.")
+                + "whose result in grace is known: paid before grace ended, so the subscriber never lost access.")
         var denominators =
-            "\(Self.episodes(grace.graceEpisodes)) had a billing grace period: "
-            + "\(HumanFormat.count(grace.savedInGrace)) saved in grace, \(HumanFormat.count(grace.recoveredAfterGrace)) "
+            "Of the \(Self.episodes(grace.graceEpisodes)) with a grace period, "
+            + "\(HumanFormat.count(grace.savedInGrace)) were saved in grace, \(HumanFormat.count(grace.recoveredAfterGrace)) "
             + "recovered after it, \(HumanFormat.count(grace.expired)) expired, \(HumanFormat.count(grace.cancelled)) "
             + "cancelled, \(HumanFormat.count(grace.other)) ended otherwise and \(HumanFormat.count(grace.open)) still "
             + "open. "
@@ -30,8 +29,7 @@ extension SummaryDocument {
         denominators +=
             leftOut.isEmpty
             ? "The save rate counts them all: each has ended or its grace period is over"
-            : "The save rate counts the \(HumanFormat.count(grace.decided)) that have ended or whose grace period is "
-                + "over, and leaves out " + Self.list(leftOut)
+            : "The save rate leaves out " + Self.list(leftOut)
         writer.paragraph(denominators + ". Per cohort: `\(GracePeriod.fileName)`.")
         writeGraceComparison(to: &writer)
     }
@@ -45,8 +43,7 @@ extension SummaryDocument {
                 ["Without a grace period"] + Self.groupCells(report.withoutGrace),
             ])
         writer.paragraph(
-            "Episodes with and without a grace period side by side. This is an association: apps and products "
-                + "with a grace period differ in other ways (price, country, audience), so the gap does not tell what "
-                + "turning grace on or off would do.")
+            "This is an association: apps and products with a grace period differ in other ways (price, country, "
+                + "audience), so the gap does not tell what turning grace on or off would do.")
     }
 }

@@ -8,15 +8,14 @@ extension SummaryDocument {
         let bands = schedule.bands.map { "days \($0.firstDay)–\($0.lastDay) every \($0.intervalHours) h" }
         let source =
             schedule == .standard
-            ? "This report uses the default schedule, from Apple's StoreKit documentation of "
-                + "`Message.Reason.billingIssue`: "
-            : "This report uses a schedule its user gave, not the default from Apple's StoreKit documentation: "
+            ? "The App Store shows these messages during billing retry; this report uses the default schedule, from "
+                + "Apple's StoreKit documentation of `Message.Reason.billingIssue`: "
+            : "The App Store shows these messages during billing retry; this report uses a schedule its user gave, "
+                + "not the default from Apple's StoreKit documentation: "
         writer.paragraph(
-            "While a subscription is in billing retry, the App Store shows the subscriber a message on a schedule. "
-                + source + Self.list(bands) + ". The table compares, in each band, the share of episodes still in "
-                + "retry that recovered on a day a message is scheduled with the same share on the days just before "
-                + "and after it. A ratio above 1 means recoveries were more likely on message days, below 1 less "
-                + "likely. Each share is recoveries out of the episode-days at risk on those days.")
+            source + Self.list(bands)
+                + ". Per band, recoveries per episode-day at risk on message days against the days "
+                + "just before and after; a ratio above 1: likelier on message days.")
         let compared = zip(schedule.bands, report.bands).compactMap { band, figures in
             figures.dayComparison.map { (band: band, comparison: $0) }
         }
@@ -45,16 +44,15 @@ extension SummaryDocument {
                 bands: compared.map { (band: $0.band.number, ratio: $0.comparison.hazardRatio) }, pooled: pooled))
         let uncompared = zip(schedule.bands, report.bands).filter { $0.1.dayComparison == nil }.map(\.0.number)
         var notes =
-            "The pooled ratio compares every message day of bands " + Self.list(compared.map { String($0.band.number) })
-            + " with its own two neighbours, leaving out of those three days the episodes whose grace period ends on "
-            + "one of them, and pools the days (Mantel–Haenszel)."
+            "Each message day is compared with its two neighbours, without the episodes whose grace ends on one of "
+            + "the three; the pooled row adds up bands " + Self.list(compared.map { String($0.band.number) })
+            + " (Mantel–Haenszel)"
         if !uncompared.isEmpty {
             notes +=
-                " " + (uncompared.count == 1 ? "Band " : "Bands ") + Self.list(uncompared.map(String.init))
-                + " " + (uncompared.count == 1 ? "has" : "have") + " no message day with message-free days on both "
-                + "sides, so nothing to compare."
+                "; " + (uncompared.count == 1 ? "band " : "bands ") + Self.list(uncompared.map(String.init))
+                + " " + (uncompared.count == 1 ? "has" : "have") + " no message-free days to compare with"
         }
-        writer.paragraph(notes + " `\(MessageBands.fileName)` also has the modelled messages and recoveries per band.")
+        writer.paragraph(notes + ".")
     }
 
     /// Whether an interval lies wholly above or below 1.
@@ -68,7 +66,7 @@ extension SummaryDocument {
     package static func effectSentence(bands: [(band: Int, ratio: RateRatio)], pooled: RateRatio) -> String {
         let reason =
             "the App Store's own charge attempts may follow the same rhythm, and the messages are modelled from "
-            + "the schedule, not observed (the export does not record which were shown)"
+            + "the schedule, not observed"
         func described(_ name: String, _ ratio: RateRatio) -> String {
             let direction = (ratio.ratio ?? 1) > 1 ? "more" : "less"
             return "\(name) (ratio \(HumanFormat.ratio(ratio.ratio)), 95% interval "
@@ -77,9 +75,9 @@ extension SummaryDocument {
         var found = bands.filter { excludesOne($0.ratio) }.map { described("band \($0.band)", $0.ratio) }
         if excludesOne(pooled) { found.append(described("the pooled ratio", pooled)) }
         guard !found.isEmpty else {
-            return "Neither any band nor the pooled ratio has a 95% interval that excludes 1, so these data show no "
-                + "clear difference between message days and the days around them; and even a clear difference "
-                + "would be an association, not proof that messages bring recoveries, because " + reason + "."
+            return "Neither any band nor the pooled ratio has a 95% interval that excludes 1: no clear difference, and "
+                + "even a clear one would be an association, not proof that messages bring recoveries, because "
+                + reason + "."
         }
         let subject = list(found)
         return subject.prefix(1).uppercased() + subject.dropFirst()

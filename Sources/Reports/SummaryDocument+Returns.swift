@@ -18,15 +18,6 @@ extension SummaryDocument {
         return nil
     }
 
-    /// The headline's line on how lasting involuntary churn was; nil when nothing expired.
-    func returnsHeadlineLine() -> String? {
-        guard let all = allReturns, let longest = Self.longestReturn(all) else { return nil }
-        return "**Came back within \(longest.days) days: \(HumanFormat.percent(longest.share))** of the customers "
-            + "billing retry lost (\(HumanFormat.count(all.expired)) expiries, Kaplan–Meier; 95% interval "
-            + "\(HumanFormat.percentInterval(longest.interval))): that much of the involuntary churn did not last. "
-            + "[Customers who come back](#customers-who-come-back) has the detail."
-    }
-
     /// Of the customers lost to billing, who came back and how soon (`returns.csv`).
     func writeReturns(to writer: inout MarkdownWriter) {
         writer.heading("Customers who come back")
@@ -42,14 +33,11 @@ extension SummaryDocument {
                     + "(\(HumanFormat.percentInterval(pair.1)))"
             }
         writer.paragraph(
-            "Of the \(HumanFormat.count(all.expired)) customers billing retry lost (episodes that expired, inferred "
-                + "expiries included), \(HumanFormat.count(all.returned)) came back by the as-of time: a new purchase "
-                + "of the same subscription, or of another subscription of the same customer (the same Apple Account, "
-                + "the same app account token, or a migrated subscription). Back within "
-                + (shares.isEmpty ? "30 days: not yet known" : Self.list(shares)) + ", with 95% intervals. "
-                + "A customer who has not come back counts as gone only for as long as they have been watched: the "
-                + "shares are Kaplan–Meier estimates, so recent expiries, watched for less than a horizon, leave it "
-                + "to the older ones, and a horizon no expiry has reached yet stays empty.")
+            "Of the \(HumanFormat.count(all.expired)) customers billing retry lost (expired episodes, inferred "
+                + "expiries included), \(HumanFormat.count(all.returned)) came back by the as-of time with the same "
+                + "subscription or another of theirs (same Apple Account, app account token or a migrated "
+                + "subscription). Back within " + (shares.isEmpty ? "30 days: not yet known" : Self.list(shares))
+                + ", with 95% confidence intervals: estimates counting each customer only while watched.")
         let months = report.figures.returns.filter { $0.group != ReportTable.total }
         let shown = months.suffix(Self.recentReturnMonths)
         writer.table(
@@ -63,9 +51,9 @@ extension SummaryDocument {
             })
         writer.paragraph(
             (shown.count < months.count
-                ? "The latest \(HumanFormat.count(shown.count)) of \(HumanFormat.count(months.count)) months; "
-                    + "`\(Returns.fileName)` has them all. "
-                : "")
-                + "A dash: no expiry of the month has been watched that long yet.")
+                ? "The latest \(HumanFormat.count(shown.count)) of \(HumanFormat.count(months.count)) months "
+                    + "(`\(Returns.fileName)` has them all); a dash: "
+                : "A dash: ")
+                + "no expiry of the month has been watched that long yet.")
     }
 }

@@ -17,38 +17,31 @@ extension SummaryDocument {
                     ? "no grace period with a known end is in the data, so none is marked; "
                     : Self.list(marks) + " (dashed on the chart); ")
                 + "\(HumanFormat.percent(report.cifRecovery(byDay: retryDays))) by day \(retryDays), when retry "
-                + "stops. The curve counts open episodes for as long as they have been observed, and an episode that "
-                + "expired, was cancelled or ended otherwise cannot recover any more.")
+                + "stops.")
         writer.paragraph(threeRecoveryRates)
         writer.image(alt: "Chance of recovery, day by day", path: RecoveryHazardChart.fileName)
         writer.paragraph(
-            "For each day of retry, the share of the episodes still in retry that recovered that day "
-                + "(`\(RetryDays.fileName)`), with its 95% interval shaded: where the band is wide, few episodes "
-                + "were left to judge by. Large dots are the days a billing message is scheduled. "
+            "Each day's share of the episodes in retry that recovered that day (`\(RetryDays.fileName)`), 95% "
+                + "interval shaded, large dots on message days"
                 + (lengths.isEmpty
-                    ? "No grace period with a known end is in the data, so no grace end is marked."
-                    : "Dashed lines mark where the grace periods in the data end: "
-                        + Self.list(lengths.map { "the " + $0.endLabel }) + ". On the day its grace period ends, an "
-                        + "episode counts nowhere: recoveries can cluster on the day access ends, and that day would "
-                        + "blur the daily pattern."))
+                    ? "."
+                    : "; the day a grace period ends (dashed) is left out, as recoveries can cluster when access "
+                        + "ends."))
     }
 
-    /// The headline's mature recovery rate, the curve's value at day 60 and the rate over ended episodes, side by
-    /// side, each with what it is for.
+    /// The curve's value at day 60 beside the mature recovery rate (the one at a glance) and the rate over ended
+    /// episodes, each with what it is for.
     var threeRecoveryRates: String {
         let mature = report.all.mature
         let retryDays = RetryDays.days.upperBound
         let headline =
             mature.episodes == 0
-            ? "no rate over mature episodes yet (none is mature), the headline once there is one"
+            ? "no rate over mature episodes yet (none is mature)"
             : "**\(HumanFormat.percent(mature.recoveryRate))** of mature episodes (95% interval "
-                + "\(HumanFormat.percentInterval(mature.recoveryRateInterval))), the headline"
-        return "Three recovery rates, each for its own use: " + headline + ": every one of those episodes has its "
-            + "outcome, so use it for decisions and to compare periods; "
-            + "**\(HumanFormat.percent(report.cifRecovery(byDay: retryDays)))** by day \(retryDays) on the recovery "
-            + "curve: the estimate for all episodes, young ones included, with open ones counted for as long as they "
-            + "have been observed; **\(HumanFormat.percent(report.all.outcomes.recoveryRate))** of ended episodes: "
-            + "it leans towards quick outcomes while cohorts are young (recoveries are known before expiries), so it "
-            + "only tells what has happened so far."
+                + "\(HumanFormat.percentInterval(mature.recoveryRateInterval))), the rate at a glance, for decisions"
+        return "Three recovery rates: **\(HumanFormat.percent(report.cifRecovery(byDay: retryDays)))** by day "
+            + "\(retryDays) on the curve, the estimate for every episode, open ones counted while observed; " + headline
+            + "; **" + HumanFormat.percent(report.all.outcomes.recoveryRate) + "** of ended episodes, high while "
+            + "cohorts are young (recoveries are known before expiries)."
     }
 }

@@ -3,12 +3,13 @@ import AppleReports
 
 /// `summary.md`: the report for people, in the order of the decisions it serves.
 ///
-/// Sections: scope (and a one-line note when the latest 7 days may still be incomplete), what to decide, the
-/// headline over mature episodes, money per currency, changes since the previous report (when there is one), how
-/// well the chances of recovery given 61 days ago did, week by week, customers who come back, grace period, another grace length, when
-/// recoveries come (both charts), cohorts, products, storefronts and data quality; then the method detail: how to read the
-/// report (its terms), billing-issue messages, and the list of files. Figures come from the same analyzers as the
-/// CSV files; numbers are formatted by `HumanFormat`.
+/// Sections: scope (and a one-line note when the latest 7 days may still be incomplete), the first screen (the
+/// share retry recovers over mature episodes, what is at stake and expected back, whom to reach, the grace setting,
+/// the terms in plain words), money per currency, changes since the previous report (when there is one), how well
+/// the chances of recovery given 61 days ago did, week by week, customers who come back, grace period, another grace
+/// setting, when recoveries come (both charts), cohorts, products, storefronts and data quality; then the method
+/// detail: how to read the report (its statistics), billing-issue messages, and the list of files. Figures come from
+/// the same analyzers as the CSV files; numbers are formatted by `HumanFormat`.
 package struct SummaryDocument: Sendable {
     package let report: Report
 
@@ -20,8 +21,7 @@ package struct SummaryDocument: Sendable {
     package var markdown: String {
         var writer = MarkdownWriter()
         writeScope(to: &writer)
-        writeDecisions(to: &writer)
-        writeHeadline(to: &writer)
+        writeAtAGlance(to: &writer)
         writeMoney(to: &writer)
         if let previous = report.options.previous {
             writeChanges(since: previous, to: &writer)
@@ -79,10 +79,8 @@ package struct SummaryDocument: Sendable {
         let cohorts =
             report.options.granularity == .month ? "UTC calendar months" : "ISO 8601 weeks (Monday to Sunday, UTC)"
         writer.paragraph(
-            "Every billing-retry episode of the \(environment) environment that started by the as-of time, from the "
-                + "App Store Server Notifications signed by then; cohorts are the \(cohorts) in which episodes "
-                + "started. [How to read this report](#how-to-read-this-report) defines the terms; the CSV files next "
-                + "to this summary hold every table in full.")
+            "Every failed renewal of \(environment) by the as-of time and its billing retry (an *episode*), from "
+                + "notifications signed by then; cohorts are \(cohorts); the CSV files beside it hold every table.")
         if report.mayMissLateNotifications {
             writeLateNotificationsNote(to: &writer)
         }
@@ -94,80 +92,31 @@ package struct SummaryDocument: Sendable {
         let (since, overflow) = report.asOf.subtractingReportingOverflow(Report.lateDeliveryWindow)
         var text = "> **The latest 7 days may still change:** notifications signed"
         text += overflow ? " in the 7 days before the as-of time" : " since \(UTCTime.minute(since))"
-        text += " can still arrive, so no figure here is final"
+        text += " can still arrive"
         if let latest = report.options.latestSignedDate {
             text += " (the latest loaded was signed at \(UTCTime.minute(latest)))"
         }
         writer.paragraph(text + ".")
     }
 
-    /// What each file holds, in `Report.fileNames` order (without `summary.md` itself).
-    package static let fileDescriptions: [(name: String, description: String)] = [
-        (
-            RecoveryByCohort.fileName,
-            "outcomes per cohort and product, the recovery rate of ended episodes, and the recovery rate of mature "
-                + "episodes with its 95% interval."
-        ),
-        (RecoveryCurve.fileName, "the recovery curve, days 1 to 60 (drawn in `\(RecoveryCurveChart.fileName)`)."),
-        (GracePeriod.fileName, "grace-period episodes per cohort and the share saved in grace."),
-        (GraceRevenue.fileName, "revenue saved in grace, per currency."),
-        (
-            MessageBands.fileName,
-            "per band of the message schedule: modelled messages and recoveries, and the hazard ratio of message "
-                + "days against the days around them (pooled over the bands in the `(all)` row)."
-        ),
-        (
-            RetryDays.fileName,
-            "the daily recovery hazard with its 95% interval, days 1 to 60, message days marked (drawn in "
-                + "`\(RecoveryHazardChart.fileName)`)."
-        ),
-        (
-            Revenue.fileName,
-            "money recovered, saved in grace, lost and still at risk, and what retry is expected to bring back of "
-                + "it, per currency."
-        ),
-        (
-            OpenEpisodes.fileName,
-            "every episode still in billing retry, with its customer's `appAccountToken`, day of retry, grace, "
-                + "price at stake and chance of recovery by day 60: the list to work from."
-        ),
-        (
-            ForecastCheck.fileName,
-            "the episodes open 61 days ago, by tenth of the chance of recovery this method gave them then: the "
-                + "recoveries it expected against those that came by day 60, with the observed share's 95% confidence "
-                + "interval."
-        ),
-        (
-            GraceWhatIf.fileName,
-            "per product, the paid days each grace length would have kept and the free access it would have given "
-                + "over mature episodes, if every recovery came when it came."
-        ),
-        (
-            Returns.fileName,
-            "of the customers billing retry lost, per month of the expiry, how many came back (by any subscription of "
-                + "theirs) and the share back within 30, 90 and 180 days."
-        ),
-        (Flows.fileName, "episodes entering and leaving billing retry, per ISO week, every week."),
-        (BillingFailures.fileName, "episodes started against ordinary renewals, per month."),
-        (DataQuality.fileName, "one count per data-quality check."),
-        (RecoveryCurveChart.fileName, "the recovery curve chart."),
-        (RecoveryHazardChart.fileName, "the chance of recovery on each day of retry (the daily hazard), as a chart."),
-        (Headline.fileName, "the headline figures, read by the next report for its comparison."),
+    /// The few files whose name does not say enough, with what they hold.
+    static let fileNotes = [
+        RecoveryByCohort.fileName: "cohorts and products", OpenEpisodes.fileName: "the customers to reach",
     ]
 
+    /// Every file but `summary.md`, in one paragraph: the tables, in `Report.fileNames` order, then the commitment
+    /// plans' curve and Apple's comparison when written, the charts, and `headline.json`.
     private func writeFiles(to writer: inout MarkdownWriter) {
         writer.heading("Files")
-        var files = Self.fileDescriptions.map { "`\($0.name)`: \($0.description)" }
-        if !report.figures.recoveryCurveCommitment.isEmpty {
-            files.append(
-                "`\(RecoveryCurve.commitmentFileName)`: the recovery curve of the monthly plans with a 12-month "
-                    + "commitment, days 1 to 90 (their billing retry lasts up to 90 days).")
+        var tables = Report.fileNames.filter { $0.hasSuffix(".csv") }
+        if !report.figures.recoveryCurveCommitment.isEmpty { tables.append(RecoveryCurve.commitmentFileName) }
+        if report.appleComparison != nil { tables.append(AppleComparison.fileName) }
+        let charts = Report.fileNames.filter { $0.hasSuffix(".svg") }
+        func named(_ name: String) -> String {
+            "`\(name)`" + (Self.fileNotes[name].map { " (\($0))" } ?? "")
         }
-        if report.appleComparison != nil {
-            files.append(
-                "`\(AppleComparison.fileName)`: our billing-issue figures against App Store Connect's Subscription "
-                    + "Event and Subscription State reports, per week and per day, within Apple's noise.")
-        }
-        writer.bulletList(files)
+        writer.paragraph(
+            "Beside this summary, every table in full: " + Self.list(tables.map(named)) + "; the charts "
+                + Self.list(charts.map(named)) + "; and `\(Headline.fileName)`, which the next report compares with.")
     }
 }

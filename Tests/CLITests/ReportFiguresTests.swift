@@ -174,16 +174,18 @@ import Testing
         #expect((headline["as_of"] as? NSNumber)?.int64Value == SignedStories.day(Self.asOfDay))
         let summary = try read("summary.md")
         let recoveredLine =
-            "**Recovered: \(Self.percent(recovered, of: mature.count))** of mature episodes "
-            + "(5 of 10; 95% interval \(Self.percentInterval(recovered, of: mature.count)))."
+            "**Retry recovers \(Self.percent(recovered, of: mature.count))** of failed renewals "
+            + "(5 of 10 decided; 95% confidence interval \(Self.percentInterval(recovered, of: mature.count)))"
         let churnLine =
-            "**Involuntary churn: \(Self.percent(expired, of: mature.count))** of mature episodes "
-            + "(3 of 10; 95% interval \(Self.percentInterval(expired, of: mature.count)))."
+            "**\(Self.percent(expired, of: mature.count)) expire unpaid**, the involuntary churn "
+            + "(3; \(Self.percentInterval(expired, of: mature.count)))"
         #expect(summary.contains(recoveredLine), "\(recoveredLine)")
         #expect(summary.contains(churnLine), "\(churnLine)")
         // The same, worked out on paper: 5 of 10 is 23.7%–76.3%, 3 of 10 is 10.8%–60.3%.
-        #expect(recoveredLine.contains("50.0%** of mature episodes (5 of 10; 95% interval 23.7%–76.3%)"))
-        #expect(churnLine.contains("30.0%** of mature episodes (3 of 10; 95% interval 10.8%–60.3%)"))
+        #expect(
+            recoveredLine.contains(
+                "50.0%** of failed renewals (5 of 10 decided; 95% confidence interval 23.7%–76.3%)"))
+        #expect(churnLine.contains("**30.0% expire unpaid**, the involuntary churn (3; 10.8%–60.3%)"))
     }
 
     // MARK: - The figures, from the hand count

@@ -166,8 +166,11 @@ import Testing
         #expect(summary.hasPrefix("# Involuntary churn: Sandbox, as of 2024-07-19 00:00 UTC\n"))
         // The March episode is mature (recovered); the May one expired at day 60 but started 60 days before the
         // as-of time, one day short of mature.
-        #expect(summary.contains("**Recovered: 100.0%** of mature episodes (1 of 1; 95% interval 20.7%–100.0%)"))
-        #expect(summary.contains("**Involuntary churn: 0.0%** of mature episodes (0 of 1; 95% interval 0.0%–79.3%)"))
+        #expect(
+            summary.contains(
+                "**Retry recovers 100.0%** of failed renewals (1 of 1 decided; 95% confidence interval "
+                    + "20.7%–100.0%); "
+                    + "**0.0% expire unpaid**, the involuntary churn (0; 0.0%–79.3%)."))
         #expect(summary.contains("**Saved in grace: 0.0% (0 of 1)**"))
         // Without the latest signedDate, the as-of time counts as the latest data: the March cohort's episode
         // matured in May, long before the 7 days whose notifications may still arrive, so its figures are final.

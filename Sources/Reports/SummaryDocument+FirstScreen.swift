@@ -1,0 +1,138 @@
+import Analysis
+
+extension SummaryDocument {
+    /// The first screen names at most this many currencies without exchange rates, those with the most episodes in
+    /// retry; the others are counted.
+    static let namedCurrencies = 3
+    /// The last retry day of an open episode's first week (`day_of_retry` 1…7): the newest failures, first in
+    /// `open_episodes.csv`.
+    static let firstWeek = 7
+
+    /// The first screen, a product manager's two minutes: the share retry recovers and what expires, what is at stake
+    /// now and what retry is expected to bring back, whom to reach, the grace setting, and the terms in plain words
+    /// (METRICS-NOTES.md, "What summary.md shows").
+    func writeAtAGlance(to writer: inout MarkdownWriter) {
+        writer.heading("At a glance")
+        guard report.all.outcomes.episodes > 0 else {
+            writer.paragraph(
+                "No episode: no renewal of the \(environment) environment failed by the as-of time in the "
+                    + "notifications loaded, so there is no recovery, churn or money to show.")
+            return
+        }
+        writer.bulletList([recoveryLine(), stakeLine(), reachLine(), graceLine()])
+        writer.paragraph(Self.plainTerms)
+    }
+
+    /// The terms of the first screen in plain words, and where the statistics are explained.
+    static let plainTerms =
+        "In plain words: a *failed renewal* is a charge the App Store could not collect; it retries for up to 60 "
+        + "days (90 under a 12-month commitment). *Decided*: started 61 days ago or more, retry over. *Paid days "
+        + "kept*: days paid for as the payment came within grace; *free days*: grace for customers unpaid by its end. "
+        + "Chances and intervals are estimates: [how to read them](#how-to-read-this-report)."
+
+    /// The share of decided episodes retry recovered and the share that expired, each with its 95% interval and
+    /// counts; without a decided episode, why there is no share yet.
+    func recoveryLine() -> String {
+        let mature = report.all.mature
+        guard mature.episodes > 0 else {
+            return "**Recovery:** no failed renewal is decided yet: none started 61 days or more before the as-of "
+                + "time, so the share retry recovers is not known; " + Self.episodes(report.all.outcomes.episodes)
+                + " so far, " + HumanFormat.count(report.all.outcomes.open) + " still in retry."
+        }
+        var text =
+            "**Retry recovers " + HumanFormat.percent(mature.recoveryRate) + "** of failed renewals ("
+            + HumanFormat.count(mature.recovered) + " of " + HumanFormat.count(mature.episodes)
+            + " decided; 95% confidence interval " + HumanFormat.percentInterval(mature.recoveryRateInterval)
+            + "); **" + HumanFormat.percent(mature.expiredRate) + " expire unpaid**, the involuntary churn ("
+            + HumanFormat.count(mature.expired) + "; " + HumanFormat.percentInterval(mature.expiredRateInterval) + ")"
+        let rest = mature.episodes - mature.recovered - mature.expired
+        if rest > 0 {
+            text += "; " + HumanFormat.count(rest) + " ended otherwise (renewal turned off, a refund)"
+        }
+        return text + "."
+    }
+
+    /// What is at stake in the episodes still in retry and what retry is expected to bring back of it: per currency,
+    /// the currencies with the most episodes in retry first and the rest counted; episodes without a price at stake
+    /// counted apart.
+    func stakeLine() -> String {
+        let open = report.money.filter { $0.openEpisodes > 0 }
+        guard !open.isEmpty else { return "**At stake now:** nothing: no failed renewal is in retry." }
+        let episodes = open.reduce(0) { $0 + $1.openEpisodes }
+        var text = "**At stake now:** " + Self.failedRenewals(episodes) + " in retry"
+        let priced = open.filter { !$0.currency.isEmpty }
+        let unpriced = episodes - priced.reduce(0) { $0 + $1.openEpisodes }
+        guard !priced.isEmpty else { return text + ", with no price known." }
+        let named = Self.largestFirst(priced).prefix(Self.namedCurrencies)
+        let amounts = named.enumerated().map { index, money in
+            let back = report.expectedBack[money.currency] ?? OpenEpisodes.Expected()
+            return money.currency + " " + HumanFormat.amount(Self.milliunits(back.amount)) + " of "
+                + (index == 0 ? money.currency + " " : "") + HumanFormat.amount(money.atRiskMilliunits)
+                + (index == 0 ? " at risk" : "")
+        }
+        text += ", expected to bring back " + Self.list(amounts)
+        let rest = priced.count - named.count
+        if rest > 0 {
+            text += ", and more in " + HumanFormat.count(rest) + (rest == 1 ? " other currency" : " other currencies")
+        }
+        text += " ([Money](#money))"
+        if unpriced > 0 {
+            text += "; " + HumanFormat.count(unpriced) + (unpriced == 1 ? " has" : " have") + " no price known"
+        }
+        return text + "."
+    }
+
+    /// Rows of `revenue.csv` with the most episodes in retry first (ties in UTF-8 byte order of the currency):
+    /// amounts of different currencies do not compare, episodes do.
+    static func largestFirst(_ money: [Headline.Money]) -> [Headline.Money] {
+        money.sorted {
+            $0.openEpisodes != $1.openEpisodes
+                ? $0.openEpisodes > $1.openEpisodes : $0.currency.utf8.lexicographicallyPrecedes($1.currency.utf8)
+        }
+    }
+
+    /// Whom to reach: how many, where the list is and which come first, how many carry the app's account token, and
+    /// how many still have access.
+    func reachLine() -> String {
+        let rows = report.openEpisodes
+        guard !rows.isEmpty else { return "**Whom to reach:** no customer is in billing retry now." }
+        var text =
+            "**Whom to reach:** the " + HumanFormat.count(rows.count) + (rows.count == 1 ? " customer" : " customers")
+            + " in `\(OpenEpisodes.fileName)`, newest failure first"
+        let firstWeek = rows.filter { $0.dayOfRetry <= Self.firstWeek }
+        let later = rows.filter { $0.dayOfRetry > Self.firstWeek }
+        if firstWeek.isEmpty || later.isEmpty {
+            text +=
+                ", with an average " + HumanFormat.percent(Self.meanChance(rows)) + " chance of paying by the "
+                + "end of retry"
+        } else {
+            text +=
+                ": the " + HumanFormat.count(firstWeek.count) + " in their first week of retry, with an average "
+                + HumanFormat.percent(Self.meanChance(firstWeek)) + " chance of paying by its end (the others "
+                + HumanFormat.percent(Self.meanChance(later)) + ")"
+        }
+        let tokens = rows.filter { $0.appAccountToken != nil }.count
+        let only = "the App Store's original transaction id"
+        switch tokens {
+        case rows.count: text += ". All carry your app's account id (`appAccountToken`)"
+        case 0: text += ". None carries your app's account id (`appAccountToken`): the file has only " + only
+        default:
+            text +=
+                ". " + HumanFormat.count(tokens) + " carry your app's account id (`appAccountToken`); for "
+                + HumanFormat.count(rows.count - tokens) + " the file has only " + only
+        }
+        let inGrace = rows.filter(\.inGrace).count
+        if inGrace > 0 { text += ". " + HumanFormat.count(inGrace) + " are in grace, with access" }
+        return text + "."
+    }
+
+    /// `3 failed renewals`, `1 failed renewal`.
+    static func failedRenewals(_ count: Int) -> String {
+        HumanFormat.count(count) + (count == 1 ? " failed renewal" : " failed renewals")
+    }
+
+    /// The mean recovery chance of `rows`; nil for none.
+    static func meanChance(_ rows: [OpenEpisodes.Row]) -> Double? {
+        rows.isEmpty ? nil : rows.reduce(0) { $0 + $1.recoveryChance } / Double(rows.count)
+    }
+}
