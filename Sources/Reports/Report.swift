@@ -33,6 +33,9 @@ package struct Report: Sendable {
         /// Whether the as-of time was asked for (`churn report --as-of`) rather than the latest data's, kept in
         /// `headline.json`: such a report is never a later report's previous one.
         package var isAsOfGiven: Bool
+        /// The user's exchange rates (`--exchange-rates FILE`), for the summary's one figure of what is at stake; nil
+        /// for none. No other file depends on them.
+        package var exchangeRates: ExchangeRates?
 
         package init(
             granularity: CalendarPeriod.Granularity = .month,
@@ -42,7 +45,8 @@ package struct Report: Sendable {
             rejections: [String: Int] = [:],
             previous: PreviousHeadline? = nil,
             latestSignedDate: Int64? = nil,
-            isAsOfGiven: Bool = false
+            isAsOfGiven: Bool = false,
+            exchangeRates: ExchangeRates? = nil
         ) {
             self.granularity = granularity
             self.schedule = schedule
@@ -52,6 +56,7 @@ package struct Report: Sendable {
             self.previous = previous
             self.latestSignedDate = latestSignedDate
             self.isAsOfGiven = isAsOfGiven
+            self.exchangeRates = exchangeRates
         }
     }
 

@@ -1,4 +1,5 @@
 import Analysis
+import Foundation
 
 extension SummaryDocument {
     /// The first screen names at most this many currencies without exchange rates, those with the most episodes in
@@ -52,9 +53,9 @@ extension SummaryDocument {
         return text + "."
     }
 
-    /// What is at stake in the episodes still in retry and what retry is expected to bring back of it: per currency,
-    /// the currencies with the most episodes in retry first and the rest counted; episodes without a price at stake
-    /// counted apart.
+    /// What is at stake in the episodes still in retry and what retry is expected to bring back of it: one figure at
+    /// the user's exchange rates, else per currency, the currencies with the most episodes in retry first and the
+    /// rest counted; episodes without a price at stake, and currencies without a rate, apart.
     func stakeLine() -> String {
         let open = report.money.filter { $0.openEpisodes > 0 }
         guard !open.isEmpty else { return "**At stake now:** nothing: no failed renewal is in retry." }
@@ -63,23 +64,74 @@ extension SummaryDocument {
         let priced = open.filter { !$0.currency.isEmpty }
         let unpriced = episodes - priced.reduce(0) { $0 + $1.openEpisodes }
         guard !priced.isEmpty else { return text + ", with no price known." }
-        let named = Self.largestFirst(priced).prefix(Self.namedCurrencies)
-        let amounts = named.enumerated().map { index, money in
+        if let rates = report.options.exchangeRates {
+            text += oneFigure(priced, rates)
+        } else {
+            text += ", expected to bring back " + Self.list(perCurrency(Self.largestFirst(priced)))
+            let rest = priced.count - min(priced.count, Self.namedCurrencies)
+            if rest > 0 {
+                text +=
+                    ", and more in " + HumanFormat.count(rest) + (rest == 1 ? " other currency" : " other currencies")
+            }
+            text += " ([Money](#money))"
+            if priced.count > 1 { text += "; one figure needs exchange rates (`--exchange-rates FILE`)" }
+        }
+        if unpriced > 0 {
+            text += "; " + HumanFormat.count(unpriced) + (unpriced == 1 ? " has" : " have") + " no price known"
+        }
+        return text + "."
+    }
+
+    /// `USD 65.61 of USD 448.41 at risk`, `EUR 62.51 of 327.78`, …: what retry is expected to bring back of the price
+    /// at stake, for the first ``namedCurrencies`` of `money`.
+    private func perCurrency(_ money: [Headline.Money]) -> [String] {
+        money.prefix(Self.namedCurrencies).enumerated().map { index, money in
             let back = report.expectedBack[money.currency] ?? OpenEpisodes.Expected()
             return money.currency + " " + HumanFormat.amount(Self.milliunits(back.amount)) + " of "
                 + (index == 0 ? money.currency + " " : "") + HumanFormat.amount(money.atRiskMilliunits)
                 + (index == 0 ? " at risk" : "")
         }
-        text += ", expected to bring back " + Self.list(amounts)
-        let rest = priced.count - named.count
-        if rest > 0 {
-            text += ", and more in " + HumanFormat.count(rest) + (rest == 1 ? " other currency" : " other currencies")
+    }
+
+    /// `: USD 1,234.56 at risk, of which retry is expected to bring back USD 270.12 (…)`: the price at stake and the
+    /// expected amount of the currencies `rates` has a rate for, added up in its target currency, each rounded to
+    /// the cent once added; the currencies without a rate named apart, in their own units.
+    private func oneFigure(_ priced: [Headline.Money], _ rates: ExchangeRates) -> String {
+        let converted = priced.filter { rates.rate(of: $0.currency) != nil }
+        let missing = Self.largestFirst(priced.filter { rates.rate(of: $0.currency) == nil })
+        var text = ""
+        if !converted.isEmpty {
+            var atRisk: Decimal? = 0
+            var back: Decimal = 0
+            for money in converted {
+                let expected = report.expectedBack[money.currency]?.amount ?? 0
+                back += rates.converted(Decimal(expected.isFinite ? expected : 0), from: money.currency) ?? 0
+                if let sum = atRisk, let milliunits = money.atRiskMilliunits {
+                    atRisk = sum + (rates.converted(Decimal(milliunits) / 1000, from: money.currency) ?? 0)
+                } else {
+                    atRisk = nil
+                }
+            }
+            text +=
+                ": **" + HumanFormat.money(atRisk.flatMap(ExchangeRates.milliunits), currency: rates.target)
+                + "** at risk, of which retry is expected to bring back **"
+                + HumanFormat.money(ExchangeRates.milliunits(back), currency: rates.target) + "** ("
+                + (converted.count == 1
+                    ? "[Money](#money)"
+                    : HumanFormat.count(converted.count) + " currencies at the rates given, under [Money](#money)")
+                + ")"
         }
-        text += " ([Money](#money))"
-        if unpriced > 0 {
-            text += "; " + HumanFormat.count(unpriced) + (unpriced == 1 ? " has" : " have") + " no price known"
+        if !missing.isEmpty {
+            text +=
+                (converted.isEmpty ? ", expected to bring back " : "; without a rate, ")
+                + Self.list(perCurrency(missing))
+            let rest = missing.count - min(missing.count, Self.namedCurrencies)
+            if rest > 0 {
+                text +=
+                    ", and more in " + HumanFormat.count(rest) + (rest == 1 ? " other currency" : " other currencies")
+            }
         }
-        return text + "."
+        return text
     }
 
     /// Rows of `revenue.csv` with the most episodes in retry first (ties in UTF-8 byte order of the currency):

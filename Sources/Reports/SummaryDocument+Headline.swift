@@ -84,6 +84,23 @@ extension SummaryDocument {
             "Customer prices before the App Store's commission, per currency (never added together); in brackets, "
                 + "how many episodes (under *Expected back*, the expected payers: a sum of chances). " + Self.moneyTerms
                 + " Per product or month: `churn query revenue --group-by product` (or `cohort-month`).")
+        if let rates = report.options.exchangeRates,
+            report.money.contains(where: { $0.openEpisodes > 0 && !$0.currency.isEmpty })
+        {
+            writer.paragraph(ratesUsed(rates))
+        }
+    }
+
+    /// The exchange rates the first screen's one figure used, for the currencies of the money table that have one,
+    /// and the currencies it has none for.
+    private func ratesUsed(_ rates: ExchangeRates) -> String {
+        let listed = report.money.map(\.currency).filter { !$0.isEmpty && $0 != rates.target }
+        let given = listed.compactMap { currency in rates.rate(of: currency).map { "1 \(currency) = \($0)" } }
+        let missing = listed.filter { rates.rate(of: $0) == nil }
+        var text = "At a glance, amounts are added up in " + rates.target + " at the rates given (`--exchange-rates`)"
+        text += given.isEmpty ? "" : ": " + given.joined(separator: ", ")
+        if !missing.isEmpty { text += "; none for " + Self.list(missing) + ", kept apart" }
+        return text + "."
     }
 
     /// An estimated amount in currency units as milliunits, rounded to the cent: an estimate shows no more.

@@ -31,12 +31,17 @@ package struct NightlyWorkflow {
         /// The repair to run once the episodes are rebuilt; the history files it fetches are loaded and analysed in
         /// the same run. Nil: no repair.
         package var repair: RepairJob?
+        /// The user's exchange rates (`--exchange-rates FILE`), for the summary's one figure of what is at stake;
+        /// nil for none.
+        package var exchangeRates: ExchangeRates?
 
         package init(
             paths: [String], glob: [String], options: LoadOptions, fetch: FetchJob?, reportsRoot: String,
-            environment: String, maxRejects: Int, expectsNewData: Bool, lockTimeout: Double, repair: RepairJob? = nil
+            environment: String, maxRejects: Int, expectsNewData: Bool, lockTimeout: Double, repair: RepairJob? = nil,
+            exchangeRates: ExchangeRates? = nil
         ) {
             self.repair = repair
+            self.exchangeRates = exchangeRates
             self.paths = paths
             self.glob = glob
             self.options = options
@@ -176,7 +181,8 @@ package struct NightlyWorkflow {
             FaultPoint.reach("nightly.before-report")
             let written = try ReportWriting.write(
                 .stored, environment: inputs.environment, asOf: asOf, store: store, reader: reader, root: root,
-                directory: root.appendingPathComponent(name, isDirectory: true), isAsOfGiven: false)
+                directory: root.appendingPathComponent(name, isDirectory: true), isAsOfGiven: false,
+                exchangeRates: inputs.exchangeRates)
             try LatestLink.point(in: root, at: name)
             // A run killed just before this one may still have held its lock at the start; mark it now.
             try Loader.markAbandonedRuns(connection: writer)

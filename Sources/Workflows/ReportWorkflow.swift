@@ -21,6 +21,9 @@ package struct ReportWorkflow {
         /// App Store Connect's Subscription Event and Subscription State report files (a directory, or files) to
         /// compare with: `apple_comparison.csv` and a section of the summary; nil for none.
         package var appleReports: [String]?
+        /// The user's exchange rates (`--exchange-rates FILE`), for the summary's one figure of what is at stake;
+        /// nil for none. They change `summary.md` only, so a report with them is still the nightly's.
+        package var exchangeRates: ExchangeRates?
 
         /// Whether this is the report `churn nightly` would write now: as of the latest data, in its dated directory,
         /// with the nightly's granularity and schedule and no file of Apple's. Such a report also moves the root's
@@ -31,9 +34,11 @@ package struct ReportWorkflow {
 
         package init(
             environment: String, asOf: Int64?, out: String?, reportsRoot: String,
-            granularity: CalendarPeriod.Granularity, schedule: MessageSchedule, appleReports: [String]? = nil
+            granularity: CalendarPeriod.Granularity, schedule: MessageSchedule, appleReports: [String]? = nil,
+            exchangeRates: ExchangeRates? = nil
         ) {
             self.appleReports = appleReports
+            self.exchangeRates = exchangeRates
             self.environment = environment
             self.asOf = asOf
             self.out = out
@@ -69,7 +74,8 @@ package struct ReportWorkflow {
         let written = try ReportWriting.write(
             episodes.source, environment: inputs.environment, asOf: asOf, store: episodes.store,
             reader: episodes.reader, root: root, directory: directory, granularity: inputs.granularity,
-            schedule: inputs.schedule, isAsOfGiven: inputs.asOf != nil, apple: apple)
+            schedule: inputs.schedule, isAsOfGiven: inputs.asOf != nil, apple: apple,
+            exchangeRates: inputs.exchangeRates)
         if inputs.isTheNightlysReport {
             try LatestLink.point(in: root, at: Report.directoryName(asOf: asOf))
         }

@@ -36,12 +36,13 @@ package enum ReportWriting {
         granularity: CalendarPeriod.Granularity = .month,
         schedule: MessageSchedule = .standard,
         isAsOfGiven: Bool,
-        apple: AppleReportSet? = nil
+        apple: AppleReportSet? = nil,
+        exchangeRates: ExchangeRates? = nil
     ) throws -> WrittenReport {
         try writeStreamed(
             environment: environment, asOf: asOf, store: store, reader: reader, root: root, directory: directory,
             granularity: granularity, schedule: schedule, isAsOfGiven: isAsOfGiven,
-            customersAsOfLatest: episodes == .stored, apple: apple
+            customersAsOfLatest: episodes == .stored, apple: apple, exchangeRates: exchangeRates
         ) { body in
             try stream(episodes, environment: environment, asOf: asOf, store: store, reader: reader, body)
         }
@@ -75,11 +76,13 @@ package enum ReportWriting {
         isAsOfGiven: Bool,
         customersAsOfLatest: Bool,
         apple: AppleReportSet?,
+        exchangeRates: ExchangeRates?,
         episodes: (_ body: (Episode) throws -> Void) throws -> EpisodeDataset
     ) throws -> WrittenReport {
-        let (options, previousReportProblem) = try options(
+        var (options, previousReportProblem) = try options(
             asOf: asOf, store: store, environment: environment, root: root, granularity: granularity,
             schedule: schedule, isAsOfGiven: isAsOfGiven)
+        options.exchangeRates = exchangeRates
         var tally = Report.Tally(asOf: asOf, options: options)
         var check = try ForecastCheckTally(
             rebuilt: isAsOfGiven, environment: environment, asOf: asOf, store: store, reader: reader)

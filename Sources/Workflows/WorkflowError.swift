@@ -6,6 +6,9 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
     /// An input named by the user cannot be read; `name` says which (`/srv/exports`, `schedule file s.txt`) and
     /// `reason` why, in the system's words.
     case unreadableInput(name: String, reason: String)
+    /// An input named by the user can be read but not used: `name` says which (`--exchange-rates rates.csv`), `line`
+    /// where (1-based; nil when the problem is the whole file) and `reason` what is wrong and how it should read.
+    case invalidInput(name: String, line: Int?, reason: String)
     /// Nothing is loaded yet in `database` (a description without a password, as messages name databases): there is
     /// nothing to report on or to ask about.
     case nothingLoaded(database: String)
@@ -73,6 +76,8 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
         switch self {
         case .unreadableInput(let name, let reason):
             return "cannot read \(name): \(reason)."
+        case .invalidInput(let name, let line, let reason):
+            return "\(name)" + (line.map { ", line \($0)" } ?? "") + ": \(reason)."
         case .nothingLoaded(let database):
             return "nothing is loaded yet in \(database): run `churn load FILE…` first, or point --database-url, "
                 + "DATABASE_URL or CHURN_HOME at the database that holds the notifications."

@@ -100,7 +100,8 @@ package struct CommandFailure: Equatable {
         case .nightlyLockBusy: return .temporaryFailure
         case .tooManyRejects: return .tooManyRejects
         case .noNewData: return .noNewExports
-        case .asOfAfterData, .asOfBeforeData, .unknownFilterValue, .unknownCustomer, .unknownQuarantineValue:
+        case .invalidInput, .asOfAfterData, .asOfBeforeData, .unknownFilterValue, .unknownCustomer,
+            .unknownQuarantineValue:
             return .usage
         }
     }

@@ -16,6 +16,10 @@ import churn
             "cannot read /no/such: No such file or directory."
         ),
         (
+            WorkflowError.invalidInput(name: "--exchange-rates r.csv", line: 3, reason: "\"abc\" is not a rate"),
+            .usage, "--exchange-rates r.csv, line 3: \"abc\" is not a rate."
+        ),
+        (
             WorkflowError.nothingLoaded(database: "db:5432 database churn as me"), .failure,
             "nothing is loaded yet in db:5432 database churn as me: run `churn load FILE…` first"
         ),

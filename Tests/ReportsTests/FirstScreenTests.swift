@@ -86,8 +86,8 @@ import Testing
                     + "38.7%–78.1%); **40.0% expire unpaid**, the involuntary churn (8; 21.9%–61.3%)."))
     }
 
-    /// Friction (b): the currencies with the most episodes in retry first, the rest counted; episodes without a price
-    /// counted apart.
+    /// Friction (b): without exchange rates, the currencies with the most episodes in retry first, the rest counted,
+    /// and how to get one figure; episodes without a price counted apart (with rates: ``ExchangeRatesTests``).
     @Test func stakeNamesTheLargestCurrenciesFirstAndCountsTheRest() throws {
         let report = Self.report()
         func back(_ currency: String) throws -> String {
@@ -101,7 +101,7 @@ import Testing
         var expected = "- **At stake now:** 16 failed renewals in retry, expected to bring back USD \(usd) "
         expected += "of USD 49.95 at risk, EUR \(eur) of 39.96 and BRL \(brl) of 29.97, and more in 2 other currencies "
         expected +=
-            "([Money](#money)); 1 has no price known."
+            "([Money](#money)); one figure needs exchange rates (`--exchange-rates FILE`); 1 has no price known."
         #expect(line == expected)
         #expect(!line.contains("GBP") && !line.contains("JPY"))
     }

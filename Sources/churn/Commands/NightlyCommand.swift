@@ -61,6 +61,9 @@ extension Churn {
                 then says so on stderr and exits with 5, which cron mails and
                 monitoring can alert on.
 
+                --exchange-rates FILE: your own rates, so that summary.md states what
+                is at stake as one figure (see `churn report --help`).
+
                 More rejects than --max-rejects end with 2, after the report is
                 written. With --fetch, 69 and 75 may come from Apple's API: 69 after
                 its retries, 75 when it asked to wait past --max-retry-wait (run
@@ -104,6 +107,8 @@ extension Churn {
         var repair = false
 
         @OptionGroup(title: "Repairing with Apple") var repairOptions: RepairOptions
+
+        @OptionGroup var exchangeRates: ExchangeRatesOption
 
         @Option(
             help: ArgumentHelp(
@@ -180,7 +185,7 @@ extension Churn {
                 paths: paths, glob: glob, options: try ingest.loadOptions(environment: nil),
                 fetch: try fetch ? fetchJob() : nil, reportsRoot: reportsRoot, environment: environment.rawValue,
                 maxRejects: ingest.maxRejects, expectsNewData: expectNew, lockTimeout: lockTimeout,
-                repair: try repair ? repairJob() : nil
+                repair: try repair ? repairJob() : nil, exchangeRates: try exchangeRates.load()
             )
             var progress: ProgressBar?
             let result = try await NightlyWorkflow(target: global.target, logger: logger).run(inputs) { event in

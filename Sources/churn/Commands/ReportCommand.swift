@@ -40,6 +40,15 @@ extension Churn {
                 apple_comparison.csv and a section of summary.md: our billing-issue
                 figures against Apple's, per week and day, within Apple's noise
                 (see `churn compare-apple --help`).
+
+                --exchange-rates FILE gives your own rates, so that summary.md states
+                what is at stake, and what retry is expected to bring back, as one
+                figure in one currency (no rate is fetched or invented; a currency
+                without one stays apart). CSV, a header naming the currency to
+                convert to, then what one unit of each currency is worth in it:
+                  currency,rate_to_USD
+                  EUR,1.08
+                  JPY,0.0067
                 """
         )
 
@@ -61,6 +70,8 @@ extension Churn {
         var granularity: CalendarPeriod.Granularity = .month
 
         @OptionGroup var schedule: ScheduleOption
+
+        @OptionGroup var exchangeRates: ExchangeRatesOption
 
         @Option(
             help: ArgumentHelp(
@@ -85,7 +96,7 @@ extension Churn {
             let inputs = ReportWorkflow.Inputs(
                 environment: environment.rawValue, asOf: try asOf.map { try DateArgument.asOf($0) }, out: out,
                 reportsRoot: reportsRoot, granularity: granularity, schedule: try schedule.load(),
-                appleReports: appleReports.map { [$0] }
+                appleReports: appleReports.map { [$0] }, exchangeRates: try exchangeRates.load()
             )
             let written = try ReportWorkflow(target: global.target, logger: logger).run(inputs)
             if let problem = written.previousReportProblem { Console.warnPreviousReportUnreadable(problem) }
