@@ -40,14 +40,15 @@ package struct ExchangeRates: Hashable, Sendable {
         rate(of: currency).map { amount * $0 }
     }
 
-    /// An amount of ``target`` rounded to the cent (half away from zero), in milliunits; nil when it does not fit in
-    /// 64 bits.
-    package static func milliunits(_ amount: Decimal) -> Int64? {
-        var cents = amount * 100
+    /// An amount of `currency` rounded to its minor unit (the cent, the whole yen; half away from zero), in
+    /// milliunits; nil when it does not fit in 64 bits.
+    package static func milliunits(_ amount: Decimal, currency: String) -> Int64? {
+        var units = amount
         var rounded = Decimal()
-        NSDecimalRound(&rounded, &cents, 0, .plain)
-        guard abs(rounded) <= Decimal(Int64.max / 10) else { return nil }
-        return NSDecimalNumber(decimal: rounded).int64Value * 10
+        NSDecimalRound(&rounded, &units, HumanFormat.minorUnitDigits(of: currency), .plain)
+        let milliunits = rounded * 1000
+        guard abs(milliunits) <= Decimal(Int64.max) else { return nil }
+        return NSDecimalNumber(decimal: milliunits).int64Value
     }
 
     /// Reads the file's text.

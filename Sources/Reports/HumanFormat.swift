@@ -58,12 +58,13 @@ package enum HumanFormat {
         return (isZero || text.hasPrefix("-") ? text : "+" + text) + " pp"
     }
 
-    /// An amount in milliunits as `USD 1,234.56`: two decimals when the amount is whole cents, else three
-    /// (never rounded). A missing currency reads `(no currency)`; nil (a sum too large to hold) reads as such.
+    /// An amount in milliunits as `USD 1,234.56`, `JPY 32,850`, `KWD 1.250`: as many decimals as the currency's minor
+    /// unit (``minorUnitDigits(of:)``), and more when the amount has them (never rounded). A missing currency reads
+    /// `(no currency)`; nil (a sum too large to hold) reads as such.
     package static func money(_ milliunits: Int64?, currency: String) -> String {
         let code = currency.isEmpty ? "(no currency)" : currency
         guard let milliunits else { return code + " (too large to add up)" }
-        return code + " " + amount(milliunits)
+        return code + " " + amount(milliunits, currency: currency)
     }
 
     /// The change of an amount in milliunits, `USD +4.99`; `USD 0.00` when unchanged.
@@ -72,22 +73,53 @@ package enum HumanFormat {
         guard let old, let new else { return code + " " + undefined }
         let (difference, overflow) = new.subtractingReportingOverflow(old)
         guard !overflow else { return code + " " + undefined }
-        return code + " " + (difference > 0 ? "+" : "") + amount(difference)
+        return code + " " + (difference > 0 ? "+" : "") + amount(difference, currency: currency)
     }
 
-    /// An amount in milliunits without its currency, `1,234.56`; for tables with a currency column.
-    package static func amount(_ milliunits: Int64?) -> String {
-        milliunits.map(amount) ?? "(too large to add up)"
+    /// An amount in milliunits without its currency code, `1,234.56`, `32,850`; for tables with a currency column.
+    package static func amount(_ milliunits: Int64?, currency: String) -> String {
+        milliunits.map { amount($0, currency: currency) } ?? "(too large to add up)"
     }
 
-    /// Milliunits as units: `1,234.56` or `1.234`.
-    private static func amount(_ milliunits: Int64) -> String {
+    /// An estimate in units of `currency` as milliunits, rounded to the currency's minor unit (the cent, the whole
+    /// yen): an estimate shows no more. 0 for a value that is not finite or does not fit.
+    package static func estimate(_ amount: Double, currency: String) -> Int64 {
+        let step = milliunitsPerMinorUnit(of: currency)
+        guard amount.isFinite, abs(amount) < 9e15 else { return 0 }
+        return Int64((amount * 1000 / Double(step)).rounded()) * step
+    }
+
+    /// How many decimals an amount of `currency` is written with: the minor unit of ISO 4217, the standard Apple
+    /// names for the `currency` of a transaction. 0 for the currencies without one (the yen, the won, …), 3 for
+    /// those of a thousandth (the Kuwaiti dinar, …), 2 for every other code, an unknown or missing one included.
+    package static func minorUnitDigits(of currency: String) -> Int {
+        if wholeUnitCurrencies.contains(currency) { return 0 }
+        if thousandthCurrencies.contains(currency) { return 3 }
+        return 2
+    }
+
+    /// ISO 4217 codes whose minor unit is 0.
+    private static let wholeUnitCurrencies: Set<String> = [
+        "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF",
+        "XOF", "XPF",
+    ]
+
+    /// ISO 4217 codes whose minor unit is 3.
+    private static let thousandthCurrencies: Set<String> = ["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"]
+
+    private static func milliunitsPerMinorUnit(of currency: String) -> Int64 {
+        [1000, 100, 10, 1][minorUnitDigits(of: currency)]
+    }
+
+    /// Milliunits as units with the currency's decimals, or more when the amount has them: `1,234.56`, `32,850`,
+    /// `1.234`.
+    private static func amount(_ milliunits: Int64, currency: String) -> String {
         let (whole, fraction) = milliunits.magnitude.quotientAndRemainder(dividingBy: 1000)
-        let decimals =
-            fraction % 10 == 0
-            ? String(repeating: "0", count: 2 - String(fraction / 10).count) + String(fraction / 10)
-            : String(repeating: "0", count: 3 - String(fraction).count) + String(fraction)
-        return (milliunits < 0 ? "-" : "") + grouped(whole) + "." + decimals
+        var digits = minorUnitDigits(of: currency)
+        while digits < 3, fraction % [1000, 100, 10, 1][digits] != 0 { digits += 1 }
+        let padded = String(repeating: "0", count: 3 - String(fraction).count) + String(fraction)
+        let decimals = padded.prefix(digits)
+        return (milliunits < 0 ? "-" : "") + grouped(whole) + (decimals.isEmpty ? "" : "." + decimals)
     }
 
     private static func grouped(_ value: UInt64) -> String {

@@ -153,10 +153,10 @@ extension SummaryDocument {
         text.prefix(1).uppercased() + text.dropFirst()
     }
 
-    /// An amount in currency units, to the cent: `USD 1,234.56`.
+    /// An estimated amount in currency units, to the currency's minor unit: `USD 1,234.56`, `JPY 32,850`.
     static func money(_ amount: Double?, _ currency: String) -> String {
         guard let amount, amount.isFinite, abs(amount) < 9e12 else { return "–" }
-        return HumanFormat.money(Int64((amount * 100).rounded()) * 10, currency: currency)
+        return HumanFormat.money(HumanFormat.estimate(amount, currency: currency), currency: currency)
     }
 
     /// `16-day grace`, or `no grace`.

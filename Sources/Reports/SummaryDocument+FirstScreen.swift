@@ -87,8 +87,11 @@ extension SummaryDocument {
     private func perCurrency(_ money: [Headline.Money]) -> [String] {
         money.prefix(Self.namedCurrencies).enumerated().map { index, money in
             let back = report.expectedBack[money.currency] ?? OpenEpisodes.Expected()
-            return money.currency + " " + HumanFormat.amount(Self.milliunits(back.amount)) + " of "
-                + (index == 0 ? money.currency + " " : "") + HumanFormat.amount(money.atRiskMilliunits)
+            return money.currency + " "
+                + HumanFormat.amount(
+                    HumanFormat.estimate(back.amount, currency: money.currency), currency: money.currency)
+                + " of " + (index == 0 ? money.currency + " " : "")
+                + HumanFormat.amount(money.atRiskMilliunits, currency: money.currency)
                 + (index == 0 ? " at risk" : "")
         }
     }
@@ -113,9 +116,12 @@ extension SummaryDocument {
                 }
             }
             text +=
-                ": **" + HumanFormat.money(atRisk.flatMap(ExchangeRates.milliunits), currency: rates.target)
+                ": **"
+                + HumanFormat.money(
+                    atRisk.flatMap { ExchangeRates.milliunits($0, currency: rates.target) }, currency: rates.target)
                 + "** at risk, of which retry is expected to bring back **"
-                + HumanFormat.money(ExchangeRates.milliunits(back), currency: rates.target) + "** ("
+                + HumanFormat.money(ExchangeRates.milliunits(back, currency: rates.target), currency: rates.target)
+                + "** ("
                 + (converted.count == 1
                     ? "[Money](#money)"
                     : HumanFormat.count(converted.count) + " currencies at the rates given, under [Money](#money)")

@@ -72,7 +72,7 @@ extension SummaryDocument {
                 let back = report.expectedBack[currency] ?? OpenEpisodes.Expected()
                 return [
                     currency.isEmpty ? "(no currency)" : currency,
-                    HumanFormat.amount(Self.milliunits(back.amount)) + " ("
+                    HumanFormat.amount(HumanFormat.estimate(back.amount, currency: currency), currency: currency) + " ("
                         + String(format: "%.1f", back.recoveries) + ")",
                     Self.amount(money.atRiskMilliunits, currency, episodes: money.openEpisodes),
                     Self.amount(money.recoveredMilliunits, currency, episodes: money.recoveredEpisodes),
@@ -103,14 +103,8 @@ extension SummaryDocument {
         return text + "."
     }
 
-    /// An estimated amount in currency units as milliunits, rounded to the cent: an estimate shows no more.
-    static func milliunits(_ amount: Double) -> Int64 {
-        guard amount.isFinite, abs(amount) < 9e15 else { return 0 }
-        return Int64((amount * 100).rounded()) * 10
-    }
-
     /// `29.97 (3)`: the table's first column names the currency.
     static func amount(_ milliunits: Int64?, _ currency: String, episodes: Int) -> String {
-        HumanFormat.amount(milliunits) + " (" + HumanFormat.count(episodes) + ")"
+        HumanFormat.amount(milliunits, currency: currency) + " (" + HumanFormat.count(episodes) + ")"
     }
 }

@@ -18,9 +18,11 @@ import Testing
         #expect(rates.rate(of: "GBP") == nil)
         // Decimals, read and multiplied exactly; rounded to the cent once (half away from zero).
         #expect(rates.converted(Decimal(string: "10.99") ?? 0, from: "EUR") == Decimal(string: "11.8692"))
-        #expect(ExchangeRates.milliunits(Decimal(string: "11.8692") ?? 0) == 11_870)
-        #expect(ExchangeRates.milliunits(Decimal(string: "0.005") ?? 0) == 10)
-        #expect(ExchangeRates.milliunits(Decimal(string: "1e30") ?? 0) == nil)
+        #expect(ExchangeRates.milliunits(Decimal(string: "11.8692") ?? 0, currency: "USD") == 11_870)
+        #expect(ExchangeRates.milliunits(Decimal(string: "0.005") ?? 0, currency: "USD") == 10)
+        #expect(ExchangeRates.milliunits(Decimal(string: "1e30") ?? 0, currency: "USD") == nil)
+        // To the target's minor unit: the whole yen.
+        #expect(ExchangeRates.milliunits(Decimal(string: "1721.5") ?? 0, currency: "JPY") == 1_722_000)
     }
 
     @Test(arguments: [
@@ -72,17 +74,18 @@ import Testing
             let amount = try #require(report.expectedBack[currency]).amount
             back += Decimal(amount) * (try #require(Decimal(string: rate)))
         }
-        let figure = HumanFormat.money(ExchangeRates.milliunits(atRisk), currency: "EUR")
+        let figure = HumanFormat.money(ExchangeRates.milliunits(atRisk, currency: "EUR"), currency: "EUR")
         #expect(figure == "EUR 90.01")
-        let expected = HumanFormat.money(ExchangeRates.milliunits(back), currency: "EUR")
-        let jpy = HumanFormat.amount(Int64(((report.expectedBack["JPY"]?.amount ?? .nan) * 100).rounded()) * 10)
+        let expected = HumanFormat.money(ExchangeRates.milliunits(back, currency: "EUR"), currency: "EUR")
+        let jpy = Self.back(report, "JPY")
+        #expect(!jpy.contains("."), "the whole yen: \(jpy)")
         let summary = SummaryDocument(report: report).markdown
         let line = try #require(summary.split(separator: "\n").first { $0.hasPrefix("- **At stake now:**") })
         #expect(
             line
                 == "- **At stake now:** 16 failed renewals in retry: **\(figure)** at risk, of which retry is expected "
                 + "to bring back **\(expected)** (3 currencies at the rates given, under [Money](#money)); without a "
-                + "rate, JPY \(jpy) of JPY 3,000.00 at risk and GBP \(Self.back(report, "GBP")) of 9.99; 1 has no "
+                + "rate, JPY \(jpy) of JPY 3,000 at risk and GBP \(Self.back(report, "GBP")) of 9.99; 1 has no "
                 + "price known.")
         #expect(
             summary.contains(
@@ -97,8 +100,9 @@ import Testing
         #expect(!SummaryDocument(report: without).markdown.contains("rates given"))
     }
 
-    /// What retry is expected to bring back in `currency`, to the cent, without the code.
+    /// What retry is expected to bring back in `currency`, to its minor unit, without the code.
     static func back(_ report: Report, _ currency: String) -> String {
-        HumanFormat.amount(Int64(((report.expectedBack[currency]?.amount ?? .nan) * 100).rounded()) * 10)
+        let amount = report.expectedBack[currency]?.amount ?? .nan
+        return HumanFormat.amount(HumanFormat.estimate(amount, currency: currency), currency: currency)
     }
 }

@@ -92,7 +92,7 @@ import Testing
         let report = Self.report()
         func back(_ currency: String) throws -> String {
             let amount = try #require(report.expectedBack[currency]).amount
-            return HumanFormat.amount(Int64((amount * 100).rounded()) * 10)
+            return HumanFormat.amount(HumanFormat.estimate(amount, currency: currency), currency: currency)
         }
         let line = try #require(
             Self.firstScreen(SummaryDocument(report: report).markdown).split(separator: "\n")
@@ -141,7 +141,7 @@ import Testing
         func days(_ value: Int64) -> String { String(format: "%.1f", Double(value) / Double(T.day) / 20) }
         // Every price at stake is in USD: the amounts, over all 20 decided episodes, come too.
         func usd(_ amount: Double?) -> String {
-            HumanFormat.money(Int64(((amount ?? .nan) * 100).rounded()) * 10, currency: "USD")
+            HumanFormat.money(HumanFormat.estimate(amount ?? .nan, currency: "USD"), currency: "USD")
         }
         func kept(_ row: GraceWhatIf.Row) -> String {
             "\(days(row.figures.paidKept)) paid days kept and \(days(row.figures.freeAccess)) free days"

@@ -38,7 +38,12 @@ import Testing
         (Int64(9990), "USD", "USD 9.99"),
         (1_234_560, "USD", "USD 1,234.56"),
         (1_234_567, "KWD", "KWD 1,234.567"),
-        (120_000, "JPY", "JPY 120.00"),
+        (120_000, "JPY", "JPY 120"),
+        (32_850_000, "JPY", "JPY 32,850"),
+        // An amount finer than the currency's minor unit keeps its decimals: never rounded.
+        (598_610, "JPY", "JPY 598.61"),
+        (1_250, "KWD", "KWD 1.250"),
+        (-7_000, "KRW", "KRW -7"),
         (0, "EUR", "EUR 0.00"),
         (5, "BHD", "BHD 0.005"),
         (9990, "", "(no currency) 9.99"),
@@ -86,9 +91,21 @@ import Testing
         #expect(HumanFormat.ratioInterval(nil) == "n/a")
     }
 
-    @Test func amountsWithoutCurrency() {
-        #expect(HumanFormat.amount(1_234_560) == "1,234.56")
-        #expect(HumanFormat.amount(1_234) == "1.234")
-        #expect(HumanFormat.amount(nil) == "(too large to add up)")
+    @Test func amountsWithoutCurrencyCode() {
+        #expect(HumanFormat.amount(1_234_560, currency: "USD") == "1,234.56")
+        #expect(HumanFormat.amount(1_234, currency: "EUR") == "1.234")
+        #expect(HumanFormat.amount(10_500_000, currency: "JPY") == "10,500")
+        #expect(HumanFormat.amount(nil, currency: "USD") == "(too large to add up)")
+    }
+
+    /// Estimates show no more than the currency's minor unit: the cent, the whole yen, the thousandth of a dinar.
+    @Test func estimatesAreRoundedToTheMinorUnit() {
+        #expect(HumanFormat.estimate(65.6149, currency: "USD") == 65_610)
+        #expect(HumanFormat.estimate(1_721.72, currency: "JPY") == 1_722_000)
+        #expect(HumanFormat.estimate(1.2345, currency: "KWD") == 1_235)
+        #expect(HumanFormat.estimate(-0.4, currency: "JPY") == 0)
+        #expect(HumanFormat.estimate(.nan, currency: "USD") == 0)
+        #expect(HumanFormat.minorUnitDigits(of: "") == 2)
+        #expect(HumanFormat.minorUnitDigits(of: "jpy") == 2)
     }
 }
