@@ -11,6 +11,8 @@ extension Report {
         var byCohort: [CalendarPeriod: EpisodeGroup] = [:]
         var byProduct: [String: EpisodeGroup] = [:]
         var byStorefront: [String: EpisodeGroup] = [:]
+        /// Episodes per bundle id ('' for none).
+        var episodesByApp: [String: Int] = [:]
         var withGrace = EpisodeGroup()
         var withoutGrace = EpisodeGroup()
         var grace = GracePeriod.Counts()
@@ -37,6 +39,7 @@ extension Report {
             byCohort[episode.cohort(options.granularity), default: EpisodeGroup()].add(episode, asOf: asOf)
             byProduct[episode.productId ?? "", default: EpisodeGroup()].add(episode, asOf: asOf)
             byStorefront[episode.storefront ?? "", default: EpisodeGroup()].add(episode, asOf: asOf)
+            episodesByApp[episode.bundleId ?? "", default: 0] += 1
             if episode.hasGrace {
                 grace.add(episode, asOf: asOf)
                 withGrace.add(episode, asOf: asOf)

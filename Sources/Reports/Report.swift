@@ -100,6 +100,13 @@ package struct Report: Sendable {
         package var figures: EpisodeGroup
     }
 
+    /// One app (bundle id) of the report's episodes: a database may hold several, and a report adds them up.
+    package struct App: Hashable, Sendable {
+        /// Empty for episodes without a bundle id.
+        package var bundleId: String
+        package var episodes: Int
+    }
+
     /// A grace length found in the data and the retry day holding its end, marked in the summary and on both charts.
     package struct GraceLength: Hashable, Sendable {
         /// The configured grace period in whole days (`Episode.graceDays`).
@@ -170,6 +177,8 @@ package struct Report: Sendable {
     package let products: [Product]
     /// Storefronts, the most episodes first (ties in UTF-8 byte order; a missing storefront is empty).
     package let storefronts: [Storefront]
+    /// The apps of the episodes, the most episodes first (ties in UTF-8 byte order).
+    package let apps: [App]
     /// All grace episodes.
     package let grace: GracePeriod.Counts
     /// Grace episodes whose grace end is unknown: in no save rate.
@@ -267,6 +276,10 @@ package struct Report: Sendable {
             $0.figures.outcomes.episodes != $1.figures.outcomes.episodes
                 ? $0.figures.outcomes.episodes > $1.figures.outcomes.episodes
                 : $0.storefront.utf8.lexicographicallyPrecedes($1.storefront.utf8)
+        }
+        apps = tally.episodesByApp.map { App(bundleId: $0.key, episodes: $0.value) }.sorted {
+            $0.episodes != $1.episodes
+                ? $0.episodes > $1.episodes : $0.bundleId.utf8.lexicographicallyPrecedes($1.bundleId.utf8)
         }
         let savedInGrace = Dictionary(uniqueKeysWithValues: figures.graceRevenue.map { ($0.currency, $0.saved) })
         money = figures.revenue.map { row in

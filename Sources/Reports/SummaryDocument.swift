@@ -3,13 +3,14 @@ import AppleReports
 
 /// `summary.md`: the report for people, in the order of the decisions it serves.
 ///
-/// Sections: scope (and a one-line note when the latest 7 days may still be incomplete), the first screen (the
-/// share retry recovers over mature episodes, what is at stake and expected back, whom to reach, the grace setting,
-/// the terms in plain words), money per currency, changes since the previous report (when there is one), how well
-/// the chances of recovery given 61 days ago did, week by week, customers who come back, grace period, another grace
-/// setting, when recoveries come (both charts), cohorts, products, storefronts and data quality; then the method
-/// detail: how to read the report (its statistics), billing-issue messages, and the list of files. Figures come from
-/// the same analyzers as the CSV files; numbers are formatted by `HumanFormat`.
+/// Sections: scope (with a note naming the apps when it adds up several, and one when the latest 7 days may still
+/// be incomplete), the first screen (the share retry recovers over mature episodes, what is at stake and expected
+/// back, whom to reach, the grace setting, the terms in plain words), money per currency, changes since the previous
+/// report (when there is one), how well the chances of recovery given 61 days ago did, week by week, customers who
+/// come back, grace period, another grace setting, when recoveries come (both charts), cohorts, products,
+/// storefronts and data quality; then the method detail: how to read the report (its statistics), billing-issue
+/// messages, and the list of files. Figures come from the same analyzers as the CSV files; numbers are formatted by
+/// `HumanFormat`.
 package struct SummaryDocument: Sendable {
     package let report: Report
 
@@ -81,9 +82,24 @@ package struct SummaryDocument: Sendable {
         writer.paragraph(
             "Every failed renewal of \(environment) by the as-of time and its billing retry (an *episode*), from "
                 + "notifications signed by then; cohorts are \(cohorts); the CSV files beside it hold every table.")
+        if report.apps.count > 1 {
+            writeAppsNote(to: &writer)
+        }
         if report.mayMissLateNotifications {
             writeLateNotificationsNote(to: &writer)
         }
+    }
+
+    /// The note on a report that adds up several apps, naming them with their episodes and how to ask of one.
+    private func writeAppsNote(to writer: inout MarkdownWriter) {
+        let apps = report.apps.map { app in
+            (app.bundleId.isEmpty ? "no bundle id" : "`" + app.bundleId + "`") + " (" + HumanFormat.count(app.episodes)
+                + ")"
+        }
+        writer.paragraph(
+            "> **" + HumanFormat.count(apps.count) + " apps in one report:** every figure adds up the episodes of "
+                + Self.list(apps) + ". For one app, ask `churn query QUESTION --bundle-id ID`, or split any answer "
+                + "with `--group-by app`; `grace_whatif.csv` is per app already.")
     }
 
     /// The note on notifications that may still arrive, in one line (METRICS-NOTES.md, "The latest 7 days"; the

@@ -38,33 +38,6 @@ package struct QueryWorkflow {
         self.logger = logger
     }
 
-    /// Refuses a `--product` or `--storefront` value that no stored episode of the environment has (a typo would
-    /// otherwise answer zeros); `''` (episodes without one) is always taken.
-    /// - Throws: ``WorkflowError/unknownFilterValue(option:value:environment:known:)``.
-    private func checkFilterValues(_ inputs: Inputs, connection: PGConnection) throws {
-        let checks: [(option: String, column: String, values: [String])] = [
-            ("--bundle-id", "bundle_id", inputs.filter.bundleIds),
-            ("--product", "product_id", inputs.filter.productIds),
-            ("--storefront", "storefront", inputs.filter.storefronts),
-        ]
-        for check in checks where check.values.contains(where: { !$0.isEmpty }) {
-            let result = try connection.execute(
-                """
-                SELECT DISTINCT \(check.column) FROM billing_episodes
-                WHERE environment = $1 AND \(check.column) IS NOT NULL AND \(check.column) <> ''
-                ORDER BY 1
-                """,
-                [inputs.environment]
-            )
-            let field = try result.field(check.column)
-            let known = try result.rows.map { try $0.decode(String.self, field) }
-            if let unknown = check.values.first(where: { !$0.isEmpty && !known.contains($0) }) {
-                throw WorkflowError.unknownFilterValue(
-                    option: check.option, value: unknown, environment: inputs.environment, known: known)
-            }
-        }
-    }
-
     /// Streams the episodes in scope through the question's tally: none is kept but the rows `episodes` lists.
     /// - Throws: ``WorkflowError/nothingLoaded``, ``WorkflowError/asOfAfterData(asOf:latest:)``; `PGError`,
     ///   `EmbeddedClusterError`.
@@ -88,7 +61,9 @@ package struct QueryWorkflow {
         }
         try AsOfCheck.check(
             asOf: scope.asOf, latest: scope.latestSignedDate, store: StoredDataset(connection: writer), logger: logger)
-        try checkFilterValues(inputs, connection: writer)
+        try FilterValueCheck.check(
+            environment: inputs.environment, bundleIds: inputs.filter.bundleIds,
+            productIds: inputs.filter.productIds, storefronts: inputs.filter.storefronts, connection: writer)
         var tally = EpisodeQuestion.Tally(inputs.question, asOf: scope.asOf)
         var inScope = 0
         func add(_ episode: Episode) {

@@ -12,15 +12,18 @@ package struct ReturnsWorkflow {
         /// The time to answer as of, Unix milliseconds; nil for the latest `signedDate` loaded.
         package var asOf: Int64?
         package var grouping: Returns.Grouping
+        /// Only the expired episodes of these apps (any, when empty; '' for none).
+        package var bundleIds: [String]
         /// Only the expired episodes of these products (any, when empty; '' for none).
         package var productIds: [String]
         /// Only the expired episodes of these storefronts (any, when empty; '' for none).
         package var storefronts: [String]
 
         package init(
-            environment: String, asOf: Int64?, grouping: Returns.Grouping = .month, productIds: [String] = [],
-            storefronts: [String] = []
+            environment: String, asOf: Int64?, grouping: Returns.Grouping = .month, bundleIds: [String] = [],
+            productIds: [String] = [], storefronts: [String] = []
         ) {
+            self.bundleIds = bundleIds
             self.environment = environment
             self.asOf = asOf
             self.grouping = grouping
@@ -46,18 +49,22 @@ package struct ReturnsWorkflow {
     /// The returns of the environment's expired episodes in scope, as the report finds them: every episode streams
     /// from the stored episodes or, for an earlier as-of time, from episodes built afresh, and the expired ones are
     /// joined with their customers' purchases.
-    /// - Throws: ``WorkflowError/nothingLoaded(database:)``, ``WorkflowError/asOfAfterData(asOf:latest:)``;
-    ///   `PGError`, `EmbeddedClusterError`.
+    /// - Throws: ``WorkflowError/nothingLoaded(database:)``, ``WorkflowError/asOfAfterData(asOf:latest:)``,
+    ///   ``WorkflowError/unknownFilterValue(option:value:environment:known:)``; `PGError`, `EmbeddedClusterError`.
     package func run(_ inputs: Inputs) throws -> Answer {
         let episodes = try UpToDateEpisodes(
             target: target, environment: inputs.environment, asOf: inputs.asOf, logger: logger)
+        try FilterValueCheck.check(
+            environment: inputs.environment, bundleIds: inputs.bundleIds, productIds: inputs.productIds,
+            storefronts: inputs.storefronts, connection: episodes.writer)
         let asOf = episodes.asOf
         var expired = CustomerReturns()
         _ = try ReportWriting.stream(
             episodes.source, environment: inputs.environment, asOf: asOf, store: episodes.store,
             reader: episodes.reader
         ) { episode in
-            guard inputs.productIds.isEmpty || inputs.productIds.contains(episode.productId ?? ""),
+            guard inputs.bundleIds.isEmpty || inputs.bundleIds.contains(episode.bundleId ?? ""),
+                inputs.productIds.isEmpty || inputs.productIds.contains(episode.productId ?? ""),
                 inputs.storefronts.isEmpty || inputs.storefronts.contains(episode.storefront ?? "")
             else { return }
             try expired.add(episode)

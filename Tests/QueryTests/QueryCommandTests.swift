@@ -37,6 +37,30 @@ import Testing
         #expect(result.stdout == CSVWriter.render(report))
     }
 
+    /// `query returns --bundle-id`: only the expiries of that app. B (com.example) is the fixture's one expiry; G, of the
+    /// other app, ended otherwise: its answer is the header alone. An app the environment does not have is refused,
+    /// naming those it has.
+    @Test func returnsOfOneApp() async throws {
+        let fixture = try await QueryFixture.shared()
+        /// The answer's lines; the total row's `expired`, if it has one.
+        func expired(_ arguments: [String]) throws -> (lines: Int, expired: String?) {
+            let result = try ChurnCommand.run(
+                ["query", "returns", "--format", "csv", "--database-url", fixture.schema.url] + arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n")
+            let total = lines.first { $0.hasPrefix("(all),") }
+            return (lines.count, total.map { String($0.split(separator: ",")[1]) })
+        }
+        #expect(try expired([]).expired == "1")
+        #expect(try expired(["--bundle-id", "com.example"]).expired == "1")
+        let other = try expired(["--bundle-id", QueryFixture.otherApp])
+        #expect(other.lines == 1 && other.expired == nil)
+        let unknown = try ChurnCommand.run(
+            ["query", "returns", "--bundle-id", "com.exmaple", "--database-url", fixture.schema.url])
+        #expect(unknown.status == 64, "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("com.example.other"), "\(unknown.stderr)")
+    }
+
     /// The questions about the whole environment take no episode filters: their figures are no selection.
     @Test func environmentQuestionsTakeNoEpisodeFilters() async throws {
         let fixture = try await QueryFixture.shared()

@@ -44,6 +44,33 @@ import Testing
         #expect(summary.contains(line))
     }
 
+    /// A database may hold several apps, and the report adds them up: the summary says so at the top, naming each app
+    /// with its episodes, the most first, and how to ask of one. One app, or none named, gives no note.
+    @Test func aReportOfSeveralAppsNamesThem() throws {
+        var dataset = Sample.dataset()
+        #expect(!SummaryDocument(report: Report(dataset: dataset)).markdown.contains("apps in one report"))
+        for index in dataset.episodes.indices {
+            dataset.episodes[index].bundleId = index % 3 == 0 ? "com.example.other" : "com.example.app"
+        }
+        let other = dataset.episodes.indices.filter { $0 % 3 == 0 }.count
+        let app = dataset.episodes.count - other
+        #expect(app > other && other > 0)
+        let report = Report(dataset: dataset)
+        #expect(report.apps.map(\.bundleId) == ["com.example.app", "com.example.other"])
+        let summary = SummaryDocument(report: report).markdown
+        let note = try #require(summary.split(separator: "\n").first { $0.contains("apps in one report") })
+        #expect(
+            note
+                == "> **2 apps in one report:** every figure adds up the episodes of `com.example.app` (\(app)) and "
+                + "`com.example.other` (\(other)). For one app, ask `churn query QUESTION --bundle-id ID`, or split "
+                + "any answer with `--group-by app`; `grace_whatif.csv` is per app already.")
+        // Above the first screen, where a product manager starts.
+        let glance = try #require(summary.range(of: "## At a glance"))
+        #expect(try #require(summary.range(of: String(note))).lowerBound < glance.lowerBound)
+        dataset.episodes[0].bundleId = nil
+        #expect(SummaryDocument(report: Report(dataset: dataset)).markdown.contains("no bundle id (1)"))
+    }
+
     @Test func anEnvironmentWithoutEpisodesSaysSo() {
         let report = Report(dataset: EpisodeDataset(asOf: Sample.asOf), options: .init(environment: "Sandbox"))
         let summary = SummaryDocument(report: report).markdown

@@ -28,6 +28,7 @@ extension Churn.QueryCommand {
                   churn query returns
                   churn query returns --group-by product --format csv
                   churn query returns --storefront USA --as-of 2025-10-31
+                  churn query returns --bundle-id com.example.app
                 """
         )
 
@@ -35,6 +36,11 @@ extension Churn.QueryCommand {
 
         @Option(help: ArgumentHelp("Group by month (of the expiry), product or storefront.", valueName: "grouping"))
         var groupBy: Returns.Grouping = .month
+
+        @Option(
+            name: .customLong("bundle-id"),
+            help: ArgumentHelp("Only the expiries of this app (repeat for several; '' for none).", valueName: "id"))
+        var bundleIds: [String] = []
 
         @Option(
             name: .customLong("product"),
@@ -55,7 +61,7 @@ extension Churn.QueryCommand {
             let answer = try ReturnsWorkflow(target: global.target, logger: global.makeLogger()).run(
                 ReturnsWorkflow.Inputs(
                     environment: scope.environment.rawValue, asOf: try scope.asOfTime(), grouping: groupBy,
-                    productIds: products, storefronts: storefronts))
+                    bundleIds: bundleIds, productIds: products, storefronts: storefronts))
             FileHandle.standardOutput.write(Data(TableRenderer.render(answer.table, as: format).utf8))
         }
     }
