@@ -11,7 +11,8 @@ import Store
 /// The same statements link the customers the analysis stores (`subscription_customers`, after every rebuild, since
 /// a new notification can join two customers) and those of a report or query as of an earlier time (the keys known
 /// then, into the session's temporary table `churn_customers`). Only keys held by two subscriptions or more take
-/// part; the smallest id then spreads over the shared keys until nothing changes, one hop per round.
+/// part; the smallest id then spreads over the shared keys until nothing changes, one hop per round. The rule is
+/// stated in Swift in `CustomerRule.customers(_:asOf:)`, which a test holds these statements to.
 package struct CustomerLinks {
     let connection: PGConnection
 

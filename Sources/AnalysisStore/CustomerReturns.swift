@@ -8,7 +8,8 @@ import Store
 ///
 /// A report collects its expired episodes while they stream (``add(_:)``): they wait in a spool, memory then a
 /// temporary file, and go to the server in one COPY, where one query finds every return, probing each customer's
-/// purchases along their index. Nothing is held per episode but its row in the spool.
+/// purchases along their index. Nothing is held per episode but its row in the spool. The rule is stated in Swift in
+/// `CustomerRule.returnedAt`, which a test holds this query to.
 package struct CustomerReturns {
     private let spool = CopySpool()
     private var row = CopyText()

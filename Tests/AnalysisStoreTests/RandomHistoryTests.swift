@@ -76,9 +76,17 @@ import Testing
             #expect(quality.graceEndInferred + quality.graceEndUnknown > 0, "\(history): \(quality)")
         }
 
+        // Customers and their returns, as the store's SQL finds them, are those the rule in Swift states
+        // (`CustomerRule`), at the latest data and as of earlier times.
+        let first = try #require(loaded.map(\.signedDate).min())
+        let asOfTimes = [latest] + [2, 4, 6].map { first + (latest - first) * Int64($0) / 8 }
+        for environment in ["Production", "Sandbox"] {
+            try expectCustomersFollowTheRule(
+                store, writer, reader, environment: environment, events: loaded, asOfTimes: asOfTimes, "\(history)")
+        }
+
         // As of earlier times, the episodes built afresh stream (`report --as-of`, `query --as-of`) as a fresh
         // build holds them: the same finished episodes (those with a grace period to date last) and the same counts.
-        let first = try #require(loaded.map(\.signedDate).min())
         for eighth in [2, 4, 6, 8] {
             let asOf = first + (latest - first) * Int64(eighth) / 8
             for environment in ["Production", "Sandbox"] {
@@ -142,6 +150,66 @@ import Testing
             difference == nil,
             "\(context): \(difference.map { "got \($0.0), expected \($0.1)" } ?? "")"
         )
+    }
+
+    /// The stored customers (at the latest data) and those linked as of each earlier time are
+    /// ``CustomerRule/customers(_:asOf:)`` of the builder's facts, and every expired episode's return the report's
+    /// query finds is ``CustomerRule/returnedAt(subscription:end:bundleId:asOf:facts:customers:members:)``.
+    private func expectCustomersFollowTheRule(
+        _ store: StoredDataset, _ connection: PGConnection, _ reader: PGConnection, environment: String,
+        events: [NotificationEvent], asOfTimes: [Int64], _ context: String
+    ) throws {
+        let builder = EpisodeBuilder(options: .init(environment: environment, asOf: asOfTimes[0]))
+        var facts: [String: CustomerFacts] = [:]
+        for (subscription, events) in Dictionary(grouping: events, by: \.originalTransactionId) {
+            guard let subscription else { continue }
+            let built = builder.build(events)
+            if built.customer.firstSigned != nil { facts[subscription] = built.customer }
+        }
+        func rows(_ customers: [String: String]) -> [String] {
+            customers.map { "\($0.key)→\($0.value)" }.sorted()
+        }
+        let query = "SELECT original_transaction_id || '→' || customer_id FROM %@ ORDER BY 1"
+        let stored = try connection.execute(
+            query.replacingOccurrences(of: "%@", with: "subscription_customers WHERE environment = $1"), [environment]
+        ).rows.compactMap { $0[0] }
+        #expect(stored.sorted() == rows(CustomerRule.customers(facts)), "\(context), \(environment): stored customers")
+        var compared = 0
+        for asOf in asOfTimes {
+            let latest = asOf == asOfTimes[0]
+            let customers = CustomerRule.customers(facts, asOf: latest ? nil : asOf)
+            if !latest {
+                try CustomerLinks(connection: connection).link(environment: environment, asOf: asOf)
+                let linked = try connection.execute(
+                    query.replacingOccurrences(of: "%@", with: CustomerLinks.asOfTable)
+                ).rows.compactMap { $0[0] }
+                #expect(linked.sorted() == rows(customers), "\(context), \(environment), as of \(asOf): customers")
+            }
+            let members = Dictionary(grouping: customers.keys, by: { customers[$0] ?? $0 })
+            var expired = CustomerReturns()
+            var expected: [String: Int64?] = [:]
+            func add(_ episode: Episode) throws {
+                try expired.add(episode)
+                guard episode.outcome == .expired, let end = episode.end else { return }
+                expected["\(episode.subscription) \(end)"] = CustomerRule.returnedAt(
+                    subscription: episode.subscription, end: end, bundleId: episode.bundleId, asOf: asOf,
+                    facts: facts, customers: customers, members: members)
+            }
+            if latest {
+                _ = try store.streamStored(environment: environment, asOf: asOf, add)
+            } else {
+                _ = try store.streamBuilt(environment: environment, asOf: asOf, reader: reader, add)
+            }
+            var found: [String: Int64?] = [:]
+            try expired.followUps(
+                environment: environment, asOf: asOf, customersAsOfLatest: latest, store: store
+            ) { found["\($0.subscription) \($0.end)"] = $0.returnedAt }
+            #expect(found == expected, "\(context), \(environment), as of \(asOf): returns")
+            compared += expected.count
+        }
+        if environment == "Production" {
+            #expect(compared > 0, "\(context): no expired episode to compare")
+        }
     }
 
     /// Every row of the episode tables, as text, in a fixed order.

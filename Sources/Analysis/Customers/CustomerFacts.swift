@@ -47,11 +47,15 @@ package struct CustomerFacts: Hashable, Sendable {
     package private(set) var links: [(link: Link, firstSigned: Int64)] = []
     /// In processing order.
     package private(set) var purchases: [Purchase] = []
+    /// The `signedDate` (ms) of the subscription's first notification that counts: from then on, the subscription
+    /// holds the `subscription:<its id>` key a migrated subscription links it by. Nil before any.
+    package private(set) var firstSigned: Int64?
 
     package init() {}
 
     /// Takes what counts of one notification of `subscription`, in processing order.
     mutating func add(_ event: NotificationEvent, subscription: String) {
+        if firstSigned == nil { firstSigned = event.signedDate }
         if let id = event.appTransactionId, !id.isEmpty { link(.init(.appTransaction, id), at: event.signedDate) }
         if let token = event.appAccountToken, !token.isEmpty {
             link(.init(.accountToken, token), at: event.signedDate)
@@ -75,12 +79,13 @@ package struct CustomerFacts: Hashable, Sendable {
     }
 
     package static func == (lhs: CustomerFacts, rhs: CustomerFacts) -> Bool {
-        lhs.purchases == rhs.purchases
+        lhs.purchases == rhs.purchases && lhs.firstSigned == rhs.firstSigned
             && lhs.links.elementsEqual(rhs.links) { $0.link == $1.link && $0.firstSigned == $1.firstSigned }
     }
 
     package func hash(into hasher: inout Hasher) {
         hasher.combine(purchases)
+        hasher.combine(firstSigned)
         for entry in links {
             hasher.combine(entry.link)
             hasher.combine(entry.firstSigned)
