@@ -91,14 +91,14 @@ package struct FetchCheckpoints {
 
     private static let columns = Columns()
 
-    /// The filters of `scope` as a condition on parameters $1…$5.
-    private static let scopeCondition = """
-        environment = $1 AND bundle_id = $2 AND notification_type IS NOT DISTINCT FROM $3
-        AND notification_subtype IS NOT DISTINCT FROM $4 AND only_failures = $5::boolean
+    /// The filters of `scope` as a condition.
+    private static func condition(_ scope: HistoryScope) -> PGQuery {
         """
-
-    private static func scopeParameters(_ scope: HistoryScope) -> [any PGParameter] {
-        [scope.environment, scope.bundleID, scope.notificationType, scope.notificationSubtype, scope.onlyFailures]
+        environment = \(bind: scope.environment) AND bundle_id = \(bind: scope.bundleID)
+        AND notification_type IS NOT DISTINCT FROM \(bind: scope.notificationType)
+        AND notification_subtype IS NOT DISTINCT FROM \(bind: scope.notificationSubtype)
+        AND only_failures = \(bind: scope.onlyFailures)
+        """
     }
 
     /// Starts recording a new range.
@@ -110,10 +110,12 @@ package struct FetchCheckpoints {
             """
             INSERT INTO fetch_checkpoints (environment, bundle_id, notification_type, notification_subtype,
                 only_failures, start_date, end_date, directory)
-            VALUES ($1, $2, $3, $4, $5::boolean, to_timestamp($6::bigint / 1000.0), to_timestamp($7::bigint / 1000.0), $8)
-            RETURNING \(Self.columns.selection.list)
-            """,
-            Self.scopeParameters(scope) + [startDate, endDate, directory]
+            VALUES (\(bind: scope.environment), \(bind: scope.bundleID), \(bind: scope.notificationType),
+                \(bind: scope.notificationSubtype), \(bind: scope.onlyFailures),
+                \(bind: PGInstant(milliseconds: startDate)), \(bind: PGInstant(milliseconds: endDate)),
+                \(bind: directory))
+            RETURNING \(sql: Self.columns.selection.list)
+            """
         ).rows
         guard let row = rows.first else {
             throw PGError(kind: .unexpectedResult, message: "INSERT INTO fetch_checkpoints … RETURNING gave no row")
@@ -126,11 +128,10 @@ package struct FetchCheckpoints {
     package func unfinished(scope: HistoryScope, directory: String) throws -> [FetchCheckpoint] {
         try connection.execute(
             """
-            SELECT \(Self.columns.selection.list) FROM fetch_checkpoints
-            WHERE \(Self.scopeCondition) AND directory = $6 AND status IN ('running', 'failed')
+            SELECT \(sql: Self.columns.selection.list) FROM fetch_checkpoints
+            WHERE \(query: Self.condition(scope)) AND directory = \(bind: directory) AND status IN ('running', 'failed')
             ORDER BY id
-            """,
-            Self.scopeParameters(scope) + [directory]
+            """
         ).rows.map(Self.columns.checkpoint)
     }
 
@@ -140,9 +141,8 @@ package struct FetchCheckpoints {
         try connection.execute(
             """
             SELECT (extract(epoch FROM max(end_date)) * 1000)::bigint FROM fetch_checkpoints
-            WHERE \(Self.scopeCondition) AND status = 'succeeded'
-            """,
-            Self.scopeParameters(scope)
+            WHERE \(query: Self.condition(scope)) AND status = 'succeeded'
+            """
         ).scalar.flatMap { Int64($0) }
     }
 
@@ -150,7 +150,7 @@ package struct FetchCheckpoints {
     /// - Throws: ``PGError``.
     package func checkpoint(id: Int64) throws -> FetchCheckpoint? {
         try connection.execute(
-            "SELECT \(Self.columns.selection.list) FROM fetch_checkpoints WHERE id = $1::bigint", [id]
+            "SELECT \(sql: Self.columns.selection.list) FROM fetch_checkpoints WHERE id = \(bind: id)"
         ).rows.first.map(Self.columns.checkpoint)
     }
 
@@ -159,15 +159,13 @@ package struct FetchCheckpoints {
     package func keepPage(_ checkpoint: FetchCheckpoint) throws {
         try connection.execute(
             """
-            UPDATE fetch_checkpoints SET status = 'running', pagination_token = $2, pages = $3::integer,
-                notifications = $4::bigint, part_pages = $5::integer, part_notifications = $6::bigint,
-                part_bytes = $7::bigint, last_page_kept = $8::boolean, updated_at = now(), error = NULL
-            WHERE id = $1::bigint
-            """,
-            [
-                checkpoint.id, checkpoint.paginationToken, checkpoint.pages, checkpoint.notifications,
-                checkpoint.partPages, checkpoint.partNotifications, checkpoint.partBytes, checkpoint.hasLastPage,
-            ]
+            UPDATE fetch_checkpoints SET status = 'running', pagination_token = \(bind: checkpoint.paginationToken),
+                pages = \(bind: checkpoint.pages), notifications = \(bind: checkpoint.notifications),
+                part_pages = \(bind: checkpoint.partPages), part_notifications = \(bind: checkpoint.partNotifications),
+                part_bytes = \(bind: checkpoint.partBytes), last_page_kept = \(bind: checkpoint.hasLastPage),
+                updated_at = now(), error = NULL
+            WHERE id = \(bind: checkpoint.id)
+            """
         )
     }
 
@@ -177,15 +175,12 @@ package struct FetchCheckpoints {
     package func startPart(_ checkpoint: FetchCheckpoint) throws {
         try connection.execute(
             """
-            UPDATE fetch_checkpoints SET pagination_token = $2, pages = $3::integer, notifications = $4::bigint,
-                file_part = $5::integer, part_pages = 0, part_notifications = 0, part_bytes = 0,
-                part_start_token = $2, last_page_kept = false, updated_at = now()
-            WHERE id = $1::bigint
-            """,
-            [
-                checkpoint.id, checkpoint.paginationToken, checkpoint.pages, checkpoint.notifications,
-                checkpoint.filePart,
-            ]
+            UPDATE fetch_checkpoints SET pagination_token = \(bind: checkpoint.paginationToken),
+                pages = \(bind: checkpoint.pages), notifications = \(bind: checkpoint.notifications),
+                file_part = \(bind: checkpoint.filePart), part_pages = 0, part_notifications = 0, part_bytes = 0,
+                part_start_token = \(bind: checkpoint.paginationToken), last_page_kept = false, updated_at = now()
+            WHERE id = \(bind: checkpoint.id)
+            """
         )
     }
 
@@ -193,8 +188,10 @@ package struct FetchCheckpoints {
     /// - Throws: ``PGError``.
     package func countMalformedPage(id: Int64) throws {
         try connection.execute(
-            "UPDATE fetch_checkpoints SET malformed_pages = malformed_pages + 1, updated_at = now() WHERE id = $1::bigint",
-            [id]
+            """
+            UPDATE fetch_checkpoints SET malformed_pages = malformed_pages + 1, updated_at = now()
+            WHERE id = \(bind: id)
+            """
         )
     }
 
@@ -203,11 +200,10 @@ package struct FetchCheckpoints {
     package func finish(id: Int64, status: String, error: String?) throws {
         try connection.execute(
             """
-            UPDATE fetch_checkpoints SET status = $2, error = $3, updated_at = now(),
-                finished_at = CASE WHEN $2 = 'failed' THEN NULL ELSE now() END
-            WHERE id = $1::bigint
-            """,
-            [id, status, error]
+            UPDATE fetch_checkpoints SET status = \(bind: status), error = \(bind: error), updated_at = now(),
+                finished_at = CASE WHEN \(bind: status) = 'failed' THEN NULL ELSE now() END
+            WHERE id = \(bind: id)
+            """
         )
     }
 }

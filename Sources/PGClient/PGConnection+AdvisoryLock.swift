@@ -2,7 +2,7 @@ extension PGConnection {
     /// Takes a session-level advisory lock if it is free.
     /// - Returns: whether this session now holds the lock.
     package func tryAdvisoryLock(_ key: Int64) throws(PGError) -> Bool {
-        try execute("SELECT pg_try_advisory_lock($1::bigint)", [key]).scalar == "t"
+        try execute("SELECT pg_try_advisory_lock(\(bind: key))").scalar == "t"
     }
 
     /// Waits up to `timeout` seconds for a session-level advisory lock.
@@ -28,12 +28,12 @@ extension PGConnection {
         let previous = try execute("SELECT current_setting('lock_timeout')").scalar ?? "0"
         try execute("SELECT set_config('lock_timeout', $1, false)", ["\(Self.lockTimeoutMilliseconds(timeout))ms"])
         defer { _ = try? execute("SELECT set_config('lock_timeout', $1, false)", [previous]) }
-        try execute("SELECT pg_advisory_lock($1::bigint)", [key])
+        try execute("SELECT pg_advisory_lock(\(bind: key))")
     }
 
     /// Releases a session-level advisory lock taken by this session.
     package func advisoryUnlock(_ key: Int64) throws(PGError) {
-        try execute("SELECT pg_advisory_unlock($1::bigint)", [key])
+        try execute("SELECT pg_advisory_unlock(\(bind: key))")
     }
 
     /// `seconds` as a `lock_timeout` in whole milliseconds: rounded up, at least 1 (0 would mean no limit), at most

@@ -112,22 +112,32 @@ package final class PGConnection {
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
     }
 
-    /// Runs one statement with parameters bound as text (`$1`, `$2`, …) and returns its rows.
+    /// Runs one statement with parameters bound in PostgreSQL's text format (`$1`, `$2`, …), each sent with its type
+    /// (``PGParameter/parameterType``), and returns its rows.
     /// - Parameters:
-    ///   - sql: one statement; cast parameters in SQL (`$1::bigint`) rather than passing type OIDs.
-    ///   - parameters: typed values (``PGParameter``: text, integers, booleans, optionals of them for SQL NULL),
-    ///     sent in PostgreSQL's text format.
+    ///   - sql: one statement.
+    ///   - parameters: typed values (``PGParameter``: text, integers, booleans, instants, optionals of them for SQL
+    ///     NULL).
     /// - Throws: ``PGError`` carrying the server's message and SQLSTATE.
-    /// - Important: never splice values into `sql`: pass them as parameters.
+    /// - Important: never splice values into `sql`: pass them as parameters, or write a ``PGQuery``.
     @discardableResult
     package func execute(_ sql: String, _ parameters: [any PGParameter] = []) throws(PGError) -> PGRows {
         defer { drainResults() }
         let texts = parameters.map { $0.parameterText }
+        let types = parameters.map { type(of: $0).parameterType?.oid ?? 0 }
         let raw: OpaquePointer? = withCStringArray(texts) { values in
-            PQexecParams(pointer, sql, Int32(texts.count), nil, values, nil, nil, 0)
+            types.withUnsafeBufferPointer { types in
+                PQexecParams(pointer, sql, Int32(texts.count), types.baseAddress, values, nil, nil, 0)
+            }
         }
         let result = try check(raw, expecting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK], sql: sql)
         return result.rows()
+    }
+
+    /// Runs one ``PGQuery``: its statement with the parameters it binds.
+    @discardableResult
+    package func execute(_ query: PGQuery) throws(PGError) -> PGRows {
+        try execute(query.sql, query.parameters)
     }
 
     /// Wraps a libpq result at once and turns failures into ``PGError``.

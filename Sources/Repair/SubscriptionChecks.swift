@@ -106,11 +106,11 @@ package struct SubscriptionChecks {
     package func unfinished(environment: String, bundleID: String, directory: String) throws -> [SubscriptionCheck] {
         try connection.execute(
             """
-            SELECT \(Self.columns.selection.list) FROM subscription_checks
-            WHERE environment = $1 AND bundle_id = $2 AND directory = $3 AND state IN ('pending', 'fetching')
+            SELECT \(sql: Self.columns.selection.list) FROM subscription_checks
+            WHERE environment = \(bind: environment) AND bundle_id = \(bind: bundleID)
+              AND directory = \(bind: directory) AND state IN ('pending', 'fetching')
             ORDER BY id
-            """,
-            [environment, bundleID, directory]
+            """
         ).rows.map(Self.columns.check)
     }
 
@@ -162,11 +162,11 @@ package struct SubscriptionChecks {
             """
             SELECT original_transaction_id, (date_part('epoch', max(signed_date)) * 1000)::int8 AS last_news
             FROM notifications
-            WHERE environment = $1 AND original_transaction_id IN (
-                SELECT original_transaction_id FROM billing_episodes WHERE environment = $1 AND outcome = 'open')
+            WHERE environment = \(bind: environment) AND original_transaction_id IN (
+                SELECT original_transaction_id FROM billing_episodes
+                WHERE environment = \(bind: environment) AND outcome = 'open')
             GROUP BY original_transaction_id
-            """,
-            [environment]
+            """
         )
         let (subscription, lastNews) = (try result.field("original_transaction_id"), try result.field("last_news"))
         var news: [String: Int64] = [:]
@@ -181,10 +181,9 @@ package struct SubscriptionChecks {
         let result = try connection.execute(
             """
             SELECT DISTINCT original_transaction_id, episode_sequence FROM subscription_checks
-            WHERE environment = $1
-              AND (state IN ('pending', 'fetching') OR created_at > now() - $2::integer * interval '1 day')
-            """,
-            [environment, staleDays]
+            WHERE environment = \(bind: environment)
+              AND (state IN ('pending', 'fetching') OR created_at > now() - \(bind: staleDays) * interval '1 day')
+            """
         )
         let (subscription, sequence) = (
             try result.field("original_transaction_id"), try result.field("episode_sequence")
@@ -206,15 +205,12 @@ package struct SubscriptionChecks {
                 """
                 INSERT INTO subscription_checks (environment, bundle_id, original_transaction_id, episode_sequence,
                     episode_start, reason, expected, directory, retry_window_end)
-                VALUES ($1, $2, $3, $4::integer, to_timestamp($5::bigint / 1000.0), $6, $7, $8,
-                        to_timestamp($9::bigint / 1000.0))
-                RETURNING \(Self.columns.selection.list)
-                """,
-                [
-                    environment, bundleID, candidate.originalTransactionID, candidate.episodeSequence,
-                    candidate.episodeStart, candidate.reason.rawValue, candidate.reason.expected.rawValue, directory,
-                    candidate.retryWindowEnd,
-                ]
+                VALUES (\(bind: environment), \(bind: bundleID), \(bind: candidate.originalTransactionID),
+                    \(bind: candidate.episodeSequence), \(bind: PGInstant(milliseconds: candidate.episodeStart)),
+                    \(bind: candidate.reason.rawValue), \(bind: candidate.reason.expected.rawValue), \(bind: directory),
+                    \(bind: PGInstant.optional(milliseconds: candidate.retryWindowEnd)))
+                RETURNING \(sql: Self.columns.selection.list)
+                """
             ).rows
             guard let row = rows.first else {
                 throw PGError(
@@ -236,21 +232,19 @@ package struct SubscriptionChecks {
         let status = apple.map { Int($0.status.rawValue) }
         try connection.execute(
             """
-            UPDATE subscription_checks SET verdict = $2, apple_status = $3::smallint,
-                apple_expires_date = to_timestamp($4::bigint / 1000.0),
-                apple_grace_period_expires_date = to_timestamp($5::bigint / 1000.0),
-                apple_in_billing_retry = $6::boolean, error = $7, checked_at = now(),
-                history_start = to_timestamp($8::bigint / 1000.0), history_end = to_timestamp($9::bigint / 1000.0),
-                state = CASE WHEN $8::bigint IS NULL THEN 'done' ELSE 'fetching' END,
-                finished_at = CASE WHEN $8::bigint IS NULL THEN now() END, apple_error_code = $10::bigint,
-                history_kind = $11
-            WHERE id = $1::bigint
-            """,
-            [
-                id, verdict.rawValue, status, apple?.expiresDate, apple?.gracePeriodExpiresDate,
-                apple?.isInBillingRetryPeriod, error, history?.start, history?.end, appleErrorCode,
-                historyKind.rawValue,
-            ]
+            UPDATE subscription_checks SET verdict = \(bind: verdict.rawValue), apple_status = \(bind: status),
+                apple_expires_date = \(bind: PGInstant.optional(milliseconds: apple?.expiresDate)),
+                apple_grace_period_expires_date =
+                    \(bind: PGInstant.optional(milliseconds: apple?.gracePeriodExpiresDate)),
+                apple_in_billing_retry = \(bind: apple?.isInBillingRetryPeriod), error = \(bind: error),
+                checked_at = now(),
+                history_start = \(bind: PGInstant.optional(milliseconds: history?.start)),
+                history_end = \(bind: PGInstant.optional(milliseconds: history?.end)),
+                state = \(sql: history == nil ? "'done'" : "'fetching'"),
+                finished_at = \(sql: history == nil ? "now()" : "NULL"), apple_error_code = \(bind: appleErrorCode),
+                history_kind = \(bind: historyKind.rawValue)
+            WHERE id = \(bind: id)
+            """
         )
     }
 
@@ -260,11 +254,11 @@ package struct SubscriptionChecks {
     package func keepPage(_ check: SubscriptionCheck) throws {
         try connection.execute(
             """
-            UPDATE subscription_checks SET pagination_token = $2, pages = $3::integer, notifications = $4::integer,
-                part_bytes = $5::bigint
-            WHERE id = $1::bigint
-            """,
-            [check.id, check.paginationToken, check.pages, check.notifications, check.partBytes]
+            UPDATE subscription_checks SET pagination_token = \(bind: check.paginationToken),
+                pages = \(bind: check.pages), notifications = \(bind: check.notifications),
+                part_bytes = \(bind: check.partBytes)
+            WHERE id = \(bind: check.id)
+            """
         )
     }
 
@@ -273,11 +267,10 @@ package struct SubscriptionChecks {
     package func finish(id: Int64, historyFile: String?) throws {
         try connection.execute(
             """
-            UPDATE subscription_checks SET state = 'done', history_file = $2, pagination_token = NULL,
+            UPDATE subscription_checks SET state = 'done', history_file = \(bind: historyFile), pagination_token = NULL,
                 finished_at = now()
-            WHERE id = $1::bigint
-            """,
-            [id, historyFile]
+            WHERE id = \(bind: id)
+            """
         )
     }
 }
@@ -290,11 +283,11 @@ extension SubscriptionChecks {
     package func fail(id: Int64, appleErrorCode: Int64?, error: String, historyFile: String?) throws {
         try connection.execute(
             """
-            UPDATE subscription_checks SET state = 'failed', apple_error_code = $2::bigint, error = $3,
-                history_file = $4, pagination_token = NULL, finished_at = now()
-            WHERE id = $1::bigint
-            """,
-            [id, appleErrorCode, error, historyFile]
+            UPDATE subscription_checks SET state = 'failed', apple_error_code = \(bind: appleErrorCode),
+                error = \(bind: error), history_file = \(bind: historyFile), pagination_token = NULL,
+                finished_at = now()
+            WHERE id = \(bind: id)
+            """
         )
     }
 }
@@ -306,15 +299,13 @@ extension SubscriptionChecks {
     package func finishTransactions(id: Int64, transactions: Int, proof: RecoveryProof?) throws {
         try connection.execute(
             """
-            UPDATE subscription_checks SET state = 'done', transactions = $2::integer, proof_transaction_id = $3,
-                proof_purchase_date = to_timestamp($4::bigint / 1000.0), proof_signed_transaction = $5,
-                proof_price = $6::bigint, proof_currency = $7, proof_analyzed = false, finished_at = now()
-            WHERE id = $1::bigint
-            """,
-            [
-                id, transactions, proof?.transactionID, proof?.purchaseDate, proof?.signedTransaction, proof?.price,
-                proof?.currency,
-            ]
+            UPDATE subscription_checks SET state = 'done', transactions = \(bind: transactions),
+                proof_transaction_id = \(bind: proof?.transactionID),
+                proof_purchase_date = \(bind: PGInstant.optional(milliseconds: proof?.purchaseDate)),
+                proof_signed_transaction = \(bind: proof?.signedTransaction), proof_price = \(bind: proof?.price),
+                proof_currency = \(bind: proof?.currency), proof_analyzed = false, finished_at = now()
+            WHERE id = \(bind: id)
+            """
         )
     }
 }

@@ -179,7 +179,7 @@ package struct Migrator {
         for migration in Self.all where !applied.contains(migration.version) && migration.version <= last ?? Int.max {
             try connection.withTransaction {
                 if migration.version == 1, case .partitioned(let partitions) = newLayout {
-                    try connection.execute("SELECT set_config('churn.partitions', $1, true)", [partitions])
+                    try connection.execute("SELECT set_config('churn.partitions', \(bind: String(partitions)), true)")
                     try connection.executeScript(Self.partitionedLayout.sql, name: Self.partitionedLayout.name)
                     logger.info("created the partitioned tables", metadata: ["migration.partitions": "\(partitions)"])
                 }
