@@ -104,7 +104,7 @@ package struct CustomerHistory: Sendable {
                    coalesce(string_agg(DISTINCT previous_original_transaction_id, ' '), '') AS continues
             FROM notifications
             WHERE environment = $1 AND original_transaction_id = ANY($2::text[])
-              AND signed_date <= 'epoch'::timestamptz + $3::int8 * interval '1 millisecond'
+              AND signed_date <= 'epoch'::timestamptz + $3 * interval '1 millisecond'
             GROUP BY original_transaction_id
             ORDER BY first_signed, original_transaction_id
             """,
@@ -160,7 +160,7 @@ package struct CustomerHistory: Sendable {
                    revocation_percentage, billing_plan_type, notification_uuid::text AS notification_uuid
             FROM notifications
             WHERE environment = $1 AND original_transaction_id = ANY($2::text[])
-              AND signed_date <= 'epoch'::timestamptz + $3::int8 * interval '1 millisecond'
+              AND signed_date <= 'epoch'::timestamptz + $3 * interval '1 millisecond'
             ORDER BY signed_date, notification_uuid
             """,
             [environment, list, asOf]

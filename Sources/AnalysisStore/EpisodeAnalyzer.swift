@@ -62,7 +62,7 @@ package struct EpisodeAnalyzer {
         let started = Date()
         var full = requestedFull
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.analyze, on: writer)
-        try writer.execute("SELECT pg_advisory_lock($1::bigint)", [lock])
+        try writer.execute("SELECT pg_advisory_lock($1)", [lock])
         defer { _ = try? writer.advisoryUnlock(lock) }
         // Before the snapshot: the files of loads that died are settled.
         try LoadRunLocks(connection: writer).markAbandonedRunsInterrupted()

@@ -184,7 +184,7 @@ package struct StoredDataset {
     package func loadQuality(environment: String, asOf: Int64) throws -> (
         counts: DataQualityCounts, rejections: [String: Int]
     ) {
-        let asOfTime = "'epoch'::timestamptz + $1::bigint * interval '1 millisecond'"
+        let asOfTime = "'epoch'::timestamptz + $1 * interval '1 millisecond'"
         var counts = DataQualityCounts()
         counts.duplicatesSkipped =
             try connection.execute(

@@ -157,12 +157,12 @@ final class BatchWriter {
             INSERT INTO notification_copies (original_transaction_id, notification_uuid, signed_date, source_file_id,
                 source_line)
             SELECT m.original_transaction_id, m.notification_uuid, m.signed_date,
-                   CASE WHEN f.sha256 = '' AND f.path = $3 THEN $4::bigint ELSE m.source_file_id END, m.source_line
+                   CASE WHEN f.sha256 = '' AND f.path = $3 THEN $4 ELSE m.source_file_id END, m.source_line
             FROM moved m JOIN source_files f ON f.id = m.source_file_id
             """,
             [
                 PGArray.literal(keys.map(\.subscription)), "{" + keys.map(\.uuid).joined(separator: ",") + "}", path,
-                String(fileID),
+                fileID,
             ]
         )
     }

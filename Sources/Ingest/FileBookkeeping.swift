@@ -18,9 +18,9 @@ struct FileBookkeeping {
         let id = try connection.execute(
             """
             INSERT INTO source_files (load_run_id, path, size_bytes, sha256, records, loaded, duplicates, rejected)
-            VALUES ($1::bigint, $2, 0, '', 0, 0, 0, 0) RETURNING id
+            VALUES ($1, $2, 0, '', 0, 0, 0, 0) RETURNING id
             """,
-            [String(runID), path]
+            [runID, path]
         ).scalar.flatMap { Int64($0) }
         guard let id else { throw PGError(kind: .unexpectedResult, message: "INSERT … RETURNING id gave no id") }
         return id
@@ -39,8 +39,8 @@ struct FileBookkeeping {
             // bookkeeping (whose quarantined inputs this one then skips) or not begun it.
             try lock.acquire()
             let previousRun = try connection.execute(
-                "SELECT min(load_run_id) FROM source_files WHERE sha256 = $1 AND id <> $2::bigint",
-                [digest.sha256, String(fileID)]
+                "SELECT min(load_run_id) FROM source_files WHERE sha256 = $1 AND id <> $2",
+                [digest.sha256, fileID]
             ).scalar.flatMap { Int64($0) }
             try mergeCopies(sha256: digest.sha256, fileID: fileID, path: path)
             try quarantine.resolveAcceptedRefusals(sha256: digest.sha256, fileID: fileID, runID: runID)
@@ -64,13 +64,13 @@ struct FileBookkeeping {
             file.notVerifiedAgain = counts.notVerifiedAgain
             try connection.execute(
                 """
-                UPDATE source_files SET size_bytes = $2::bigint, sha256 = $3, records = $4::bigint, loaded = $5::bigint,
-                    duplicates = $6::bigint, rejected = $7::bigint
-                WHERE id = $1::bigint
+                UPDATE source_files SET size_bytes = $2, sha256 = $3, records = $4, loaded = $5,
+                    duplicates = $6, rejected = $7
+                WHERE id = $1
                 """,
                 [
-                    String(fileID), String(file.sizeBytes), digest.sha256, String(file.records),
-                    String(file.loaded + file.resumed), String(file.duplicates), String(file.rejected),
+                    fileID, file.sizeBytes, digest.sha256, file.records,
+                    file.loaded + file.resumed, file.duplicates, file.rejected,
                 ]
             )
             return file
@@ -88,9 +88,9 @@ struct FileBookkeeping {
         try connection.execute(
             """
             INSERT INTO source_files (load_run_id, path, size_bytes, sha256, records, loaded, duplicates, rejected)
-            VALUES ($1::bigint, $2, $3::bigint, $4, $5::bigint, 0, $5::bigint, 0)
+            VALUES ($1, $2, $3, $4, $5, 0, $5, 0)
             """,
-            [String(runID), path, String(digest.bytesRead), digest.sha256, String(earlier.records)]
+            [runID, path, digest.bytesRead, digest.sha256, earlier.records]
         )
         var file = LoadSummary.File(
             path: path, sizeBytes: digest.bytesRead, sha256: digest.sha256, records: earlier.records, loaded: 0,
@@ -109,9 +109,9 @@ struct FileBookkeeping {
         try connection.execute(
             """
             DELETE FROM notification_copies c USING source_files f
-            WHERE f.id = c.source_file_id AND f.sha256 = '' AND f.path = $1 AND f.id <> $2::bigint
+            WHERE f.id = c.source_file_id AND f.sha256 = '' AND f.path = $1 AND f.id <> $2
             """,
-            [path, String(fileID)]
+            [path, fileID]
         )
         try connection.execute(
             """
@@ -121,31 +121,31 @@ struct FileBookkeeping {
             FROM churn_copies_staging s
             WHERE NOT EXISTS (
                 SELECT 1 FROM notification_copies c JOIN source_files f ON f.id = c.source_file_id
-                WHERE f.sha256 = $1 AND f.id <> $2::bigint AND c.source_line IS NOT DISTINCT FROM s.source_line
+                WHERE f.sha256 = $1 AND f.id <> $2 AND c.source_line IS NOT DISTINCT FROM s.source_line
                   AND c.notification_uuid = s.notification_uuid
             )
             AND NOT EXISTS (
                 SELECT 1 FROM notifications n JOIN source_files f ON f.id = n.source_file_id
                 WHERE n.original_transaction_id = s.original_transaction_id AND n.notification_uuid = s.notification_uuid
-                  AND f.sha256 = $1 AND f.id <> $2::bigint AND n.source_line IS NOT DISTINCT FROM s.source_line
+                  AND f.sha256 = $1 AND f.id <> $2 AND n.source_line IS NOT DISTINCT FROM s.source_line
             )
             """,
-            [sha256, String(fileID)]
+            [sha256, fileID]
         )
         // A load of the same content under another path that completed first may have recorded as copies lines that
         // this file stored (the two ran at once): each line is one copy or the stored row, once.
         try connection.execute(
             """
             DELETE FROM notification_copies c USING source_files f
-            WHERE f.id = c.source_file_id AND f.sha256 = $1 AND f.id <> $2::bigint
+            WHERE f.id = c.source_file_id AND f.sha256 = $1 AND f.id <> $2
               AND EXISTS (
                   SELECT 1 FROM notifications n
                   WHERE n.original_transaction_id = c.original_transaction_id
-                    AND n.notification_uuid = c.notification_uuid AND n.source_file_id = $2::bigint
+                    AND n.notification_uuid = c.notification_uuid AND n.source_file_id = $2
                     AND n.source_line IS NOT DISTINCT FROM c.source_line
               )
             """,
-            [sha256, String(fileID)]
+            [sha256, fileID]
         )
         try connection.execute("TRUNCATE churn_copies_staging")
     }

@@ -23,7 +23,7 @@ struct LoadRuns {
     func begin(command: String, verified: Bool, acceptance: String) throws -> Int64 {
         try connection.withTransaction {
             let id = try connection.execute(
-                "INSERT INTO load_runs (command, verified, acceptance) VALUES ($1, $2::boolean, $3) RETURNING id",
+                "INSERT INTO load_runs (command, verified, acceptance) VALUES ($1, $2, $3) RETURNING id",
                 [command, verified, acceptance]
             ).scalar.flatMap { Int64($0) }
             guard let id else { throw PGError(kind: .unexpectedResult, message: "INSERT … RETURNING id gave no id") }
@@ -35,9 +35,9 @@ struct LoadRuns {
     func record(_ summary: LoadSummary, runID: Int64) throws {
         try connection.execute(
             """
-            UPDATE load_runs SET files = $2::integer, records = $3::bigint, loaded = $4::bigint, duplicates = $5::bigint,
-                rejected = $6::bigint
-            WHERE id = $1::bigint
+            UPDATE load_runs SET files = $2, records = $3, loaded = $4, duplicates = $5,
+                rejected = $6
+            WHERE id = $1
             """,
             [runID, summary.files.count, summary.records, summary.loaded, summary.duplicates, summary.rejected]
         )
@@ -45,7 +45,7 @@ struct LoadRuns {
 
     func finish(runID: Int64, status: String, error: String?) throws {
         try connection.execute(
-            "UPDATE load_runs SET status = $2, finished_at = now(), error = $3 WHERE id = $1::bigint",
+            "UPDATE load_runs SET status = $2, finished_at = now(), error = $3 WHERE id = $1",
             [runID, status, error]
         )
         try locks.release(runID: runID)

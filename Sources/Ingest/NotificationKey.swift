@@ -41,7 +41,7 @@ struct NotificationKey: Hashable, Sendable {
         let result = try connection.execute(
             """
             SELECT n.original_transaction_id, n.notification_uuid::text AS notification_uuid, n.source_line,
-                   coalesce(f.sha256 = '' AND f.path = $3 AND f.id <> $4::bigint, false) AS unfinished_load_of_path,
+                   coalesce(f.sha256 = '' AND f.path = $3 AND f.id <> $4, false) AS unfinished_load_of_path,
                    (extract(epoch FROM n.signed_date) * 1000)::int8 AS signed_date_ms
             FROM unnest($1::text[], $2::uuid[]) AS k (original_transaction_id, notification_uuid)
             JOIN notifications n USING (original_transaction_id, notification_uuid)

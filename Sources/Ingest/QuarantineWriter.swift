@@ -62,12 +62,12 @@ struct QuarantineWriter {
             FROM churn_quarantine_staging s
             WHERE NOT EXISTS (
                 SELECT 1 FROM quarantine q JOIN source_files f ON f.id = q.source_file_id
-                WHERE f.sha256 = $1 AND f.id <> $2::bigint AND q.resolved_by_run IS NULL
+                WHERE f.sha256 = $1 AND f.id <> $2 AND q.resolved_by_run IS NULL
                   AND q.line IS NOT DISTINCT FROM s.line AND q.item IS NOT DISTINCT FROM s.item
             )
             ORDER BY s.line, s.item
             """,
-            [sha256, String(fileID)]
+            [sha256, fileID]
         ).affectedRows
         try connection.execute("TRUNCATE churn_quarantine_staging")
         return moved
@@ -78,15 +78,15 @@ struct QuarantineWriter {
     func resolveAcceptedRefusals(sha256: String, fileID: Int64, runID: Int64) throws {
         try connection.execute(
             """
-            UPDATE quarantine q SET resolved_by_run = $3::bigint
+            UPDATE quarantine q SET resolved_by_run = $3
             FROM source_files f
-            WHERE f.id = q.source_file_id AND f.sha256 = $1 AND f.id <> $2::bigint AND q.resolved_by_run IS NULL
+            WHERE f.id = q.source_file_id AND f.sha256 = $1 AND f.id <> $2 AND q.resolved_by_run IS NULL
               AND NOT EXISTS (
                   SELECT 1 FROM churn_quarantine_staging s
                   WHERE s.line IS NOT DISTINCT FROM q.line AND s.item IS NOT DISTINCT FROM q.item
               )
             """,
-            [sha256, String(fileID), String(runID)]
+            [sha256, fileID, runID]
         )
     }
 
@@ -95,7 +95,7 @@ struct QuarantineWriter {
     func resolveStoredRefusals(runID: Int64) throws {
         try connection.execute(
             """
-            UPDATE quarantine q SET resolved_by_run = $1::bigint
+            UPDATE quarantine q SET resolved_by_run = $1
             WHERE q.resolved_by_run IS NULL AND q.notification_uuid IS NOT NULL AND q.reason = ANY($2::text[])
               AND EXISTS (
                   SELECT 1 FROM notifications n
@@ -103,7 +103,7 @@ struct QuarantineWriter {
                     AND n.notification_uuid = q.notification_uuid
               )
             """,
-            [String(runID), PGArray.literal(Rejection.Reason.mendable.map(\.rawValue).sorted())]
+            [runID, PGArray.literal(Rejection.Reason.mendable.map(\.rawValue).sorted())]
         )
     }
 }

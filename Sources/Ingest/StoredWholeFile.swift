@@ -25,7 +25,7 @@ struct StoredWholeFile: Sendable {
             SELECT f.sha256, max(f.records) AS records,
                    (SELECT min(o.load_run_id) FROM source_files o WHERE o.sha256 = f.sha256) AS first_run
             FROM source_files f JOIN load_runs r ON r.id = f.load_run_id
-            WHERE f.size_bytes = $1::bigint AND f.sha256 <> '' AND f.rejected = 0 AND r.acceptance = $2
+            WHERE f.size_bytes = $1 AND f.sha256 <> '' AND f.rejected = 0 AND r.acceptance = $2
             GROUP BY f.sha256
             """,
             [String(size), acceptance]

@@ -23,6 +23,6 @@ final class WriteLock {
             key = try AdvisoryLockKey.scoped(AdvisoryLockKey.loadWrite, on: connection)
             self.key = key
         }
-        try connection.execute("SELECT pg_advisory_xact_lock($1::bigint)", [String(key)])
+        try connection.execute("SELECT pg_advisory_xact_lock($1)", [key])
     }
 }

@@ -25,18 +25,18 @@ package struct LoadRunLocks {
     /// Takes the run's lock for this session, until ``release(runID:)`` or the session's end. Inside a transaction,
     /// the lock is held from the moment the statement runs, whether the transaction commits or not.
     package func hold(runID: Int64) throws {
-        try connection.execute("SELECT pg_advisory_lock($1::integer, $2::integer)", keys(runID))
+        try connection.execute("SELECT pg_advisory_lock($1, $2)", keys(runID))
     }
 
     /// Releases the run's lock taken by ``hold(runID:)``.
     package func release(runID: Int64) throws {
-        try connection.execute("SELECT pg_advisory_unlock($1::integer, $2::integer)", keys(runID))
+        try connection.execute("SELECT pg_advisory_unlock($1, $2)", keys(runID))
     }
 
     /// Whether another session holds the run's lock, as a live run does.
     package func isHeld(runID: Int64) throws -> Bool {
         let free =
-            try connection.execute("SELECT pg_try_advisory_lock($1::integer, $2::integer)", keys(runID)).scalar == "t"
+            try connection.execute("SELECT pg_try_advisory_lock($1, $2)", keys(runID)).scalar == "t"
         if free { try release(runID: runID) }
         return !free
     }
@@ -52,7 +52,7 @@ package struct LoadRunLocks {
                 """
                 UPDATE load_runs SET status = 'interrupted', finished_at = now(),
                     error = 'the process ended before the run finished; the files and batches it committed are kept'
-                WHERE id = $1::bigint AND status = 'running'
+                WHERE id = $1 AND status = 'running'
                 """,
                 [id]
             )

@@ -145,7 +145,7 @@ package struct Migrator {
     @discardableResult
     package func migrate(_ connection: PGConnection, through last: Int? = nil) throws -> [Int] {
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.migrate, on: connection)
-        try connection.execute("SELECT pg_advisory_lock($1::bigint)", [lock])
+        try connection.execute("SELECT pg_advisory_lock($1)", [lock])
         defer { _ = try? connection.advisoryUnlock(lock) }
         // A current schema is only read, so that a read-only connection (a replica) can use it.
         let recorded = try appliedVersions(connection)
@@ -185,7 +185,7 @@ package struct Migrator {
                 }
                 try connection.executeScript(migration.sql, name: migration.name)
                 try connection.execute(
-                    "INSERT INTO schema_migrations (version, name) VALUES ($1::integer, $2)",
+                    "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
                     [migration.version, migration.name]
                 )
             }
