@@ -91,7 +91,7 @@ package struct CustomerHistory: Sendable {
         guard let first = subscriptions.rows.first else { return nil }
         let customerId = try first.decode(String.self, customerField)
         let members = try subscriptions.rows.map { try $0.decode(String.self, subscriptionField) }
-        let list = PGArray.literal(members)
+        let list = PGArray.texts(members)
 
         let summary = try connection.execute(
             """
@@ -103,7 +103,7 @@ package struct CustomerHistory: Sendable {
                    coalesce(string_agg(DISTINCT app_account_token, ' '), '') AS app_account_tokens,
                    coalesce(string_agg(DISTINCT previous_original_transaction_id, ' '), '') AS continues
             FROM notifications
-            WHERE environment = $1 AND original_transaction_id = ANY($2::text[])
+            WHERE environment = $1 AND original_transaction_id = ANY($2)
               AND signed_date <= 'epoch'::timestamptz + $3 * interval '1 millisecond'
             GROUP BY original_transaction_id
             ORDER BY first_signed, original_transaction_id
@@ -132,7 +132,7 @@ package struct CustomerHistory: Sendable {
         let stored = try connection.execute(
             """
             SELECT \(columns.selectList) FROM billing_episodes
-            WHERE environment = $1 AND original_transaction_id = ANY($2::text[])
+            WHERE environment = $1 AND original_transaction_id = ANY($2)
             ORDER BY \(StoredEpisodeColumns.orderBy)
             """,
             [environment, list]
@@ -159,7 +159,7 @@ package struct CustomerHistory: Sendable {
                    (date_part('epoch', expires_date) * 1000)::int8 AS expires_ms, price, currency, revocation_type,
                    revocation_percentage, billing_plan_type, notification_uuid::text AS notification_uuid
             FROM notifications
-            WHERE environment = $1 AND original_transaction_id = ANY($2::text[])
+            WHERE environment = $1 AND original_transaction_id = ANY($2)
               AND signed_date <= 'epoch'::timestamptz + $3 * interval '1 millisecond'
             ORDER BY signed_date, notification_uuid
             """,

@@ -93,7 +93,7 @@ package struct EpisodeAnalyzer {
             full ? [] : [environment]
         )
         let fileID = try files.field("id")
-        let pendingFiles = try files.rows.map { try $0.decode(String.self, fileID) }
+        let pendingFiles = try files.rows.map { try $0.decode(Int64.self, fileID) }
         // Renewals Apple's transaction history proved since the last analysis: their subscriptions are rebuilt too.
         let proofs = try reader.execute(
             """
@@ -104,7 +104,7 @@ package struct EpisodeAnalyzer {
             [environment]
         )
         let proofID = try proofs.field("id")
-        let pendingProofs = try proofs.rows.map { try $0.decode(String.self, proofID) }
+        let pendingProofs = try proofs.rows.map { try $0.decode(Int64.self, proofID) }
         var summary = Summary(
             environment: environment, filesAnalyzed: pendingFiles.count, subscriptionsRebuilt: 0, notificationsRead: 0,
             episodesWritten: 0, seconds: 0
@@ -113,11 +113,11 @@ package struct EpisodeAnalyzer {
             summary.seconds = Date().timeIntervalSince(started)
             return summary
         }
-        let fileList = "{" + pendingFiles.joined(separator: ",") + "}"
-        let proofList = "{" + pendingProofs.joined(separator: ",") + "}"
+        let fileList = PGArray.bigints(pendingFiles)
+        let proofList = PGArray.bigints(pendingProofs)
         summary.foundNewNotifications =
             try reader.execute(
-                "SELECT EXISTS (SELECT 1 FROM notifications WHERE source_file_id = ANY($1::bigint[]) AND environment = $2)",
+                "SELECT EXISTS (SELECT 1 FROM notifications WHERE source_file_id = ANY($1) AND environment = $2)",
                 [fileList, environment]
             ).scalar == "t"
         // A full rebuild reads every notification without a join (see rebuildTouched) and counts subscriptions there.
@@ -130,9 +130,9 @@ package struct EpisodeAnalyzer {
                 """
                 INSERT INTO churn_touched
                 SELECT DISTINCT coalesce(original_transaction_id, '') FROM notifications
-                WHERE source_file_id = ANY($1::bigint[])
+                WHERE source_file_id = ANY($1)
                 UNION
-                SELECT original_transaction_id FROM subscription_checks WHERE id = ANY($2::bigint[])
+                SELECT original_transaction_id FROM subscription_checks WHERE id = ANY($2)
                 """,
                 [fileList, proofList]
             ).affectedRows
@@ -181,12 +181,12 @@ package struct EpisodeAnalyzer {
             try writer.execute(
                 """
                 INSERT INTO analyzed_files (environment, source_file_id)
-                SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING
+                SELECT $1, unnest($2) ON CONFLICT DO NOTHING
                 """,
                 [environment, fileList]
             )
             try writer.execute(
-                "UPDATE subscription_checks SET proof_analyzed = true WHERE id = ANY($1::bigint[])", [proofList])
+                "UPDATE subscription_checks SET proof_analyzed = true WHERE id = ANY($1)", [proofList])
         }
         summary.seconds = Date().timeIntervalSince(started)
         logger.info(
@@ -245,11 +245,11 @@ package struct EpisodeAnalyzer {
             """
             SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition
             FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid
-            WHERE i.indrelid = ANY($1::regclass[]) AND NOT i.indisunique AND t.relkind = 'r'
+            WHERE i.indrelid = ANY($1) AND NOT i.indisunique AND t.relkind = 'r'
               AND NOT EXISTS (SELECT FROM pg_constraint c WHERE c.conindid = i.indexrelid)
             ORDER BY 1
             """,
-            ["{" + tables.joined(separator: ",") + "}"])
+            [PGArray.regclasses(tables)])
         let (name, definition) = (try indexes.field("name"), try indexes.field("definition"))
         var definitions: [String] = []
         for row in indexes.rows {
@@ -281,12 +281,12 @@ package struct EpisodeAnalyzer {
     /// Adds the rebuilt subscriptions' renewals to the monthly totals (`renewal_months`), and drops the months left
     /// with none, so the totals always equal the sums of `subscription_renewals` by month.
     private func addRenewals(_ totals: PeriodCounts, environment: String) throws {
-        let months = "{" + totals.entries.map(\.period.description).joined(separator: ",") + "}"
-        let counts = "{" + totals.entries.map { String($0.count) }.joined(separator: ",") + "}"
+        let months = PGArray.texts(totals.entries.map(\.period.description))
+        let counts = PGArray.bigints(totals.entries.map { Int64($0.count) })
         try writer.execute(
             """
             INSERT INTO renewal_months (environment, month, renewals)
-            SELECT $1, month, renewals FROM unnest($2::text[], $3::bigint[]) AS u (month, renewals)
+            SELECT $1, month, renewals FROM unnest($2, $3) AS u (month, renewals)
             ON CONFLICT (environment, month) DO UPDATE SET renewals = renewal_months.renewals + excluded.renewals
             """,
             [environment, months, counts]

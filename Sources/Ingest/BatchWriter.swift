@@ -149,7 +149,7 @@ final class BatchWriter {
             """
             WITH moved AS (
                 DELETE FROM notifications n
-                USING unnest($1::text[], $2::uuid[]) AS k (original_transaction_id, notification_uuid)
+                USING unnest($1, $2) AS k (original_transaction_id, notification_uuid)
                 WHERE n.original_transaction_id = k.original_transaction_id
                   AND n.notification_uuid = k.notification_uuid
                 RETURNING n.original_transaction_id, n.notification_uuid, n.signed_date, n.source_file_id, n.source_line
@@ -161,7 +161,7 @@ final class BatchWriter {
             FROM moved m JOIN source_files f ON f.id = m.source_file_id
             """,
             [
-                PGArray.literal(keys.map(\.subscription)), "{" + keys.map(\.uuid).joined(separator: ",") + "}", path,
+                PGArray.texts(keys.map(\.subscription)), PGArray.uuids(keys.map(\.uuid)), path,
                 fileID,
             ]
         )

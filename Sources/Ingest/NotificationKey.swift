@@ -43,12 +43,12 @@ struct NotificationKey: Hashable, Sendable {
             SELECT n.original_transaction_id, n.notification_uuid::text AS notification_uuid, n.source_line,
                    coalesce(f.sha256 = '' AND f.path = $3 AND f.id <> $4, false) AS unfinished_load_of_path,
                    (extract(epoch FROM n.signed_date) * 1000)::int8 AS signed_date_ms
-            FROM unnest($1::text[], $2::uuid[]) AS k (original_transaction_id, notification_uuid)
+            FROM unnest($1, $2) AS k (original_transaction_id, notification_uuid)
             JOIN notifications n USING (original_transaction_id, notification_uuid)
             JOIN source_files f ON f.id = n.source_file_id
             """,
             [
-                PGArray.literal(keys.map(\.subscription)), "{" + keys.map(\.uuid).joined(separator: ",") + "}", path,
+                PGArray.texts(keys.map(\.subscription)), PGArray.uuids(keys.map(\.uuid)), path,
                 fileID,
             ]
         )

@@ -36,16 +36,16 @@ package struct QuarantineRows {
             var parameters: [any PGParameter] = []
             if !resolved { clauses.append("resolved_by_run IS NULL") }
             if !ids.isEmpty {
-                parameters.append(PGArray.literal(ids.map(String.init)))
-                clauses.append("id = ANY($\(parameters.count)::bigint[])")
+                parameters.append(PGArray.bigints(ids))
+                clauses.append("id = ANY($\(parameters.count))")
             }
             if let reason {
                 parameters.append(reason)
                 clauses.append("reason = $\(parameters.count)")
             }
             if !files.isEmpty {
-                parameters.append(PGArray.literal(files))
-                clauses.append("file = ANY($\(parameters.count)::text[])")
+                parameters.append(PGArray.texts(files))
+                clauses.append("file = ANY($\(parameters.count))")
             }
             return (clauses.isEmpty ? "true" : clauses.joined(separator: " AND "), parameters)
         }
@@ -148,7 +148,7 @@ package struct QuarantineRows {
     /// Those of `ids` that some row has.
     package func storedIDs(among ids: [Int64]) throws -> Set<Int64> {
         let result = try connection.execute(
-            "SELECT id FROM quarantine WHERE id = ANY($1::bigint[])", [PGArray.literal(ids.map(String.init))])
+            "SELECT id FROM quarantine WHERE id = ANY($1)", [PGArray.bigints(ids)])
         let id = try result.field("id")
         return Set(try result.rows.map { try $0.decode(Int64.self, id) })
     }

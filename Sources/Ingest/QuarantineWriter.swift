@@ -96,14 +96,14 @@ struct QuarantineWriter {
         try connection.execute(
             """
             UPDATE quarantine q SET resolved_by_run = $1
-            WHERE q.resolved_by_run IS NULL AND q.notification_uuid IS NOT NULL AND q.reason = ANY($2::text[])
+            WHERE q.resolved_by_run IS NULL AND q.notification_uuid IS NOT NULL AND q.reason = ANY($2)
               AND EXISTS (
                   SELECT 1 FROM notifications n
                   WHERE n.original_transaction_id = q.original_transaction_id
                     AND n.notification_uuid = q.notification_uuid
               )
             """,
-            [runID, PGArray.literal(Rejection.Reason.mendable.map(\.rawValue).sorted())]
+            [runID, PGArray.texts(Rejection.Reason.mendable.map(\.rawValue).sorted())]
         )
     }
 }

@@ -40,10 +40,10 @@ package struct SourceFiles {
             """
             SELECT q.reason, count(DISTINCT (q.line, q.item)) AS inputs
             FROM quarantine q JOIN source_files f ON f.id = q.source_file_id
-            WHERE f.sha256 = $1 AND q.resolved_by_run IS NULL AND q.reason = ANY($2::text[])
+            WHERE f.sha256 = $1 AND q.resolved_by_run IS NULL AND q.reason = ANY($2)
             GROUP BY q.reason ORDER BY q.reason
             """,
-            [sha256, PGArray.literal(Rejection.Reason.mendable.map(\.rawValue).sorted())]
+            [sha256, PGArray.texts(Rejection.Reason.mendable.map(\.rawValue).sorted())]
         )
         let (reason, inputs) = (try result.field("reason"), try result.field("inputs"))
         return try result.rows.map { (try $0.decode(String.self, reason), try $0.decode(Int.self, inputs)) }

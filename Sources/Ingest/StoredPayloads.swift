@@ -40,7 +40,7 @@ enum StoredPayloads {
         guard !digests.isEmpty else { return [:] }
         var byHex: [String: SHA256Digest] = [:]
         // `{"\\x<hex>",…}`: bytea's hex input in a quoted array element, whose backslash is doubled. Written as
-        // bytes: PGArray.literal's escaping, character by character, cost a twentieth of a load of lines stored before.
+        // bytes: the escaping of `PGArray.texts`, character by character, cost a twentieth of a load of lines stored before.
         var literal: [UInt8] = [UInt8(ascii: "{")]
         literal.reserveCapacity(digests.count * 69 + 2)
         for digest in digests {
@@ -59,9 +59,9 @@ enum StoredPayloads {
                    (extract(epoch FROM n.signed_date) * 1000)::int8 AS signed_date_ms, n.environment, n.bundle_id,
                    r.acceptance
             FROM notifications n JOIN load_runs r ON r.id = n.load_run_id
-            WHERE n.signed_payload_sha256 = ANY($1::bytea[])
+            WHERE n.signed_payload_sha256 = ANY($1)
             """,
-            [String(decoding: literal, as: UTF8.self)]
+            [PGArray(literal: String(decoding: literal, as: UTF8.self), oid: PGArray.byteaArray)]
         )
         let fields = (
             hex: try result.field("sha256_hex"), subscription: try result.field("original_transaction_id"),

@@ -124,7 +124,7 @@ package final class PGConnection {
     package func execute(_ sql: String, _ parameters: [any PGParameter] = []) throws(PGError) -> PGRows {
         defer { drainResults() }
         let texts = parameters.map { $0.parameterText }
-        let types = parameters.map { type(of: $0).parameterType?.oid ?? 0 }
+        let types = parameters.map(\.parameterTypeOID)
         let raw: OpaquePointer? = withCStringArray(texts) { values in
             types.withUnsafeBufferPointer { types in
                 PQexecParams(pointer, sql, Int32(texts.count), types.baseAddress, values, nil, nil, 0)

@@ -9,10 +9,13 @@ package protocol PGParameter: Sendable {
     var parameterText: String? { get }
     /// The type the value is sent as; nil to let the server decide from where the parameter stands.
     static var parameterType: PGType? { get }
+    /// The object id of the type the value is sent as (`pg_type.oid`); 0 to let the server decide.
+    var parameterTypeOID: UInt32 { get }
 }
 
 extension PGParameter {
     package static var parameterType: PGType? { nil }
+    package var parameterTypeOID: UInt32 { Self.parameterType?.oid ?? 0 }
 }
 
 extension String: PGParameter {

@@ -14,7 +14,8 @@ import Testing
         #expect(rows.rows == [[hostile, "t"]])
     }
 
-    /// Text array parameters (`$1::text[]`) carry any text as itself, and pair up with another array in `unnest`.
+    /// Array parameters (``PGArray``) go with their types: text arrays carry any text as itself, and pair up with
+    /// another array in `unnest`, with no cast in the SQL.
     @Test func arrayLiteralsCarryAnyTextAsItself() throws {
         let connection = try TestDatabase.makeSchema("arrays").connect()
         let values = [
@@ -22,11 +23,15 @@ import Testing
             "  padded  ", "'single'",
         ]
         let rows = try connection.execute(
-            "SELECT t, n::text FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS u (t, n, o) ORDER BY o",
-            [PGArray.literal(values), "{" + values.indices.map(String.init).joined(separator: ",") + "}"]
+            "SELECT t, n::text, pg_typeof(n)::text FROM unnest($1, $2) WITH ORDINALITY AS u (t, n, o) ORDER BY o",
+            [PGArray.texts(values), PGArray.bigints(values.indices.map(Int64.init))]
         ).rows
-        #expect(rows == values.indices.map { [values[$0], String($0)] })
-        #expect(try connection.execute("SELECT cardinality($1::text[])", [PGArray.literal([])]).scalar == "0")
+        #expect(rows == values.indices.map { [values[$0], String($0), "bigint"] })
+        #expect(try connection.execute("SELECT cardinality($1)", [PGArray.texts([])]).scalar == "0")
+        let uuid = "0d4c8b6e-6f3a-4c53-9f1e-2d8b8a4f6e11"
+        #expect(
+            try connection.execute("SELECT pg_typeof($1)::text, ($1)[1]::text", [PGArray.uuids([uuid])]).rows
+                == [["uuid[]", uuid]])
     }
 
     @Test func reportsSQLStateAndMessage() throws {
