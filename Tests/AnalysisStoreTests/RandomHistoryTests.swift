@@ -76,6 +76,13 @@ import Testing
             #expect(quality.graceEndInferred + quality.graceEndUnknown > 0, "\(history): \(quality)")
         }
 
+        // The `episodes` view closes a retry window by the latest notification as the rule in Swift does
+        // (`Episode.closeRetryWindow(asOf:)`, `isMature(asOf:)`): the outcome, the end, whether it is inferred, and
+        // maturity of every stored episode.
+        for environment in ["Production", "Sandbox"] {
+            try expectTheEpisodesViewFollowsTheRule(writer, environment: environment, latest: latest, "\(history)")
+        }
+
         // Customers and their returns, as the store's SQL finds them, are those the rule in Swift states
         // (`CustomerRule`), at the latest data and as of earlier times.
         let first = try #require(loaded.map(\.signedDate).min())
@@ -150,6 +157,34 @@ import Testing
             difference == nil,
             "\(context): \(difference.map { "got \($0.0), expected \($0.1)" } ?? "")"
         )
+    }
+
+    /// Each row of the `episodes` view is the stored episode closed as of the latest notification by the Swift rule.
+    private func expectTheEpisodesViewFollowsTheRule(
+        _ connection: PGConnection, environment: String, latest: Int64, _ context: String
+    ) throws {
+        var expected: [String] = []
+        for var episode in try EpisodeQuery(environment: environment).storedEpisodes(connection) {
+            _ = episode.closeRetryWindow(asOf: latest)
+            let end = episode.end.map(String.init) ?? "-"
+            expected.append(
+                "\(episode.subscription) \(episode.sequence) \(episode.outcome.rawValue) \(end) "
+                    + "\(episode.endInferred) \(episode.isMature(asOf: latest))")
+        }
+        let rows = try connection.execute(
+            """
+            SELECT original_transaction_id || ' ' || sequence || ' ' || outcome || ' '
+                   || coalesce(((extract(epoch FROM end_at) * 1000)::int8)::text, '-') || ' ' || end_inferred || ' '
+                   || mature
+            FROM episodes WHERE environment = $1
+            """,
+            [environment]
+        ).rows.compactMap { $0[0] }
+        let view = rows
+        #expect(view.sorted() == expected.sorted(), "\(context), \(environment): the episodes view")
+        if environment == "Production" {
+            #expect(expected.contains { $0.contains(" expired ") }, "\(context): no expired episode in the view")
+        }
     }
 
     /// The stored customers (at the latest data) and those linked as of each earlier time are
