@@ -235,7 +235,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "PGClient", "Store", "EmbeddedPostgres", "Analysis", "AnalysisStore", "AppStoreNotifications",
-                "AppStoreServerAPI", "TestPKI", "Simulator",
+                "AppStoreServerAPI", "TestPKI", "Simulator", "Ingest",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -329,6 +329,16 @@ let package = Package(
                 "Simulator", "AppStoreNotifications", "NotificationTypes", "TestPKI", "Analysis", "CZlib", "Gzip",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        // The workflows called in process, as the commands call them, where no process is needed: the answers'
+        // logic without argument parsing, exit codes or a `churn` to start.
+        .testTarget(
+            name: "WorkflowsTests",
+            dependencies: [
+                "Workflows", "Analysis", "AnalysisStore", "Reports", "EmbeddedPostgres", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
         ),

@@ -6,89 +6,36 @@ import Testing
 
 /// `churn query` as a user runs it: the built executable against the fixture's schema.
 @Suite struct QueryCommandTests {
-    @Test func recoveryRateByCohortMonthPrintsTheReportsCohortRows() async throws {
+    /// `query returns --bundle-id` reaches the workflow (whose answers `QueryWorkflowTests` checks in process): the
+    /// other app has no expiry, so its answer is the header alone, and a mistyped app exits 64.
+    @Test func returnsTakeAnApp() async throws {
         let fixture = try await QueryFixture.shared()
-        let result = try ChurnCommand.run(
+        let other = try ChurnCommand.run(
             [
-                "query", "recovery-rate", "--group-by", "cohort-month", "--format", "csv", "--database-url",
+                "query", "returns", "--format", "csv", "--bundle-id", QueryFixture.otherApp, "--database-url",
                 fixture.schema.url,
-            ]
-        )
-        #expect(result.status == 0, "\(result.stderr)")
-        let report = ChurnReport(fixture.stored).tables[0]
-        let cohortRows = report.rows.filter { $0[1] == .text(ReportTable.total) }
-            .map { ([$0[0]] + $0.dropFirst(2)).map(\.formatted).joined(separator: ",") }
-        let header = (["cohort"] + report.columns.dropFirst(2)).joined(separator: ",")
-        #expect(result.stdout == ([header] + cohortRows).joined(separator: "\n") + "\n")
-    }
-
-    @Test(arguments: [
-        ("retry-days", RetryDays.fileName), ("revenue", Revenue.fileName), ("grace-whatif", GraceWhatIf.fileName),
-        ("flows", Flows.fileName), ("billing-failures", BillingFailures.fileName),
-        ("data-quality", DataQuality.fileName),
-    ])
-    func v2QuestionsPrintTheReportsFile(question: String, file: String) async throws {
-        let fixture = try await QueryFixture.shared()
-        let result = try ChurnCommand.run(
-            ["query", question, "--format", "csv", "--database-url", fixture.schema.url])
-        #expect(result.status == 0, "\(result.stderr)")
-        let report = try #require(ChurnReport(fixture.stored).tables.first { $0.name == file })
-        #expect(!report.rows.isEmpty)
-        #expect(result.stdout == CSVWriter.render(report))
-    }
-
-    /// `query returns --bundle-id`: only the expiries of that app. B (com.example) is the fixture's one expiry; G, of the
-    /// other app, ended otherwise: its answer is the header alone. An app the environment does not have is refused,
-    /// naming those it has.
-    @Test func returnsOfOneApp() async throws {
-        let fixture = try await QueryFixture.shared()
-        /// The answer's lines; the total row's `expired`, if it has one.
-        func expired(_ arguments: [String]) throws -> (lines: Int, expired: String?) {
-            let result = try ChurnCommand.run(
-                ["query", "returns", "--format", "csv", "--database-url", fixture.schema.url] + arguments)
-            #expect(result.status == 0, "\(result.stderr)")
-            let lines = result.stdout.split(separator: "\n")
-            let total = lines.first { $0.hasPrefix("(all),") }
-            return (lines.count, total.map { String($0.split(separator: ",")[1]) })
-        }
-        #expect(try expired([]).expired == "1")
-        #expect(try expired(["--bundle-id", "com.example"]).expired == "1")
-        let other = try expired(["--bundle-id", QueryFixture.otherApp])
-        #expect(other.lines == 1 && other.expired == nil)
+            ])
+        #expect(other.status == 0 && other.stdout.split(separator: "\n").count == 1, "\(other.stdout)\(other.stderr)")
         let unknown = try ChurnCommand.run(
             ["query", "returns", "--bundle-id", "com.exmaple", "--database-url", fixture.schema.url])
         #expect(unknown.status == 64, "\(unknown.stderr)")
-        #expect(unknown.stderr.contains("com.example.other"), "\(unknown.stderr)")
     }
 
-    /// The questions about the whole environment take no episode filters: their figures are no selection.
+    /// The questions about the whole environment answer with the report's file (its figures: `QueryWorkflowTests`)
+    /// and take no episode filters: their figures are no selection.
     @Test func environmentQuestionsTakeNoEpisodeFilters() async throws {
         let fixture = try await QueryFixture.shared()
-        for question in ["billing-failures", "data-quality"] {
+        for (question, file) in [
+            ("billing-failures", BillingFailures.fileName), ("data-quality", DataQuality.fileName),
+        ] {
+            let answer = try ChurnCommand.run([
+                "query", question, "--format", "csv", "--database-url", fixture.schema.url,
+            ])
+            let report = try #require(ChurnReport(fixture.stored).tables.first { $0.name == file })
+            #expect(answer.status == 0 && answer.stdout == CSVWriter.render(report), "\(question): \(answer.stderr)")
             let filtered = try ChurnCommand.run(
                 ["query", question, "--product", "x", "--database-url", fixture.schema.url])
             #expect(filtered.status == 64, "\(question): \(filtered.stderr)")
-        }
-    }
-
-    /// `--from`/`--to` of flows name weeks: each week shown is the report's row, episodes of earlier starts included.
-    @Test func flowsForAWeekAreThatWeeksRowOfTheReport() async throws {
-        let fixture = try await QueryFixture.shared()
-        let report = try #require(ChurnReport(fixture.stored).tables.first { $0.name == Flows.fileName })
-        let lines = CSVWriter.render(report).split(separator: "\n").map(String.init)
-        // A week in which an episode that started in an earlier week left retry.
-        let weeks = ChurnReport(fixture.stored).flows
-        let index = try #require(
-            weeks.indices.dropFirst().first { weeks[$0].expired + weeks[$0].recoveredAfterGrace > weeks[$0].entered })
-        let week = weeks[index].week.description
-        for range in [["--from", week, "--to", week], ["--from", week]] {
-            let result = try ChurnCommand.run(
-                ["query", "flows", "--format", "csv", "--database-url", fixture.schema.url] + range)
-            #expect(result.status == 0, "\(result.stderr)")
-            let shown = result.stdout.split(separator: "\n").map(String.init)
-            #expect(shown.first == lines.first)
-            #expect(shown.dropFirst().first == lines[index + 1], "\(range)")
-            #expect(shown.count == (range.count == 4 ? 2 : lines.count - index))
         }
     }
 

@@ -6,7 +6,6 @@ import Ingest
 import Logging
 import PGClient
 import TestPKI
-import TestSupport
 
 /// A small signed export, loaded and analyzed once into a schema of its own, and the report computed on it.
 ///
@@ -24,29 +23,29 @@ import TestSupport
 /// | G | 1 | yearly | USA | 10 | | other (refund) | 12 | | 3 |
 ///
 /// Z renews on day 70 (the latest signedDate, so the as-of time); S is a Sandbox subscription, open since day 30.
-struct QueryFixture: Sendable {
-    static let base = SignedStories.dayZero
-    static let monthly = "com.example.monthly"
-    static let yearly = "com.example.yearly"
+package struct QueryFixture: Sendable {
+    package static let base = SignedStories.dayZero
+    package static let monthly = "com.example.monthly"
+    package static let yearly = "com.example.yearly"
 
-    let schema: TestDatabase.Schema
+    package let schema: TestDatabase.Schema
     /// The latest signedDate: day 70.
-    let asOf: Int64
+    package let asOf: Int64
     /// The stored Production episodes, as `churn report` reads them.
-    let stored: EpisodeDataset
+    package let stored: EpisodeDataset
     /// Rows in `notifications` after loading.
-    let notificationCount: Int
+    package let notificationCount: Int
 
     /// Unix ms of `day` days after day 0.
     /// The bundle id of G, the other app's subscription; every other subscription is `com.example`'s.
-    static let otherApp = "com.example.other"
+    package static let otherApp = "com.example.other"
 
-    static func day(_ day: Int64) -> Int64 {
+    package static func day(_ day: Int64) -> Int64 {
         SignedStories.day(day)
     }
 
     /// The fixture, loaded on first use by any test.
-    static func shared() async throws -> QueryFixture {
+    package static func shared() async throws -> QueryFixture {
         try await loaded.value.get()
     }
 
@@ -129,14 +128,18 @@ struct QueryFixture: Sendable {
     }
 
     /// Rows in one of the fixture's tables.
-    static func count(_ table: String, _ connection: PGConnection) throws -> Int {
+    package static func count(_ table: String, _ connection: PGConnection) throws -> Int {
         try connection.execute("SELECT count(*) FROM \(try connection.quoteIdentifier(table))").scalar
             .flatMap { Int($0) } ?? -1
     }
 }
 
 /// Why the fixture could not be loaded.
-struct FixtureError: Error, CustomStringConvertible, Sendable {
-    var message: String
-    var description: String { message }
+package struct FixtureError: Error, CustomStringConvertible, Sendable {
+    package var message: String
+    package var description: String { message }
+
+    package init(message: String) {
+        self.message = message
+    }
 }
