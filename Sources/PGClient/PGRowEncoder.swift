@@ -5,11 +5,14 @@ import CivilTime
 /// that its column cannot hold, or a call of the wrong kind for the column, is refused here with the column's name
 /// rather than by the server with a field length.
 ///
-/// Values are given in the table's column order, one call each, and ``endRow()`` closes a row:
+/// Values are given in the table's column order, one call each, each naming its column, and ``endRow()`` closes a
+/// row. A debug build checks every name against the declaration (`assert`), so a writer that gives two columns of one
+/// type in the wrong order fails its first test instead of storing one in the other:
 ///
 /// ```swift
 /// var rows = PGRowEncoder(StoredTables.subscriptionRenewals)   // environment, original_transaction_id, month, renewals
-/// try rows.append("Production"); try rows.append("1000"); try rows.append("2025-01"); try rows.append(3)
+/// try rows.append("Production", column: "environment"); try rows.append("1000", column: "original_transaction_id")
+/// try rows.append("2025-01", column: "month"); try rows.append(3, column: "renewals")
 /// try rows.endRow()
 /// try connection.copyIn(rows.table.copyFromStdin(binary: true)) { out in try out.write(rows.bytes) }
 /// ```
@@ -36,8 +39,8 @@ package struct PGRowEncoder {
     }
 
     /// Appends a `text` or `uuid` value (a UUID in its text form); `nil` appends NULL.
-    package mutating func append(_ text: String?) throws(PGError) {
-        let type = try next()
+    package mutating func append(_ text: String?, column expected: StaticString? = nil) throws(PGError) {
+        let type = try next(expected)
         guard type == .text || type == .uuid else { throw mismatch(type, "a text") }
         guard let text else { return rows.appendNull() }
         if type == .uuid { try rows.append(uuid: text) } else { try rows.append(text) }
@@ -45,8 +48,10 @@ package struct PGRowEncoder {
 
     /// Appends an integer at the width of its column (`smallint`, `integer` or `bigint`); `nil` appends NULL.
     /// - Throws: ``PGError`` of kind `invalidValue` when the column's type cannot hold the value.
-    package mutating func append<Integer: BinaryInteger>(_ value: Integer?) throws(PGError) {
-        let type = try next()
+    package mutating func append<Integer: BinaryInteger>(
+        _ value: Integer?, column expected: StaticString? = nil
+    ) throws(PGError) {
+        let type = try next(expected)
         guard type == .smallint || type == .integer || type == .bigint else { throw mismatch(type, "an integer") }
         guard let value else { return rows.appendNull() }
         switch type {
@@ -63,16 +68,16 @@ package struct PGRowEncoder {
     }
 
     /// Appends a `boolean`; `nil` appends NULL.
-    package mutating func append(_ value: Bool?) throws(PGError) {
-        let type = try next()
+    package mutating func append(_ value: Bool?, column expected: StaticString? = nil) throws(PGError) {
+        let type = try next(expected)
         guard type == .boolean else { throw mismatch(type, "a boolean") }
         rows.append(value)
     }
 
     /// Appends a `timestamptz` given in Unix milliseconds; `nil` appends NULL.
     /// - Throws: ``PGError`` of kind `invalidValue` when the instant lies outside the years 1–9999.
-    package mutating func append(milliseconds: Int64?) throws(PGError) {
-        let type = try next()
+    package mutating func append(milliseconds: Int64?, column expected: StaticString? = nil) throws(PGError) {
+        let type = try next(expected)
         guard type == .timestamptz else { throw mismatch(type, "a time") }
         guard rows.appendTimestamp(milliseconds: milliseconds) else {
             throw PGError(
@@ -83,16 +88,20 @@ package struct PGRowEncoder {
 
     /// Appends a `timestamptz` given in Unix milliseconds, or NULL when there is none or it lies outside the years
     /// 1–9999.
-    package mutating func append(millisecondsOrNull milliseconds: Int64?) throws(PGError) {
-        let type = try next()
+    package mutating func append(
+        millisecondsOrNull milliseconds: Int64?, column expected: StaticString? = nil
+    ) throws(PGError) {
+        let type = try next(expected)
         guard type == .timestamptz else { throw mismatch(type, "a time") }
         if !rows.appendTimestamp(milliseconds: milliseconds) { rows.appendNull() }
     }
 
     /// Appends an `interval` of `milliseconds`, as whole days and the rest (psql then shows "20 days 06:00:00"
     /// rather than "486:00:00"); `nil` appends NULL.
-    package mutating func append(intervalMilliseconds milliseconds: Int64?) throws(PGError) {
-        let type = try next()
+    package mutating func append(
+        intervalMilliseconds milliseconds: Int64?, column expected: StaticString? = nil
+    ) throws(PGError) {
+        let type = try next(expected)
         guard type == .interval else { throw mismatch(type, "an interval") }
         guard let milliseconds else { return rows.appendNull() }
         let day = CivilDate.millisecondsPerDay
@@ -112,11 +121,15 @@ package struct PGRowEncoder {
         column = 0
     }
 
-    /// The type of the column the next value goes to; moves to the column after.
-    private mutating func next() throws(PGError) -> PGType {
+    /// The type of the column the next value goes to; moves to the column after. A debug build checks that the
+    /// column is the one the writer named.
+    private mutating func next(_ expected: StaticString?) throws(PGError) -> PGType {
         guard column < types.count else {
             throw PGError(kind: .invalidValue, message: "a row of \(table.name) has more than \(types.count) values")
         }
+        assert(
+            expected.map { table.columns[column].name == $0.description } ?? true,
+            "\(table.name): a value for \(expected?.description ?? "") where the declaration has \(name(of: column))")
         column += 1
         return types[column - 1]
     }
