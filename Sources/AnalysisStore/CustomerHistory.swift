@@ -104,11 +104,11 @@ package struct CustomerHistory: Sendable {
                    coalesce(string_agg(DISTINCT previous_original_transaction_id, ' '), '') AS continues
             FROM notifications
             WHERE environment = $1 AND original_transaction_id = ANY($2)
-              AND signed_date <= 'epoch'::timestamptz + $3 * interval '1 millisecond'
+              AND signed_date <= $3
             GROUP BY original_transaction_id
             ORDER BY first_signed, original_transaction_id
             """,
-            [environment, list, asOf]
+            [environment, list, PGInstant(milliseconds: asOf)]
         )
         let words = { (text: String) in text.split(separator: " ").map(String.init) }
         let subscription = try summary.field("original_transaction_id")
@@ -160,10 +160,10 @@ package struct CustomerHistory: Sendable {
                    revocation_percentage, billing_plan_type, notification_uuid::text AS notification_uuid
             FROM notifications
             WHERE environment = $1 AND original_transaction_id = ANY($2)
-              AND signed_date <= 'epoch'::timestamptz + $3 * interval '1 millisecond'
+              AND signed_date <= $3
             ORDER BY signed_date, notification_uuid
             """,
-            [environment, list, asOf]
+            [environment, list, PGInstant(milliseconds: asOf)]
         )
         let signed = try timeline.field("signed_ms")
         let owner = try timeline.field("original_transaction_id")

@@ -21,51 +21,41 @@ package struct EpisodeQuery {
 
     /// The SELECT over `billing_episodes` and its parameters, in the order of `$1`, `$2`, ….
     package var statement: (sql: String, parameters: [any PGParameter]) {
-        var parameters: [any PGParameter] = []
-        func bind(_ value: some PGParameter, as type: String) -> String {
-            parameters.append(value)
-            return "$\(parameters.count)::\(type)"
+        func anyOf(_ column: String, _ values: [String]) -> PGQuery {
+            let list = PGQuery(joining: values.map { value -> PGQuery in "\(bind: value)" }, separator: ", ")
+            return "coalesce(\(sql: column), '') IN (\(query: list))"
         }
-        var conditions = ["environment = \(bind(environment, as: "text"))"]
-        if !filter.bundleIds.isEmpty {
-            let list = filter.bundleIds.map { bind($0, as: "text") }.joined(separator: ", ")
-            conditions.append("coalesce(bundle_id, '') IN (\(list))")
-        }
-        if !filter.productIds.isEmpty {
-            let list = filter.productIds.map { bind($0, as: "text") }.joined(separator: ", ")
-            conditions.append("coalesce(product_id, '') IN (\(list))")
-        }
-        if !filter.storefronts.isEmpty {
-            let list = filter.storefronts.map { bind($0, as: "text") }.joined(separator: ", ")
-            conditions.append("coalesce(storefront, '') IN (\(list))")
-        }
+        var conditions: [PGQuery] = ["environment = \(bind: environment)"]
+        if !filter.bundleIds.isEmpty { conditions.append(anyOf("bundle_id", filter.bundleIds)) }
+        if !filter.productIds.isEmpty { conditions.append(anyOf("product_id", filter.productIds)) }
+        if !filter.storefronts.isEmpty { conditions.append(anyOf("storefront", filter.storefronts)) }
         if let from = filter.startFrom {
-            if let text = Self.timestamp(from) {
-                conditions.append("start_at >= \(bind(text, as: "timestamptz"))")
+            if PGTimestamp.isInRange(milliseconds: from) {
+                conditions.append("start_at >= \(bind: PGInstant(milliseconds: from))")
             } else if from > 0 {
                 conditions.append("false")  // after the year 9999: nothing starts that late
             }
         }
         if let before = filter.startBefore {
-            if let text = Self.timestamp(before) {
-                conditions.append("start_at < \(bind(text, as: "timestamptz"))")
+            if PGTimestamp.isInRange(milliseconds: before) {
+                conditions.append("start_at < \(bind: PGInstant(milliseconds: before))")
             } else if before < 0 {
                 conditions.append("false")  // before the year 1: nothing starts that early
             }
         }
         if let isTrialConversion = filter.isTrialConversion {
-            conditions.append("trial_conversion = \(bind(isTrialConversion, as: "boolean"))")
+            conditions.append("trial_conversion = \(bind: isTrialConversion)")
         }
         if let isFirstEpisode = filter.isFirstEpisode {
             conditions.append(isFirstEpisode ? "sequence = 1" : "sequence <> 1")
         }
-        let sql = """
-            SELECT \(StoredEpisodeColumns.episode.selectList)
+        let query: PGQuery = """
+            SELECT \(sql: StoredEpisodeColumns.episode.selectList)
             FROM billing_episodes
-            WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY \(StoredEpisodeColumns.orderBy)
+            WHERE \(query: PGQuery(joining: conditions, separator: " AND "))
+            ORDER BY \(sql: StoredEpisodeColumns.orderBy)
             """
-        return (sql, parameters)
+        return (query.sql, query.parameters)
     }
 
     /// Passes each stored episode that passes the filter to `body`, in the stored order, as ``EpisodeAnalyzer`` last
@@ -186,10 +176,5 @@ package struct EpisodeQuery {
             if filter.matches(episode) { try body(episode) }
         }
         return graceLengths
-    }
-
-    /// `timestamptz` text of Unix ms, or nil outside the years 1–9999.
-    private static func timestamp(_ milliseconds: Int64) -> String? {
-        PGTimestamp.text(milliseconds: milliseconds).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -184,16 +184,16 @@ package struct StoredDataset {
     package func loadQuality(environment: String, asOf: Int64) throws -> (
         counts: DataQualityCounts, rejections: [String: Int]
     ) {
-        let asOfTime = "'epoch'::timestamptz + $1 * interval '1 millisecond'"
+        let asOfTime = PGInstant(milliseconds: asOf)
         var counts = DataQualityCounts()
         counts.duplicatesSkipped =
             try connection.execute(
                 """
                 SELECT count(*) FROM notification_copies c
                 JOIN source_files f ON f.id = c.source_file_id JOIN load_runs r ON r.id = f.load_run_id
-                WHERE c.signed_date <= \(asOfTime) AND (f.sha256 <> '' OR r.status <> 'running')
+                WHERE c.signed_date <= $1 AND (f.sha256 <> '' OR r.status <> 'running')
                 """,
-                [asOf]
+                [asOfTime]
             ).scalar.flatMap { Int($0) } ?? 0
         var rejections: [String: Int] = [:]
         let result = try connection.execute(
@@ -203,10 +203,10 @@ package struct StoredDataset {
                        AS notifications,
                    count(*) AS inputs
             FROM quarantine
-            WHERE resolved_by_run IS NULL AND (signed_date IS NULL OR signed_date <= \(asOfTime))
+            WHERE resolved_by_run IS NULL AND (signed_date IS NULL OR signed_date <= $1)
             GROUP BY 1, 2
             """,
-            [asOf, environment]
+            [asOfTime, environment]
         )
         let fields = (
             reason: try result.field("reason"), inEnvironment: try result.field("in_environment"),

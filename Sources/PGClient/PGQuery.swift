@@ -26,6 +26,16 @@ package struct PGQuery: ExpressibleByStringInterpolation, Sendable {
         pieces = stringInterpolation.pieces
     }
 
+    /// `queries` one after another with `separator` (SQL text) between them, each keeping its parameters: the
+    /// conditions of a `WHERE` joined by `AND`, the values of an `IN` list by commas.
+    package init(joining queries: [PGQuery], separator: String) {
+        pieces = []
+        for (index, query) in queries.enumerated() {
+            if index > 0 { pieces.append(.sql(separator)) }
+            pieces += query.pieces
+        }
+    }
+
     /// The statement, its parameters written `$1`, `$2`, … in the order bound.
     package var sql: String {
         var text = ""

@@ -153,6 +153,12 @@ import Testing
             ]
         )
         for value in ["b1", "p1", "p2", "USA", "Production", "2023"] { #expect(!statement.sql.contains(value)) }
-        #expect(statement.sql.contains("$8::boolean"))
+        // Each value goes with its type: the boolean as a boolean, the times as instants; the SQL casts none.
+        #expect(statement.sql.contains("trial_conversion = $8"))
+        #expect(
+            statement.parameters.map(\.parameterTypeOID)[5...] == [
+                PGType.timestamptz.oid, PGType.timestamptz.oid, PGType.boolean.oid,
+            ])
+        #expect(statement.sql.firstMatch(of: /\$[0-9]+::/) == nil)
     }
 }
