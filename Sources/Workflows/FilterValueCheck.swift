@@ -1,3 +1,4 @@
+import Analysis
 import PGClient
 
 /// Refuses a filter value that no stored episode of the environment has: a typo in `--bundle-id`, `--product` or
@@ -5,17 +6,14 @@ import PGClient
 enum FilterValueCheck {
     /// - Parameters:
     ///   - environment: the environment the values must be found in.
-    ///   - bundleIds, productIds, storefronts: the values given, any of them empty.
+    ///   - filter: the filter whose apps, products and storefronts are checked.
     /// - Throws: ``WorkflowError/unknownFilterValue(option:value:environment:known:)`` naming the first unknown
     ///   value and the values the environment has; `PGError`.
-    static func check(
-        environment: String, bundleIds: [String], productIds: [String], storefronts: [String],
-        connection: PGConnection
-    ) throws {
+    static func check(environment: String, filter: EpisodeFilter, connection: PGConnection) throws {
         let checks: [(option: String, column: String, values: [String])] = [
-            ("--bundle-id", "bundle_id", bundleIds),
-            ("--product", "product_id", productIds),
-            ("--storefront", "storefront", storefronts),
+            ("--bundle-id", "bundle_id", filter.bundleIds),
+            ("--product", "product_id", filter.productIds),
+            ("--storefront", "storefront", filter.storefronts),
         ]
         for check in checks where check.values.contains(where: { !$0.isEmpty }) {
             let result = try connection.execute(

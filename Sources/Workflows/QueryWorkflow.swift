@@ -61,9 +61,7 @@ package struct QueryWorkflow {
         }
         try AsOfCheck.check(
             asOf: scope.asOf, latest: scope.latestSignedDate, store: StoredDataset(connection: writer), logger: logger)
-        try FilterValueCheck.check(
-            environment: inputs.environment, bundleIds: inputs.filter.bundleIds,
-            productIds: inputs.filter.productIds, storefronts: inputs.filter.storefronts, connection: writer)
+        try FilterValueCheck.check(environment: inputs.environment, filter: inputs.filter, connection: writer)
         var tally = EpisodeQuestion.Tally(inputs.question, asOf: scope.asOf)
         var inScope = 0
         func add(_ episode: Episode) {

@@ -12,23 +12,16 @@ package struct ReturnsWorkflow {
         /// The time to answer as of, Unix milliseconds; nil for the latest `signedDate` loaded.
         package var asOf: Int64?
         package var grouping: Returns.Grouping
-        /// Only the expired episodes of these apps (any, when empty; '' for none).
-        package var bundleIds: [String]
-        /// Only the expired episodes of these products (any, when empty; '' for none).
-        package var productIds: [String]
-        /// Only the expired episodes of these storefronts (any, when empty; '' for none).
-        package var storefronts: [String]
+        /// Only the expired episodes this filter selects: its apps, products and storefronts (as `churn query`'s).
+        package var filter: EpisodeFilter
 
         package init(
-            environment: String, asOf: Int64?, grouping: Returns.Grouping = .month, bundleIds: [String] = [],
-            productIds: [String] = [], storefronts: [String] = []
+            environment: String, asOf: Int64?, grouping: Returns.Grouping = .month, filter: EpisodeFilter = .init()
         ) {
-            self.bundleIds = bundleIds
             self.environment = environment
             self.asOf = asOf
             self.grouping = grouping
-            self.productIds = productIds
-            self.storefronts = storefronts
+            self.filter = filter
         }
     }
 
@@ -54,19 +47,14 @@ package struct ReturnsWorkflow {
     package func run(_ inputs: Inputs) throws -> Answer {
         let episodes = try UpToDateEpisodes(
             target: target, environment: inputs.environment, asOf: inputs.asOf, logger: logger)
-        try FilterValueCheck.check(
-            environment: inputs.environment, bundleIds: inputs.bundleIds, productIds: inputs.productIds,
-            storefronts: inputs.storefronts, connection: episodes.writer)
+        try FilterValueCheck.check(environment: inputs.environment, filter: inputs.filter, connection: episodes.writer)
         let asOf = episodes.asOf
         var expired = CustomerReturns()
         _ = try ReportWriting.stream(
             episodes.source, environment: inputs.environment, asOf: asOf, store: episodes.store,
             reader: episodes.reader
         ) { episode in
-            guard inputs.bundleIds.isEmpty || inputs.bundleIds.contains(episode.bundleId ?? ""),
-                inputs.productIds.isEmpty || inputs.productIds.contains(episode.productId ?? ""),
-                inputs.storefronts.isEmpty || inputs.storefronts.contains(episode.storefront ?? "")
-            else { return }
+            guard inputs.filter.matches(episode) else { return }
             try expired.add(episode)
         }
         var tally = Returns.Tally(asOf: asOf, grouping: inputs.grouping)

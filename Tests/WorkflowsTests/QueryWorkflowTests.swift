@@ -92,7 +92,8 @@ import Workflows
         let workflow = ReturnsWorkflow(target: Self.target(fixture), logger: .test)
         func expired(_ bundleIds: [String]) throws -> [String] {
             let answer = try workflow.run(
-                ReturnsWorkflow.Inputs(environment: "Production", asOf: nil, bundleIds: bundleIds))
+                ReturnsWorkflow.Inputs(
+                    environment: "Production", asOf: nil, filter: EpisodeFilter(bundleIds: bundleIds)))
             let lines = CSVWriter.render(answer.table).split(separator: "\n").dropFirst()
             return lines.map { String($0.split(separator: ",", omittingEmptySubsequences: false)[1]) }
         }

@@ -61,7 +61,7 @@ extension Churn.QueryCommand {
             let answer = try ReturnsWorkflow(target: global.target, logger: global.makeLogger()).run(
                 ReturnsWorkflow.Inputs(
                     environment: scope.environment.rawValue, asOf: try scope.asOfTime(), grouping: groupBy,
-                    bundleIds: bundleIds, productIds: products, storefronts: storefronts))
+                    filter: EpisodeFilter(bundleIds: bundleIds, productIds: products, storefronts: storefronts)))
             FileHandle.standardOutput.write(Data(TableRenderer.render(answer.table, as: format).utf8))
         }
     }
