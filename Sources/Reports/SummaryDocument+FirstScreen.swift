@@ -68,12 +68,7 @@ extension SummaryDocument {
             text += oneFigure(priced, rates)
         } else {
             text += ", expected to bring back " + Self.list(perCurrency(Self.largestFirst(priced)))
-            let rest = priced.count - min(priced.count, Self.namedCurrencies)
-            if rest > 0 {
-                text +=
-                    ", and more in " + HumanFormat.count(rest) + (rest == 1 ? " other currency" : " other currencies")
-            }
-            text += " ([Money](#money))"
+            text += Self.moreCurrencies(priced.count) + " ([Money](#money))"
             if priced.count > 1 { text += "; one figure needs exchange rates (`--exchange-rates FILE`)" }
         }
         if unpriced > 0 {
@@ -130,14 +125,17 @@ extension SummaryDocument {
         if !missing.isEmpty {
             text +=
                 (converted.isEmpty ? ", expected to bring back " : "; without a rate, ")
-                + Self.list(perCurrency(missing))
-            let rest = missing.count - min(missing.count, Self.namedCurrencies)
-            if rest > 0 {
-                text +=
-                    ", and more in " + HumanFormat.count(rest) + (rest == 1 ? " other currency" : " other currencies")
-            }
+                + Self.list(perCurrency(missing)) + Self.moreCurrencies(missing.count)
         }
         return text
+    }
+
+    /// `, and more in 4 other currencies`: the currencies of `count` that ``perCurrency(_:)`` does not name; empty
+    /// when it names them all.
+    static func moreCurrencies(_ count: Int) -> String {
+        let rest = count - min(count, namedCurrencies)
+        guard rest > 0 else { return "" }
+        return ", and more in " + HumanFormat.count(rest) + (rest == 1 ? " other currency" : " other currencies")
     }
 
     /// Rows of `revenue.csv` with the most episodes in retry first (ties in UTF-8 byte order of the currency):
