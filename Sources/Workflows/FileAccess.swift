@@ -23,6 +23,15 @@ package enum FileAccess {
         return nil
     }
 
+    /// The bytes of a file the user named; `name` says which in the error (`schedule file s.txt`).
+    /// - Throws: ``WorkflowError/unreadableInput(name:reason:)`` with the reason of ``problem(readingFile:)``.
+    package static func contents(ofFile path: String, name: String) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw WorkflowError.unreadableInput(name: name, reason: problem(readingFile: path) ?? "unreadable")
+        }
+        return data
+    }
+
     /// `path` made absolute from the current directory, with `.`, `..` and symbolic links resolved: two spellings of
     /// one file give the same text.
     package static func canonicalPath(_ path: String) -> String {

@@ -27,10 +27,7 @@ struct ExchangeRatesOption: ParsableArguments {
     func load() throws -> ExchangeRates? {
         guard let path = exchangeRates else { return nil }
         let name = "--exchange-rates \(path)"
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw WorkflowError.unreadableInput(
-                name: "exchange rates file \(path)", reason: FileAccess.problem(readingFile: path) ?? "unreadable")
-        }
+        let data = try FileAccess.contents(ofFile: path, name: "exchange rates file \(path)")
         guard let text = String(data: data, encoding: .utf8) else {
             throw WorkflowError.invalidInput(name: name, line: nil, reason: "not a text file (its bytes are not UTF-8)")
         }

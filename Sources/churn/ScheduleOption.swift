@@ -22,11 +22,7 @@ struct ScheduleOption: ParsableArguments {
     /// The schedule from the file, or Apple's.
     func load() throws -> MessageSchedule {
         guard let schedule else { return .standard }
-        guard let data = FileManager.default.contents(atPath: schedule) else {
-            throw WorkflowError.unreadableInput(
-                name: "schedule file \(schedule)", reason: FileAccess.problem(readingFile: schedule) ?? "unreadable"
-            )
-        }
+        let data = try FileAccess.contents(ofFile: schedule, name: "schedule file \(schedule)")
         guard let text = String(data: data, encoding: .utf8) else {
             throw ValidationError("--schedule \(schedule): not a text file (its bytes are not UTF-8).")
         }
