@@ -2,9 +2,14 @@ import Foundation
 import Logging
 import PGClient
 
-/// Applies the numbered SQL files of `sql/` in order, each in its own transaction, and records them.
+/// Applies the numbered SQL files of `sql/` in order, each in its own transaction, and records them; then
+/// `sql/views.sql`, the views' one definition, whenever its text differs from the text last applied.
 ///
 /// The files are compiled into the binary, so `churn` finds them from any working directory.
+///
+/// `views.sql` is repeatable, as Flyway's `R__` files are: it runs again after a release changes it, and is recorded
+/// with its text in `schema_repeatables`. It makes every view with CREATE OR REPLACE, so views of a user's own over
+/// them keep working; a change that needs a view dropped or a column renamed goes in a numbered migration first.
 ///
 /// A new schema gets the ``SchemaLayout`` asked for (by the initializer, else by `CHURN_SCHEMA_LAYOUT`, else plain):
 /// for the partitioned layout, `sql/layouts/partitioned.sql` creates the partitioned tables in the transaction of the
@@ -105,6 +110,11 @@ package struct Migrator {
         all.map(\.version).filter { $0 >= first }
     }
 
+    /// `sql/views.sql`: every view, applied after the numbered migrations whenever its text changes.
+    package static let views = Migration(
+        version: 0, name: "views.sql", sql: String(decoding: PackageResources.views_sql, as: UTF8.self)
+    )
+
     /// The first version whose schema can have a layout other than plain (it records the layout, `schema_layout`).
     package static let layoutVersion = 8
 
@@ -118,28 +128,36 @@ package struct Migrator {
     /// The layout asked for by the caller; nil to take `CHURN_SCHEMA_LAYOUT`'s (or plain).
     let requestedLayout: SchemaLayout?
     let environment: [String: String]
+    /// The views' script: ``views`` but in the tests of a changed script.
+    let viewsScript: Migration
 
     /// - Parameters:
     ///   - layout: the layout of a schema this migrator creates. An existing schema with another layout makes
     ///     ``migrate(_:through:)`` throw. Nil: the layout `CHURN_SCHEMA_LAYOUT` names for new schemas, else plain;
     ///     an existing schema then keeps its own.
     ///   - environment: where `CHURN_SCHEMA_LAYOUT` and `CHURN_SCHEMA_PARTITIONS` are read.
+    ///   - views: the views' script to apply after the migrations (``views``, the one compiled in).
     package init(
         logger: Logger,
         layout: SchemaLayout? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        views: Migration = Migrator.views
     ) {
         self.logger = logger
         self.requestedLayout = layout
         self.environment = environment
+        self.viewsScript = views
     }
 
     /// Brings the schema of the connection's `search_path` up to date.
     ///
-    /// Concurrent callers serialize on an advisory lock; each migration commits with its record.
+    /// Concurrent callers serialize on an advisory lock; each migration commits with its record, and the views'
+    /// script with its own.
     /// - Parameter last: the last version to apply (the schema of an older release, for upgrade tests); nil for all.
-    ///   A schema made only up to a version before ``layoutVersion`` is plain, as that release's schemas were.
-    /// - Returns: the versions applied by this call (empty when the schema was current).
+    ///   A schema made only up to a version before ``layoutVersion`` is plain, as that release's schemas were. The
+    ///   views' script runs only when the schema is brought to the latest version: it reads the latest tables.
+    /// - Returns: the versions applied by this call (empty when the numbered migrations were current, even when the
+    ///   views' script ran).
     /// - Throws: ``SchemaLayoutError`` when the layout setting is not valid, or when a layout was passed to the
     ///   initializer and the existing schema has another; ``PGError`` for the database's errors.
     @discardableResult
@@ -151,7 +169,9 @@ package struct Migrator {
         let recorded = try appliedVersions(connection)
         let applied = recorded ?? []
         let isCurrent = Self.all.allSatisfy { applied.contains($0.version) || $0.version > last ?? Int.max }
-        if recorded != nil, isCurrent {
+        let toLatest = Self.all.allSatisfy { $0.version <= last ?? Int.max }
+        let viewsCurrent = try !toLatest || viewsAreCurrent(connection)
+        if recorded != nil, isCurrent, viewsCurrent {
             // Still refuses a layout other than the schema's.
             _ = try layoutToCreate(connection, applied: applied, through: last ?? Int.max)
             return []
@@ -192,7 +212,38 @@ package struct Migrator {
             logger.info("applied migration", metadata: ["migration.name": "\(migration.name)"])
             newlyApplied.append(migration.version)
         }
+        if toLatest, try !viewsAreCurrent(connection) {
+            try connection.withTransaction {
+                try connection.execute(
+                    """
+                    CREATE TABLE IF NOT EXISTS schema_repeatables (
+                        name        text PRIMARY KEY,
+                        sql         text NOT NULL,
+                        applied_at  timestamptz NOT NULL DEFAULT now()
+                    )
+                    """
+                )
+                try connection.executeScript(viewsScript.sql, name: viewsScript.name)
+                try connection.execute(
+                    """
+                    INSERT INTO schema_repeatables (name, sql) VALUES (\(bind: viewsScript.name), \(bind: viewsScript.sql))
+                    ON CONFLICT (name) DO UPDATE SET sql = excluded.sql, applied_at = now()
+                    """
+                )
+            }
+            logger.info("applied the views", metadata: ["migration.name": "\(viewsScript.name)"])
+        }
         return newlyApplied
+    }
+
+    /// Whether `schema_repeatables` records the views' script with the text this migrator applies.
+    private func viewsAreCurrent(_ connection: PGConnection) throws -> Bool {
+        guard try connection.execute("SELECT to_regclass('schema_repeatables') IS NOT NULL").scalar == "t" else {
+            return false
+        }
+        let recorded = try connection.execute(
+            "SELECT sql = \(bind: viewsScript.sql) FROM schema_repeatables WHERE name = \(bind: viewsScript.name)")
+        return recorded.scalar == "t"
     }
 
     /// The versions `schema_migrations` records; nil when the schema has no such table yet.

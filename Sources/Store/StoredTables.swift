@@ -190,6 +190,11 @@ package enum StoredTables {
         "schema_migrations", ["version": .integer, "name": .text, "applied_at": .timestamptz]
     )
 
+    /// One row per repeatable script applied, `sql/views.sql`, with the text applied (``Migrator``).
+    package static let schemaRepeatables = PGTable(
+        "schema_repeatables", ["name": .text, "sql": .text, "applied_at": .timestamptz]
+    )
+
     /// The tables the analysis rebuilds for an environment.
     package static let episodeTables = [
         billingEpisodes, subscriptionAnalysis, subscriptionRenewals, subscriptionLinks, subscriptionPurchases,
@@ -200,5 +205,6 @@ package enum StoredTables {
         notifications, billingEpisodes, subscriptionAnalysis, subscriptionRenewals, renewalMonths, subscriptionLinks,
         subscriptionPurchases, subscriptionCustomers, quarantine, fetchCheckpoints, subscriptionChecks,
         notificationCopies, loadRuns, sourceFiles, analyzedFiles, databaseIdentity, schemaLayout, schemaMigrations,
+        schemaRepeatables,
     ]
 }

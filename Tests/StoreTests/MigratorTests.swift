@@ -12,7 +12,7 @@ import Testing
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("sql")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".sql") }.sorted()
+            .filter { $0.hasSuffix(".sql") && $0.first?.isNumber == true }.sorted()
         #expect(Migrator.all.map(\.name) == files)
         // Each version is its file's number; numbers rise, and one set aside for other work may be missing.
         #expect(Migrator.all.map(\.version) == files.compactMap { Int($0.prefix(3)) })
@@ -22,9 +22,59 @@ import Testing
             let onDisk = try String(contentsOf: directory.appendingPathComponent(migration.name), encoding: .utf8)
             #expect(migration.sql == onDisk, "\(migration.name) differs from the compiled-in copy")
         }
-        let layout = Migrator.partitionedLayout
-        let onDisk = try String(contentsOf: directory.appendingPathComponent(layout.name), encoding: .utf8)
-        #expect(layout.sql == onDisk, "\(layout.name) differs from the compiled-in copy")
+        for script in [Migrator.partitionedLayout, Migrator.views] {
+            let onDisk = try String(contentsOf: directory.appendingPathComponent(script.name), encoding: .utf8)
+            #expect(script.sql == onDisk, "\(script.name) differs from the compiled-in copy")
+        }
+    }
+
+    /// A view is defined in views.sql alone: the numbered migrations that made views before it stay as they ran, and
+    /// no later one makes a view again.
+    @Test func onlyTheMigrationsBeforeViewsSQLMakeAView() throws {
+        let directory = Repository.root.appendingPathComponent("sql")
+        let before = [
+            "003_views.sql", "004_metrics_v2.sql", "011_app_account_tokens.sql", "012_stored_grace_days.sql",
+            "014_stored_retry_window.sql", "017_commitment_plans.sql",
+        ]
+        let makesAView = try Regex(#"(?i)CREATE\s+(OR\s+REPLACE\s+)?VIEW"#)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".sql") && $0.first?.isNumber == true }.sorted()
+        let making = try files.filter {
+            try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8).contains(makesAView)
+        }
+        #expect(making == before, "define views in sql/views.sql, not in a numbered migration")
+    }
+
+    /// views.sql runs after the numbered migrations and again only when its text changes; a view of one's own over
+    /// the views keeps working through a change, and a schema made only up to an older version gets no views.sql.
+    @Test func theViewsScriptRunsAgainOnlyWhenItChanges() throws {
+        let connection = try TestDatabase.makeSchema("repeatable").connect()
+        let applied = "SELECT sql, applied_at::text FROM schema_repeatables WHERE name = 'views.sql'"
+        #expect(try Migrator(logger: .test).migrate(connection, through: 5) == Array(1...5))
+        #expect(try connection.execute("SELECT to_regclass('schema_repeatables') IS NULL").scalar == "t")
+
+        #expect(try Migrator(logger: .test).migrate(connection) == Array(6...(Migrator.all.last?.version ?? 0)))
+        let first = try connection.execute(applied).rows
+        #expect(first.map { $0[0] } == [Migrator.views.sql])
+        try connection.execute("CREATE VIEW my_outcomes AS SELECT outcome, count(*) AS n FROM episodes GROUP BY 1")
+        #expect(try Migrator(logger: .test).migrate(connection) == [])
+        #expect(try connection.execute(applied).rows == first, "the same text is not applied again")
+
+        // A release that changes the script: it runs once, over the view of one's own.
+        var changed = Migrator.views
+        changed.sql += "\nCOMMENT ON VIEW daily_recovery IS 'changed';\n"
+        let comment = "SELECT obj_description('daily_recovery'::regclass)"
+        #expect(try Migrator(logger: .test, views: changed).migrate(connection) == [])
+        #expect(try connection.execute(comment).scalar == "changed")
+        #expect(try connection.execute(applied).rows.map { $0[0] } == [changed.sql])
+        #expect(try connection.execute("SELECT count(*) FROM my_outcomes").scalar == "0")
+        try connection.execute("COMMENT ON VIEW daily_recovery IS 'edited by hand'")
+        #expect(try Migrator(logger: .test, views: changed).migrate(connection) == [])
+        #expect(try connection.execute(comment).scalar == "edited by hand", "an unchanged script does not run")
+
+        // Back to the compiled-in script.
+        #expect(try Migrator(logger: .test).migrate(connection) == [])
+        #expect(try connection.execute(comment).scalar?.hasPrefix("Per environment and day") == true)
     }
 
     @Test func migratesOnceAndRecordsEachVersion() throws {
