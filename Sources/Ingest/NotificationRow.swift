@@ -26,7 +26,8 @@ package struct NotificationRow: Sendable {
     /// The position of `source_line` in ``columns``.
     static let sourceLineField = table.position(of: "source_line") ?? columns.count
 
-    /// Encodes one decoded notification as a row of binary COPY, in the order of ``table``'s columns.
+    /// Encodes one decoded notification as a row of binary COPY, in the order of ``table``'s columns, each value
+    /// named by its column (a debug build checks each name against the declaration: ``CopyBinary/declaration``).
     ///
     /// `signedPayloadSHA256` is the SHA-256 of the compact JWS `decoded` came from, as the export carried it
     /// (``StoredPayloads/digest(of:)``): the loader recognises the same signed text by it when it comes again.
@@ -54,81 +55,96 @@ package struct NotificationRow: Sendable {
         let renewal = decoded.renewalInfo
         let data = payload.data
         do {
-            try row.append(uuid: uuid)
-            try row.append(payload.notificationType?.rawValue)
-            try row.append(payload.subtype?.rawValue)
-            try appendDate(payload.signedDate, "signedDate", &row)
-            try row.append(payload.version)
-            try row.append(environment(of: payload))
-            try row.append(bundleID(of: payload))
+            try row.append(uuid: uuid, column: "notification_uuid")
+            try row.append(payload.notificationType?.rawValue, column: "notification_type")
+            try row.append(payload.subtype?.rawValue, column: "subtype")
+            try appendDate(payload.signedDate, "signed_date", "signedDate", &row)
+            try row.append(payload.version, column: "version")
+            try row.append(environment(of: payload), column: "environment")
+            try row.append(bundleID(of: payload), column: "bundle_id")
             row.append(
                 data?.appAppleId ?? payload.summary?.appAppleId ?? payload.externalPurchaseToken?.appAppleId
-                    ?? payload.appData?.appAppleId)
+                    ?? payload.appData?.appAppleId, column: "app_apple_id")
             if let status = data?.status?.rawValue, let narrow = Int16(exactly: status) {
-                row.append(narrow)
+                row.append(narrow, column: "status")
             } else {
-                row.append(data?.status?.rawValue)
+                row.append(data?.status?.rawValue, column: "status")
             }
-            try row.append(subscription(of: decoded))
-            try row.append(transaction?.transactionId)
-            try row.append(transaction?.webOrderLineItemId)
-            try row.append(transaction?.productId ?? payload.summary?.productId)
-            try row.append(transaction?.subscriptionGroupIdentifier)
-            try row.append(transaction?.storefront)
-            try row.append(transaction?.storefrontId)
-            try appendDate(transaction?.purchaseDate, "data.signedTransactionInfo.purchaseDate", &row)
-            try appendDate(transaction?.originalPurchaseDate, "data.signedTransactionInfo.originalPurchaseDate", &row)
-            try appendDate(transaction?.expiresDate, "data.signedTransactionInfo.expiresDate", &row)
-            row.append(transaction?.price)
-            try row.append(transaction?.currency)
-            try row.append(transaction?.inAppOwnershipType?.rawValue)
-            try row.append(transaction?.transactionReason?.rawValue)
-            row.append(transaction?.offerType?.rawValue)
-            try row.append(transaction?.offerIdentifier)
-            try row.append(transaction?.offerDiscountType?.rawValue)
-            try row.append(transaction?.offerPeriod)
-            try appendDate(transaction?.revocationDate, "data.signedTransactionInfo.revocationDate", &row)
-            row.append(transaction?.revocationReason?.rawValue)
-            try appendDate(renewal?.gracePeriodExpiresDate, "data.signedRenewalInfo.gracePeriodExpiresDate", &row)
-            row.append(renewal?.isInBillingRetryPeriod)
-            row.append(renewal?.expirationIntent?.rawValue)
-            row.append(renewal?.autoRenewStatus?.rawValue)
-            try row.append(renewal?.autoRenewProductId)
-            row.append(renewal?.renewalPrice)
-            try row.append(renewal?.currency)
-            try appendDate(renewal?.renewalDate, "data.signedRenewalInfo.renewalDate", &row)
-            try row.append(nonEmpty(transaction?.appAccountToken) ?? nonEmpty(renewal?.appAccountToken))
-            try row.append(nonEmpty(transaction?.appTransactionId) ?? nonEmpty(renewal?.appTransactionId))
-            try decoded.document.withUnsafeBytes { try row.appendJSONB(utf8: $0) }
-            row.append(verified)
-            row.append(fileID)
-            row.append(Int64(line))
-            row.append(loadRunID)
+            try row.append(subscription(of: decoded), column: "original_transaction_id")
+            try row.append(transaction?.transactionId, column: "transaction_id")
+            try row.append(transaction?.webOrderLineItemId, column: "web_order_line_item_id")
+            try row.append(transaction?.productId ?? payload.summary?.productId, column: "product_id")
+            try row.append(transaction?.subscriptionGroupIdentifier, column: "subscription_group_identifier")
+            try row.append(transaction?.storefront, column: "storefront")
+            try row.append(transaction?.storefrontId, column: "storefront_id")
+            try appendDate(
+                transaction?.purchaseDate, "purchase_date", "data.signedTransactionInfo.purchaseDate", &row)
+            try appendDate(
+                transaction?.originalPurchaseDate, "original_purchase_date",
+                "data.signedTransactionInfo.originalPurchaseDate", &row)
+            try appendDate(transaction?.expiresDate, "expires_date", "data.signedTransactionInfo.expiresDate", &row)
+            row.append(transaction?.price, column: "price")
+            try row.append(transaction?.currency, column: "currency")
+            try row.append(transaction?.inAppOwnershipType?.rawValue, column: "in_app_ownership_type")
+            try row.append(transaction?.transactionReason?.rawValue, column: "transaction_reason")
+            row.append(transaction?.offerType?.rawValue, column: "offer_type")
+            try row.append(transaction?.offerIdentifier, column: "offer_identifier")
+            try row.append(transaction?.offerDiscountType?.rawValue, column: "offer_discount_type")
+            try row.append(transaction?.offerPeriod, column: "offer_period")
+            try appendDate(
+                transaction?.revocationDate, "revocation_date", "data.signedTransactionInfo.revocationDate", &row)
+            row.append(transaction?.revocationReason?.rawValue, column: "revocation_reason")
+            try appendDate(
+                renewal?.gracePeriodExpiresDate, "grace_period_expires_date",
+                "data.signedRenewalInfo.gracePeriodExpiresDate", &row)
+            row.append(renewal?.isInBillingRetryPeriod, column: "is_in_billing_retry_period")
+            row.append(renewal?.expirationIntent?.rawValue, column: "expiration_intent")
+            row.append(renewal?.autoRenewStatus?.rawValue, column: "auto_renew_status")
+            try row.append(renewal?.autoRenewProductId, column: "auto_renew_product_id")
+            row.append(renewal?.renewalPrice, column: "renewal_price")
+            try row.append(renewal?.currency, column: "renewal_currency")
+            try appendDate(renewal?.renewalDate, "renewal_date", "data.signedRenewalInfo.renewalDate", &row)
+            try row.append(
+                nonEmpty(transaction?.appAccountToken) ?? nonEmpty(renewal?.appAccountToken),
+                column: "app_account_token")
+            try row.append(
+                nonEmpty(transaction?.appTransactionId) ?? nonEmpty(renewal?.appTransactionId),
+                column: "app_transaction_id")
+            try decoded.document.withUnsafeBytes { try row.appendJSONB(utf8: $0, column: "payload") }
+            row.append(verified, column: "verified")
+            row.append(fileID, column: "source_file_id")
+            row.append(Int64(line), column: "source_line")
+            row.append(loadRunID, column: "load_run_id")
             if let signedPayloadSHA256 {
-                signedPayloadSHA256.withUnsafeBytes { row.append(bytea: $0) }
+                signedPayloadSHA256.withUnsafeBytes { row.append(bytea: $0, column: "signed_payload_sha256") }
             } else {
-                row.appendNull()
+                row.appendNull(column: "signed_payload_sha256")
             }
-            try row.append(nonEmpty(transaction?.previousOriginalTransactionId))
-            try row.append(transaction?.revocationType?.rawValue)
-            row.append(transaction?.revocationPercentage)
-            try row.append(transaction?.billingPlanType?.rawValue)
+            try row.append(
+                nonEmpty(transaction?.previousOriginalTransactionId), column: "previous_original_transaction_id")
+            try row.append(transaction?.revocationType?.rawValue, column: "revocation_type")
+            row.append(transaction?.revocationPercentage, column: "revocation_percentage")
+            try row.append(transaction?.billingPlanType?.rawValue, column: "billing_plan_type")
             let commitment = transaction?.commitmentInfo
-            row.append(commitment?.billingPeriodNumber)
-            row.append(commitment?.totalBillingPeriods)
+            row.append(commitment?.billingPeriodNumber, column: "commitment_billing_period_number")
+            row.append(commitment?.totalBillingPeriods, column: "commitment_total_billing_periods")
             try appendDate(
-                commitment?.commitmentExpiresDate, "data.signedTransactionInfo.commitmentInfo.commitmentExpiresDate",
-                &row)
-            row.append(commitment?.commitmentPrice)
-            try row.append(renewal?.renewalBillingPlanType?.rawValue)
+                commitment?.commitmentExpiresDate, "commitment_expires_date",
+                "data.signedTransactionInfo.commitmentInfo.commitmentExpiresDate", &row)
+            row.append(commitment?.commitmentPrice, column: "commitment_price")
+            try row.append(renewal?.renewalBillingPlanType?.rawValue, column: "renewal_billing_plan_type")
             let renewalCommitment = renewal?.commitmentInfo
-            try row.append(renewalCommitment?.commitmentAutoRenewProductId)
-            row.append(renewalCommitment?.commitmentAutoRenewStatus?.rawValue)
-            try row.append(renewalCommitment?.commitmentRenewalBillingPlanType?.rawValue)
+            try row.append(
+                renewalCommitment?.commitmentAutoRenewProductId, column: "renewal_commitment_product_id")
+            row.append(
+                renewalCommitment?.commitmentAutoRenewStatus?.rawValue, column: "renewal_commitment_auto_renew_status")
+            try row.append(
+                renewalCommitment?.commitmentRenewalBillingPlanType?.rawValue,
+                column: "renewal_commitment_billing_plan_type")
             try appendDate(
-                renewalCommitment?.commitmentRenewalDate, "data.signedRenewalInfo.commitmentInfo.commitmentRenewalDate",
-                &row)
-            row.append(renewalCommitment?.commitmentRenewalPrice)
+                renewalCommitment?.commitmentRenewalDate, "renewal_commitment_date",
+                "data.signedRenewalInfo.commitmentInfo.commitmentRenewalDate", &row)
+            row.append(renewalCommitment?.commitmentRenewalPrice, column: "renewal_commitment_price")
             row.endRow()
         } catch let rejection as RowRejection {
             throw rejection
@@ -166,12 +182,15 @@ package struct NotificationRow: Sendable {
             ?? payload.appData?.bundleId
     }
 
+    /// Appends a time to `column`, refusing the row when it lies outside the years 1–9999.
+    /// - Parameter field: the notification's field the time came from, for the refusal's detail.
     private static func appendDate(
         _ milliseconds: Int64?,
+        _ column: StaticString,
         _ field: String,
         _ row: inout CopyBinary
     ) throws(RowRejection) {
-        guard row.appendTimestamp(milliseconds: milliseconds) else {
+        guard row.appendTimestamp(milliseconds: milliseconds, column: column) else {
             throw RowRejection(.dateOutOfRange, "\(field) \(milliseconds ?? 0) is outside the years 1–9999")
         }
     }

@@ -28,10 +28,18 @@ package struct CopyBinary: Sendable {
     package private(set) var bytes: [UInt8] = []
     /// Where the current row's field count goes; nil between rows.
     private var rowStart: Int?
-    private var fieldsInRow: Int16 = 0
+    /// The fields of the current row so far: the position of the next field's column.
+    private(set) var fieldsInRow: Int16 = 0
+    /// The table whose rows these are, when the writer names each value's column (``append(_:column:)`` and its
+    /// kin): a debug build checks each name against the declaration's column at that position.
+    package let declaration: PGTable?
 
-    package init(reservingCapacity capacity: Int = 0) {
+    /// - Parameters:
+    ///   - capacity: the bytes to reserve.
+    ///   - declaration: the table whose rows these are, for the debug check of the names a writer gives.
+    package init(reservingCapacity capacity: Int = 0, declaration: PGTable? = nil) {
         bytes.reserveCapacity(capacity)
+        self.declaration = declaration
     }
 
     /// Number of bytes encoded so far.
@@ -200,6 +208,10 @@ package struct CopyBinary: Sendable {
 
     /// Ends the current row, writing its field count.
     package mutating func endRow() {
+        assert(
+            declaration.map { Int(fieldsInRow) == $0.columns.count } ?? true,
+            "a row of \(declaration?.name ?? "") ended after \(fieldsInRow) of its \(declaration?.columns.count ?? 0) columns"
+        )
         guard let start = rowStart else {
             // A row without fields.
             bytes.append(0)

@@ -252,7 +252,7 @@ import Testing
             try connection.execute("CREATE TABLE \(table) (LIKE notifications INCLUDING DEFAULTS)")
         }
         let samples = try Self.samples()
-        var rows = CopyBinary()
+        var rows = CopyBinary(declaration: NotificationRow.table)
         var lines: [String] = []
         for (index, token) in samples.enumerated() {
             let decoded = try NotificationDecoder.decodeSignedPayload(token)

@@ -64,6 +64,41 @@ import Testing
         #expect(rows.bytes.isEmpty, "nothing of a refused value is written")
     }
 
+    /// Values that name their columns, in the declaration's order, encode as the unnamed appends do.
+    @Test func namedValuesEncodeAsUnnamedOnes() throws {
+        let table = PGTable("pairs", ["label": .text, "count": .integer, "at": .timestamptz, "ok": .boolean])
+        var named = CopyBinary(declaration: table)
+        try named.append("a", column: "label")
+        named.append(Int32(3), column: "count")
+        let inRange = named.appendTimestamp(milliseconds: 0, column: "at")
+        #expect(inRange)
+        named.appendNull(column: "ok")
+        named.endRow()
+        var unnamed = CopyBinary()
+        try unnamed.append("a")
+        unnamed.append(Int32(3))
+        unnamed.appendTimestamp(milliseconds: 0)
+        unnamed.appendNull()
+        unnamed.endRow()
+        #expect(named.bytes == unnamed.bytes)
+    }
+
+    #if DEBUG
+        /// A debug build stops a writer that gives a value for another column than the declaration has at that
+        /// position, or ends a row short of the declaration's columns.
+        @Test func aDebugBuildStopsAValueForTheWrongColumnAndAShortRow() async {
+            await #expect(processExitsWith: .failure) {
+                var rows = CopyBinary(declaration: PGTable("pairs", ["first": .text, "second": .text]))
+                try? rows.append("2", column: "second")
+            }
+            await #expect(processExitsWith: .failure) {
+                var rows = CopyBinary(declaration: PGTable("pairs", ["first": .text, "second": .text]))
+                try? rows.append("1", column: "first")
+                rows.endRow()
+            }
+        }
+    #endif
+
     @Test func refusesANulByteInTextAndJSON() {
         var rows = CopyBinary()
         #expect(throws: PGError.self) { try rows.append("a\u{0}b") }
