@@ -212,7 +212,7 @@ package struct Migrator {
             logger.info("applied migration", metadata: ["migration.name": "\(migration.name)"])
             newlyApplied.append(migration.version)
         }
-        if toLatest, try !viewsAreCurrent(connection) {
+        if !viewsCurrent {
             try connection.withTransaction {
                 try connection.execute(
                     """
