@@ -1,3 +1,4 @@
+import Analysis
 import Crypto
 import Foundation
 import SwiftASN1

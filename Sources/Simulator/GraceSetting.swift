@@ -1,3 +1,5 @@
+import Analysis
+
 /// The app's billing grace period setting (App Store Connect offers 3, 16 or 28 days, or none). A weekly product's
 /// grace period lasts at most ``weeklyMaximumDays`` whatever the setting.
 package enum GraceSetting: Hashable, Sendable, CustomStringConvertible {

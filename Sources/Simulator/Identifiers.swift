@@ -1,3 +1,5 @@
+import Analysis
+
 /// The simulator's identifiers: numeric strings shaped like Apple's, unique per account and purchase, and UUIDs.
 ///
 /// Accounts are numbered from the subscriber's index: `4 · index` for the purchaser, `+ 1 … + 3` for family members.

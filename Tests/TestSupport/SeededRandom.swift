@@ -1,6 +1,7 @@
+import Analysis
 import Simulator
 
-/// A seedable generator for property tests, drawing from the simulator's ``SplitMix64``: the same seed gives the same
+/// A seedable generator for property tests, drawing from ``SplitMix64``: the same seed gives the same
 /// inputs in every run, so a failing input can be found again from the seed the test names.
 package struct SeededRandom: RandomNumberGenerator, Sendable {
     private var generator: SplitMix64

@@ -1,9 +1,9 @@
 /// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64): the same seed gives the same numbers on
-/// every platform and in every run, which is what makes a simulated export reproducible.
+/// every platform and in every run, which is what makes a simulated export and a bootstrap interval reproducible.
 ///
-/// Not for cryptography. Each subscriber gets its own generators, derived from the run's seed, its index and a
-/// stream number (``init(seed:index:stream:)``), so a subscriber's history does not depend on which thread made it
-/// or on how many subscribers came before.
+/// Not for cryptography. Each purpose gets its own generator, derived from a seed, an index and a stream number
+/// (``init(seed:index:stream:)``): the simulator's subscribers, so that a subscriber's history does not depend on
+/// which thread made it or on how many subscribers came before, and each bootstrap of the report.
 package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
@@ -37,6 +37,12 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
     /// A value uniformly distributed in `range` (which must not be empty).
     package mutating func int64(in range: ClosedRange<Int64>) -> Int64 {
         Int64.random(in: range, using: &self)
+    }
+
+    /// A value uniformly distributed in `0 ..< count` (which must be positive), by the high half of a full-width
+    /// product (Lemire's method without its rejection step: the bias is below `count` / 2⁶⁴).
+    package mutating func index(below count: Int) -> Int {
+        Int(next().multipliedFullWidth(by: UInt64(count)).high)
     }
 
     /// An index drawn with the given relative weights (at least one must be positive).
