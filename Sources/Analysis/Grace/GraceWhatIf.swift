@@ -37,12 +37,14 @@ package enum GraceWhatIf {
         }
 
         package static let off = Setting(duration: nil, renewalType: nil)
+        /// The durations App Store Connect offers, in days.
+        package static let durations = [3, 16, 28]
 
         /// Every setting, in the table's order: off, then 3, 16 and 28 days, each with all renewals and with paid
         /// to paid only.
         package static let all: [Setting] =
             [off]
-            + [3, 16, 28].flatMap { days in
+            + durations.flatMap { days in
                 RenewalType.allCases.map { Setting(duration: days, renewalType: $0) }
             }
 

@@ -16,6 +16,8 @@ extension ChurnReport {
         /// The usual grace lengths of the episodes added: the report's scope is every episode, so these are the
         /// lengths that dated its grace periods.
         var graceLengths = GraceLengths(observedIn: [])
+        /// Each product's grace length by month, which shows when an app's setting changed.
+        var graceMonths = GraceChange.Months()
         var openEpisodes: OpenEpisodes.Tally
         var flows: Flows.Tally
         /// Episodes started per month of t0, for `billing_failures.csv`.
@@ -48,9 +50,17 @@ extension ChurnReport {
             revenue.add(episode)
             graceWhatIf.add(episode)
             graceLengths.observe(episode)
+            graceMonths.add(episode)
             openEpisodes.add(episode)
             flows.add(episode)
             started.add(episode.cohort(.month))
+        }
+
+        /// The evaluation of every grace change the episodes added show or the options state, to which a second
+        /// pass adds the same episodes again (``GraceChange/Evaluation``): which episodes it needs is known only once
+        /// all have been seen. Empty, needing no second pass, without a change.
+        package var graceChangeEvaluation: GraceChange.Evaluation {
+            GraceChange.Evaluation(changes: graceMonths.changes(stated: options.statedGraceChanges), asOf: asOf)
         }
     }
 }

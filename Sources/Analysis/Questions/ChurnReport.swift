@@ -5,10 +5,16 @@ package struct ChurnReport: Hashable, Sendable {
         /// Cohorts by month (default) or ISO week.
         package var granularity: CalendarPeriod.Granularity
         package var schedule: MessageSchedule
+        /// Grace changes the user states (`--grace-change`), which replace those detected in their app and month.
+        package var statedGraceChanges: [GraceChange.Stated]
 
-        package init(granularity: CalendarPeriod.Granularity = .month, schedule: MessageSchedule = .standard) {
+        package init(
+            granularity: CalendarPeriod.Granularity = .month, schedule: MessageSchedule = .standard,
+            statedGraceChanges: [GraceChange.Stated] = []
+        ) {
             self.granularity = granularity
             self.schedule = schedule
+            self.statedGraceChanges = statedGraceChanges
         }
     }
 
@@ -25,6 +31,8 @@ package struct ChurnReport: Hashable, Sendable {
     package var retryDays: [RetryDays.Day]
     package var revenue: [Revenue.Row]
     package var graceWhatIf: [GraceWhatIf.Row]
+    /// `grace_change.csv`: what each change of an app's grace setting did; empty (and no file) without a change.
+    package var graceChanges: [GraceChange.Row]
     /// Every open episode with its recovery chance, by t0.
     package var openEpisodes: [OpenEpisodes.Row]
     /// The open episodes of 61 days before, their chances then against their outcomes now.
@@ -49,9 +57,13 @@ package struct ChurnReport: Hashable, Sendable {
     ) {
         var tally = Tally(asOf: dataset.asOf, options: options)
         for episode in dataset.episodes { tally.add(episode) }
+        var evaluation = tally.graceChangeEvaluation
+        if !evaluation.isEmpty {
+            for episode in dataset.episodes { evaluation.add(episode) }
+        }
         self.init(
             tally, dataQuality: dataset.dataQuality, renewals: dataset.renewals, rejections: rejections,
-            forecastCheck: forecastCheck)
+            forecastCheck: forecastCheck, graceChanges: evaluation.rows())
     }
 
     /// Computes every figure from episodes already added up.
@@ -64,11 +76,14 @@ package struct ChurnReport: Hashable, Sendable {
     ///   - forecastCheck: the check of the method on the episodes open 61 days before; nil for none.
     ///   - returns: `returns.csv`'s rows (``Returns/Tally``), which need the customers' purchases besides the
     ///     episodes; none when not at hand.
+    ///   - graceChanges: the rows of ``Tally/graceChangeEvaluation`` after a second pass over the episodes; none
+    ///     when it is empty.
     package init(
         _ tally: Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts, rejections: [String: Int] = [:],
-        forecastCheck: ForecastCheck.Check? = nil, returns: [Returns.Row] = []
+        forecastCheck: ForecastCheck.Check? = nil, returns: [Returns.Row] = [], graceChanges: [GraceChange.Row] = []
     ) {
         self.returns = returns
+        self.graceChanges = graceChanges
         options = tally.options
         recoveryByCohort = tally.recoveryByCohort.rows
         let curves = tally.recoveryCurve.curves
