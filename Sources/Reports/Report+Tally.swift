@@ -29,7 +29,9 @@ extension Report {
             self.options = options
             figures = ChurnReport.Tally(
                 asOf: asOf,
-                options: ChurnReport.Options(granularity: options.granularity, schedule: options.schedule))
+                options: ChurnReport.Options(
+                    granularity: options.granularity, schedule: options.schedule,
+                    statedGraceChanges: options.statedGraceChanges))
         }
 
         /// Adds one finished episode (``EpisodeDataset/finish()``) of the report's scope.
@@ -49,5 +51,9 @@ extension Report {
                 withoutGrace.add(episode, asOf: asOf)
             }
         }
+
+        /// The evaluation of the grace changes, for a second pass over the same episodes
+        /// (``ChurnReport/Tally/graceChangeEvaluation``).
+        package var graceChangeEvaluation: GraceChange.Evaluation { figures.graceChangeEvaluation }
     }
 }

@@ -36,6 +36,8 @@ package struct Report: Sendable {
         /// The user's exchange rates (`--exchange-rates FILE`), for the summary's one figure of what is at stake; nil
         /// for none. No other file depends on them.
         package var exchangeRates: ExchangeRates?
+        /// Grace changes the user states (`--grace-change`), which replace those detected in their app and month.
+        package var statedGraceChanges: [GraceChange.Stated] = []
 
         package init(
             granularity: CalendarPeriod.Granularity = .month,
@@ -217,7 +219,13 @@ package struct Report: Sendable {
     package init(dataset: EpisodeDataset, options: Options = Options(), forecastCheck: ForecastCheck.Check? = nil) {
         var tally = Tally(asOf: dataset.asOf, options: options)
         for episode in dataset.episodes { tally.add(episode) }
-        self.init(tally, dataQuality: dataset.dataQuality, renewals: dataset.renewals, forecastCheck: forecastCheck)
+        var evaluation = tally.graceChangeEvaluation
+        if !evaluation.isEmpty {
+            for episode in dataset.episodes { evaluation.add(episode) }
+        }
+        self.init(
+            tally, dataQuality: dataset.dataQuality, renewals: dataset.renewals, forecastCheck: forecastCheck,
+            graceChanges: evaluation.rows())
     }
 
     /// Computes every figure of the report from episodes already added up.
@@ -229,9 +237,11 @@ package struct Report: Sendable {
     ///   - renewals: ordinary renewals per month (``EpisodeDataset/renewals``).
     ///   - forecastCheck: the check of the method on the episodes open 61 days before; nil for none.
     ///   - returns: `returns.csv`'s rows; none when not at hand.
+    ///   - graceChanges: `grace_change.csv`'s rows, from a second pass over the episodes
+    ///     (``Tally/graceChangeEvaluation``); none without a change.
     package init(
         _ tally: Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts,
-        forecastCheck: ForecastCheck.Check? = nil, returns: [Returns.Row] = []
+        forecastCheck: ForecastCheck.Check? = nil, returns: [Returns.Row] = [], graceChanges: [GraceChange.Row] = []
     ) {
         let options = tally.options
         let asOf = tally.asOf
@@ -240,7 +250,7 @@ package struct Report: Sendable {
         self.options = options
         let figures = ChurnReport(
             tally.figures, dataQuality: dataQuality, renewals: renewals, rejections: options.rejections,
-            forecastCheck: forecastCheck, returns: returns)
+            forecastCheck: forecastCheck, returns: returns, graceChanges: graceChanges)
         self.figures = figures
         let curve = figures.recoveryCurve
         self.curve = curve

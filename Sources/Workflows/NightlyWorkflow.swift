@@ -1,3 +1,4 @@
+import Analysis
 import AnalysisStore
 import EmbeddedPostgres
 import Foundation
@@ -34,14 +35,17 @@ package struct NightlyWorkflow {
         /// The user's exchange rates (`--exchange-rates FILE`), for the summary's one figure of what is at stake;
         /// nil for none.
         package var exchangeRates: ExchangeRates?
+        /// Grace changes the user states (`--grace-change`), for `grace_change.csv`.
+        package var graceChanges: [GraceChange.Stated]
 
         package init(
             paths: [String], glob: [String], options: LoadOptions, fetch: FetchJob?, reportsRoot: String,
             environment: String, maxRejects: Int, expectsNewData: Bool, lockTimeout: Double, repair: RepairJob? = nil,
-            exchangeRates: ExchangeRates? = nil
+            exchangeRates: ExchangeRates? = nil, graceChanges: [GraceChange.Stated] = []
         ) {
             self.repair = repair
             self.exchangeRates = exchangeRates
+            self.graceChanges = graceChanges
             self.paths = paths
             self.glob = glob
             self.options = options
@@ -182,7 +186,7 @@ package struct NightlyWorkflow {
             let written = try ReportWriting.write(
                 .stored, environment: inputs.environment, asOf: asOf, store: store, reader: reader, root: root,
                 directory: root.appendingPathComponent(name, isDirectory: true), isAsOfGiven: false,
-                exchangeRates: inputs.exchangeRates)
+                exchangeRates: inputs.exchangeRates, graceChanges: inputs.graceChanges)
             try LatestLink.point(in: root, at: name)
             // A run killed just before this one may still have held its lock at the start; mark it now.
             try Loader.markAbandonedRuns(connection: writer)

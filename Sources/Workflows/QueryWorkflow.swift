@@ -74,6 +74,14 @@ package struct QueryWorkflow {
             let graceLengths = try query.forEachEpisodeWithGraceLengths(
                 in: scope, connection: writer, reader: reader, add)
             groups = tally.answer(graceLengths: graceLengths)
+        } else if inputs.question.kind == .graceChange {
+            // The windows of a change are known once every episode has been seen: a second pass adds theirs.
+            try query.forEachEpisode(in: scope, connection: writer, reader: reader, add)
+            var evaluation = tally.graceChangeEvaluation
+            if !evaluation.isEmpty {
+                try query.forEachEpisode(in: scope, connection: writer, reader: reader) { evaluation.add($0) }
+            }
+            groups = [EpisodeQuestion.Group(key: nil, figures: .graceChange(evaluation.rows()))]
         } else {
             try query.forEachEpisode(in: scope, connection: writer, reader: reader, add)
             groups = tally.answer

@@ -24,6 +24,8 @@ package struct ReportWorkflow {
         /// The user's exchange rates (`--exchange-rates FILE`), for the summary's one figure of what is at stake;
         /// nil for none. They change `summary.md` only, so a report with them is still the nightly's.
         package var exchangeRates: ExchangeRates?
+        /// Grace changes the user states (`--grace-change`), for `grace_change.csv`.
+        package var graceChanges: [GraceChange.Stated]
 
         /// Whether this is the report `churn nightly` would write now: as of the latest data, in its dated directory,
         /// with the nightly's granularity and schedule and no file of Apple's. Such a report also moves the root's
@@ -35,8 +37,9 @@ package struct ReportWorkflow {
         package init(
             environment: String, asOf: Int64?, out: String?, reportsRoot: String,
             granularity: CalendarPeriod.Granularity, schedule: MessageSchedule, appleReports: [String]? = nil,
-            exchangeRates: ExchangeRates? = nil
+            exchangeRates: ExchangeRates? = nil, graceChanges: [GraceChange.Stated] = []
         ) {
+            self.graceChanges = graceChanges
             self.appleReports = appleReports
             self.exchangeRates = exchangeRates
             self.environment = environment
@@ -75,7 +78,7 @@ package struct ReportWorkflow {
             episodes.source, environment: inputs.environment, asOf: asOf, store: episodes.store,
             reader: episodes.reader, root: root, directory: directory, granularity: inputs.granularity,
             schedule: inputs.schedule, isAsOfGiven: inputs.asOf != nil, apple: apple,
-            exchangeRates: inputs.exchangeRates)
+            exchangeRates: inputs.exchangeRates, graceChanges: inputs.graceChanges)
         if inputs.isTheNightlysReport {
             try LatestLink.point(in: root, at: Report.directoryName(asOf: asOf))
         }

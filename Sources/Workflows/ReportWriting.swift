@@ -37,12 +37,14 @@ package enum ReportWriting {
         schedule: MessageSchedule = .standard,
         isAsOfGiven: Bool,
         apple: AppleReportSet? = nil,
-        exchangeRates: ExchangeRates? = nil
+        exchangeRates: ExchangeRates? = nil,
+        graceChanges: [GraceChange.Stated] = []
     ) throws -> WrittenReport {
         try writeStreamed(
             environment: environment, asOf: asOf, store: store, reader: reader, root: root, directory: directory,
             granularity: granularity, schedule: schedule, isAsOfGiven: isAsOfGiven,
-            customersAsOfLatest: episodes == .stored, apple: apple, exchangeRates: exchangeRates
+            customersAsOfLatest: episodes == .stored, apple: apple, exchangeRates: exchangeRates,
+            graceChanges: graceChanges
         ) { body in
             try stream(episodes, environment: environment, asOf: asOf, store: store, reader: reader, body)
         }
@@ -77,12 +79,14 @@ package enum ReportWriting {
         customersAsOfLatest: Bool,
         apple: AppleReportSet?,
         exchangeRates: ExchangeRates?,
+        graceChanges: [GraceChange.Stated],
         episodes: (_ body: (Episode) throws -> Void) throws -> EpisodeDataset
     ) throws -> WrittenReport {
         var (options, previousReportProblem) = try options(
             asOf: asOf, store: store, environment: environment, root: root, granularity: granularity,
             schedule: schedule, isAsOfGiven: isAsOfGiven)
         options.exchangeRates = exchangeRates
+        options.statedGraceChanges = graceChanges
         var tally = Report.Tally(asOf: asOf, options: options)
         var check = try ForecastCheckTally(
             rebuilt: isAsOfGiven, environment: environment, asOf: asOf, store: store, reader: reader)
@@ -98,9 +102,14 @@ package enum ReportWriting {
         try expired.followUps(
             environment: environment, asOf: asOf, customersAsOfLatest: customersAsOfLatest, store: store
         ) { returns.add($0) }
+        // A grace change needs the episodes of its windows, known once every episode has been seen: a second pass.
+        var evaluation = tally.graceChangeEvaluation
+        if !evaluation.isEmpty {
+            _ = try episodes { evaluation.add($0) }
+        }
         var report = Report(
             tally, dataQuality: counts.dataQuality, renewals: counts.renewals, forecastCheck: check.check,
-            returns: returns.rows)
+            returns: returns.rows, graceChanges: evaluation.rows())
         if let apple, let billingIssueDays {
             report.appleComparison = AppleComparison(ours: billingIssueDays, apple: apple)
         }

@@ -201,7 +201,9 @@ import Testing
         [], [.offerType, .graceLength], [.product, .storefront, .cohortWeek],
     ]
 
-    @Test(arguments: EpisodeQuestion.Kind.allCases)
+    /// Every kind but `grace-change`, which takes no grouping and has no row without a change of the grace setting
+    /// (its JSON answer is read in PlantedGraceChangeTests).
+    @Test(arguments: EpisodeQuestion.Kind.allCases.filter { $0 != .graceChange })
     func everyColumnHoldsOneJSONType(_ kind: EpisodeQuestion.Kind) async throws {
         let fixture = try await QueryFixture.shared()
         for grouping in Self.groupings {

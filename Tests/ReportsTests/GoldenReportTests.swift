@@ -77,13 +77,18 @@ import Testing
 
     /// Every CSV file of a report has the columns docs/METRICS.md ("Report files") lists for it, grouping columns
     /// first, and every record as many fields as its header (read by an RFC 4180 reader of the test's own); every
-    /// file the table lists is written, but for the commitment plans' curve (``CommitmentReportTests``).
+    /// file the table lists is written, but for the commitment plans' curve (``CommitmentReportTests``) and
+    /// `grace_change.csv`, written only when a grace setting changed (its header is checked here, its rows in
+    /// PlantedGraceChangeTests).
     @Test func csvFilesHaveTheColumnsTheMetricsDocumentNames() throws {
         let documented = try Self.documentedColumns()
         for report in [Sample.report(), Lifecycle.report()] {
             let files = try report.files().filter { $0.name.hasSuffix(".csv") }
-            // The commitment plans' curve is written only for a scope that holds a commitment episode.
-            #expect(Set(files.map(\.name)) == Set(documented.keys).subtracting([RecoveryCurve.commitmentFileName]))
+            // The commitment plans' curve is written only for a scope that holds a commitment episode, and
+            // grace_change.csv only when a grace setting changed.
+            #expect(
+                Set(files.map(\.name))
+                    == Set(documented.keys).subtracting([RecoveryCurve.commitmentFileName, GraceChange.fileName]))
             for file in files {
                 let records = Self.records(file.contents)
                 #expect(records.first == documented[file.name], "\(file.name)'s header")
@@ -92,6 +97,7 @@ import Testing
                 }
             }
         }
+        #expect(GraceChange.table([]).columns == documented[GraceChange.fileName])
     }
 
     /// File name → the columns the table of docs/METRICS.md's "Report files" lists, grouping columns first.

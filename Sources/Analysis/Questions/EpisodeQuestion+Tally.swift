@@ -16,6 +16,8 @@ extension EpisodeQuestion {
         /// chance is one figure, as in the report's `open_episodes.csv`: grouping sorts the list, it does not
         /// re-estimate the chance from a group's fewer episodes (a small group's curve can be 0 with no recovery yet).
         private var scopeCurve: RecoveryCurve.ByPlan?
+        /// For `grace-change`: each product's grace length by month.
+        private var graceMonths = GraceChange.Months()
 
         /// - Parameters:
         ///   - question: what is asked.
@@ -31,6 +33,7 @@ extension EpisodeQuestion {
         package mutating func add(_ episode: Episode) {
             if question.kind == .graceSaves && !episode.hasGrace { return }
             if question.kind == .graceWhatIf { graceLengths.observe(episode) }
+            if question.kind == .graceChange { graceMonths.add(episode) }
             scopeCurve?.add(episode)
             // `episodes` lists by group only, one group holding everything without a grouping; every other kind
             // also has the figures over every episode.
@@ -39,6 +42,12 @@ extension EpisodeQuestion {
                 groups[key, default: FigureTally(question, asOf: asOf)].add(episode)
             }
             if !question.isList { total.add(episode) }
+        }
+
+        /// For `grace-change`: the evaluation of the changes the episodes added show or the question states, to which
+        /// a second pass adds the same episodes (its rows are the answer).
+        package var graceChangeEvaluation: GraceChange.Evaluation {
+            GraceChange.Evaluation(changes: graceMonths.changes(stated: question.graceChanges), asOf: asOf)
         }
 
         /// The answer (see ``EpisodeQuestion/answer(episodes:asOf:)``); `grace-whatif` finds each product's grace
@@ -119,7 +128,7 @@ extension EpisodeQuestion {
                 recoveryCurve = RecoveryCurve.ByPlan(asOf: asOf)
             case .graceWhatIf: graceWhatIf = GraceWhatIf.Tally(asOf: asOf)
             case .flows: flows = Flows.Tally(asOf: asOf)
-            case .episodes: break
+            case .graceChange, .episodes: break
             case .openEpisodes:
                 openEpisodes = OpenEpisodes.Tally(asOf: asOf)
                 recoveryCurve = RecoveryCurve.ByPlan(asOf: asOf)
@@ -168,6 +177,8 @@ extension EpisodeQuestion {
                 )
             case .graceWhatIf: .graceWhatIf(graceWhatIf?.rows(graceLengths: graceLengths) ?? [])
             case .flows: .flows(flows?.weeks ?? [])
+            // The rows need a second pass (``Tally/graceChangeEvaluation``).
+            case .graceChange: .graceChange([])
             case .episodes: .episodes(limit == nil ? EpisodeList.sorted(episodes) : episodes)
             case .openEpisodes:
                 .openEpisodes(

@@ -31,6 +31,9 @@ package struct EpisodeQuestion: Hashable, Sendable {
         case graceWhatIf = "grace-whatif"
         /// Episodes entering and leaving retry per ISO week (`flows.csv`).
         case flows
+        /// What each change of an app's grace setting did (`grace_change.csv`): over every episode in scope, in two
+        /// passes (``Tally/graceChangeEvaluation``); never grouped.
+        case graceChange = "grace-change"
         /// The episodes, one row each (``EpisodeList``).
         case episodes
         /// The open episodes with their chance of recovery (`open_episodes.csv`), selected and ordered by
@@ -52,6 +55,7 @@ package struct EpisodeQuestion: Hashable, Sendable {
         case revenue([Revenue.Row])
         case graceWhatIf([GraceWhatIf.Row])
         case flows([Flows.Week])
+        case graceChange([GraceChange.Row])
         /// In ``EpisodeList/sorted(_:)`` order.
         case episodes([Episode])
         /// In the order of ``EpisodeQuestion/openEpisodes``.
@@ -95,6 +99,8 @@ package struct EpisodeQuestion: Hashable, Sendable {
     /// For `episodes`: only episodes with one of these outcomes as of the as-of time (an episode still open 61 days
     /// after its start is `expired` by then); empty for every outcome.
     package var outcomes: [Episode.Outcome]
+    /// For `grace-change`: the changes the user states (`--grace-change`).
+    package var graceChanges: [GraceChange.Stated] = []
 
     package init(
         _ kind: Kind,
@@ -127,6 +133,11 @@ package struct EpisodeQuestion: Hashable, Sendable {
     package func answer(episodes: [Episode], asOf: Int64) -> [Group] {
         var tally = Tally(self, asOf: asOf)
         for episode in episodes { tally.add(episode) }
-        return tally.answer
+        guard kind == .graceChange else { return tally.answer }
+        var evaluation = tally.graceChangeEvaluation
+        if !evaluation.isEmpty {
+            for episode in episodes { evaluation.add(episode) }
+        }
+        return [Group(key: nil, figures: .graceChange(evaluation.rows()))]
     }
 }

@@ -34,6 +34,7 @@ extension ChurnReport {
                 Returns.table(returns),
             ]
             + (recoveryCurveCommitment.isEmpty ? [] : [RecoveryCurve.table(recoveryCurveCommitment, plan: .commitment)])
+            + (graceChanges.isEmpty ? [] : [GraceChange.table(graceChanges)])
             + [
                 Flows.table(flows),
                 BillingFailures.table(billingFailures),

@@ -85,6 +85,8 @@ extension EpisodeQuestion {
             }
         case .flows(let weeks):
             return Flows.table(weeks).rows
+        case .graceChange(let rows):
+            return GraceChange.table(rows).rows
         case .episodes(let episodes):
             return episodes.map { EpisodeList.row($0, asOf: asOf) }
         case .openEpisodes(let rows):
@@ -103,6 +105,7 @@ extension EpisodeQuestion {
         case .revenue: return Revenue.columns
         case .graceWhatIf: return GraceWhatIf.columns
         case .flows: return Flows.columns
+        case .graceChange: return GraceChange.columns
         case .episodes: return EpisodeList.columns
         case .openEpisodes: return OpenEpisodes.columns
         }

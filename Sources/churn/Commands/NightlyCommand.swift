@@ -110,6 +110,8 @@ extension Churn {
 
         @OptionGroup var exchangeRates: ExchangeRatesOption
 
+        @OptionGroup var graceChanges: GraceChangeOption
+
         @Option(
             help: ArgumentHelp(
                 "With --fetch: the directory the history files go to (default: the first directory given).",
@@ -185,7 +187,8 @@ extension Churn {
                 paths: paths, glob: glob, options: try ingest.loadOptions(environment: nil),
                 fetch: try fetch ? fetchJob() : nil, reportsRoot: reportsRoot, environment: environment.rawValue,
                 maxRejects: ingest.maxRejects, expectsNewData: expectNew, lockTimeout: lockTimeout,
-                repair: try repair ? repairJob() : nil, exchangeRates: try exchangeRates.load()
+                repair: try repair ? repairJob() : nil, exchangeRates: try exchangeRates.load(),
+                graceChanges: try graceChanges.changes()
             )
             var progress: ProgressBar?
             let result = try await NightlyWorkflow(target: global.target, logger: logger).run(inputs) { event in

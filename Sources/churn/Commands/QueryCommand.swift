@@ -32,6 +32,9 @@ extension Churn {
                   grace-whatif    per product and grace length (0, 3, 6, 16, 28
                                   days): paid days kept and free access given
                                   over mature episodes (grace_whatif.csv)
+                  grace-change    what a change of an app's grace setting did: a
+                                  difference in differences against the products
+                                  whose grace held (grace_change.csv)
                   flows           episodes entering and leaving retry per week
                                   (flows.csv)
                   episodes        the episodes themselves, one row each
@@ -102,7 +105,8 @@ extension Churn {
                 """,
             subcommands: [
                 RecoveryRateCommand.self, RecoveryCurveCommand.self, GraceSavesCommand.self, MessageBandsCommand.self,
-                RetryDaysCommand.self, RevenueCommand.self, GraceWhatIfCommand.self, FlowsCommand.self,
+                RetryDaysCommand.self, RevenueCommand.self, GraceWhatIfCommand.self, GraceChangeCommand.self,
+                FlowsCommand.self,
                 EpisodesCommand.self, OpenEpisodesCommand.self, ReturnsCommand.self, CustomerCommand.self,
                 BillingFailuresCommand.self, DataQualityCommand.self,
             ]

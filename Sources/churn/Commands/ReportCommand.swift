@@ -49,6 +49,12 @@ extension Churn {
                   currency,rate_to_USD
                   EUR,1.08
                   JPY,0.0067
+
+                A change of an app's Billing Grace Period setting is found in the
+                data (each product's grace length, month by month) and evaluated
+                in grace_change.csv against the products whose length held. If you
+                know when you changed it, say so (repeatable):
+                  churn report --grace-change com.example.app=2026-03-01:28
                 """
         )
 
@@ -73,6 +79,8 @@ extension Churn {
 
         @OptionGroup var exchangeRates: ExchangeRatesOption
 
+        @OptionGroup var graceChanges: GraceChangeOption
+
         @Option(
             help: ArgumentHelp(
                 "App Store Connect Subscription Event and State report files to compare with (a directory or a file).",
@@ -96,7 +104,8 @@ extension Churn {
             let inputs = ReportWorkflow.Inputs(
                 environment: environment.rawValue, asOf: try asOf.map { try DateArgument.asOf($0) }, out: out,
                 reportsRoot: reportsRoot, granularity: granularity, schedule: try schedule.load(),
-                appleReports: appleReports.map { [$0] }, exchangeRates: try exchangeRates.load()
+                appleReports: appleReports.map { [$0] }, exchangeRates: try exchangeRates.load(),
+                graceChanges: try graceChanges.changes()
             )
             let written = try ReportWorkflow(target: global.target, logger: logger).run(inputs)
             if let problem = written.previousReportProblem { Console.warnPreviousReportUnreadable(problem) }

@@ -134,11 +134,13 @@ struct QueryOptions: ParsableArguments {
     ///   - columns: the columns shown, in this order (all when empty).
     func answer(
         _ kind: EpisodeQuestion.Kind, schedule: MessageSchedule = .standard, limit: Int? = nil,
-        openEpisodes: OpenEpisodes.Selection = .init(), outcomes: [Episode.Outcome] = [], columns: [String] = []
+        openEpisodes: OpenEpisodes.Selection = .init(), outcomes: [Episode.Outcome] = [], columns: [String] = [],
+        graceChanges: [GraceChange.Stated] = []
     ) throws {
         let logger = global.makeLogger()
-        let question = EpisodeQuestion(
+        var question = EpisodeQuestion(
             kind, grouping: grouping, schedule: schedule, limit: limit, openEpisodes: openEpisodes, outcomes: outcomes)
+        question.graceChanges = graceChanges
         let allColumns = question.columns(for: format)
         if let unknown = columns.first(where: { !allColumns.contains($0) }) {
             throw ValidationError(
