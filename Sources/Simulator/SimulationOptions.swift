@@ -32,6 +32,8 @@ package struct SimulationOptions: Hashable, Sendable {
     package var grace = GraceSetting.days(16)
     /// Which renewals the grace period covers.
     package var graceRenewals = GraceRenewals.all
+    /// A change of the grace setting during the history; nil for none.
+    package var graceChange: GraceSettingChange?
     /// The shape of the daily recovery hazard; ``recoveryRate`` sets its level (see ``RetryModel``).
     package var recoveryHazard = RecoveryHazard.default
 
@@ -141,6 +143,9 @@ package struct SimulationOptions: Hashable, Sendable {
         for (name, effect) in [("message effect", messageEffect), ("grace end effect", graceEndEffect)]
         where !(0...100).contains(effect) {
             throw SimulationError.invalidOptions("\(name) must be between 0 and 100, not \(effect)")
+        }
+        if let graceChange, graceChange.setting == .mixed {
+            throw SimulationError.invalidOptions("a grace change must be to off, 3, 16 or 28 days, not mixed")
         }
         // Civil dates from 1971 to 2099 keep every identifier and certificate date in range.
         guard start >= 365 * Milliseconds.day, end < 4_102_444_800_000 else {

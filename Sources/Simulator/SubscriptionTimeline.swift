@@ -319,11 +319,14 @@ struct SubscriptionTimeline {
         return afterTrial ? rates.combined(with: Catalog.firstChargeAfterTrial) : rates
     }
 
-    /// The grace period of a failed charge, in days (nil: none): the app's setting, none for the first charge after
-    /// a trial when only paid-to-paid renewals have grace, at most 6 days for a weekly product.
-    private func graceDays(afterTrial: Bool) -> Int? {
+    /// The grace period of a charge that failed at `start`, in days (nil: none): the app's setting then (changed
+    /// from ``SimulationOptions/graceChange``'s date on), none for the first charge after a trial when only
+    /// paid-to-paid renewals have grace, at most 6 days for a weekly product.
+    private func graceDays(afterTrial: Bool, at start: Int64) -> Int? {
+        var setting = profile.graceDays
+        if let change = options.graceChange, start >= change.date { setting = change.days }
         // Billing Grace Period does not apply to commitments.
-        guard !profile.isCommitment, let days = profile.graceDays, !(afterTrial && options.graceRenewals == .paidToPaid)
+        guard !profile.isCommitment, let days = setting, !(afterTrial && options.graceRenewals == .paidToPaid)
         else { return nil }
         return product.period == .week ? min(days, GraceSetting.weeklyMaximumDays) : days
     }
@@ -372,7 +375,7 @@ struct SubscriptionTimeline {
     private mutating func runEpisode(periodEnd start: Int64, afterTrial: Bool, recoveryMultiplier: Double) {
         episodes += 1
         let episode = episodes
-        let graceEnd = graceDays(afterTrial: afterTrial).map { start + Int64($0) * Self.day }
+        let graceEnd = graceDays(afterTrial: afterTrial, at: start).map { start + Int64($0) * Self.day }
         let failed = (transaction: transaction, sequence: sequence)
         let course = drawExit(
             start: start,

@@ -28,5 +28,7 @@ import Testing
         for row in rows where row[3] == "pro.weekly" {
             #expect(["0", "3", "6"].contains(row[4]), "\(row)")
         }
+        // The setting never changed: no grace_change.csv.
+        #expect(!FileManager.default.fileExists(atPath: reports.appendingPathComponent("grace_change.csv").path))
     }
 }

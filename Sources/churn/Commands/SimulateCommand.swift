@@ -74,7 +74,10 @@ extension Churn {
                   2-4 of the App Store's billing-issue schedule (days 4, 7, 10, 13,
                   16, 17, 21, 25, 29, 31, 36, 41, 46, 51, 56) --message-effect times.
                 Grace periods follow the app's setting (--grace, --grace-renewals);
-                a weekly product's lasts at most 6 days.
+                a weekly product's lasts at most 6 days. --grace-change
+                2025-07-01:28 changes the setting on that day: failed renewals from
+                then on get the new length (churn report finds the change and
+                evaluates it in grace_change.csv).
 
                 Apple's quirks, each at its own rate: a failure notice signed 1 to
                 12 hours after the recovery that resolved it (one recovered
@@ -141,6 +144,14 @@ extension Churn {
             )
         )
         var graceRenewals = SimulationOptions().graceRenewals.rawValue
+
+        @Option(
+            help: ArgumentHelp(
+                "Change the app's grace setting on a day: <YYYY-MM-DD>:<off|3|16|28> (weekly products: at most 6).",
+                valueName: "change"
+            )
+        )
+        var graceChange: String?
 
         @Option(help: ArgumentHelp("Shape of the daily recovery chance (format above).", valueName: "file"))
         var recoveryHazard: String?
@@ -368,6 +379,14 @@ extension Churn {
                 throw ValidationError("--grace-renewals must be all or paid-to-paid, not \(graceRenewals).")
             }
             options.graceRenewals = graceRenewals
+            if let graceChange {
+                guard let change = GraceSettingChange(argument: graceChange) else {
+                    throw ValidationError(
+                        "--grace-change must be <YYYY-MM-DD>:<setting>, the setting off, 3, 16 or 28, not \(graceChange)."
+                    )
+                }
+                options.graceChange = change
+            }
             if let recoveryHazard {
                 do {
                     let text = try String(contentsOfFile: recoveryHazard, encoding: .utf8)
