@@ -11,11 +11,10 @@ extension SummaryDocument {
         guard !changes.isEmpty else { return }
         writer.heading(Self.graceChangeHeading)
         writer.paragraph(
-            "A change of an app's Billing Grace Period setting, found in the grace lengths of its products month by "
-                + "month or stated with `--grace-change`. The products whose length changed are set against products "
-                + "whose length held, over the mature episodes that started in the 90 days before and after; the "
-                + "intervals are 95 % bootstrap intervals over subscriptions, and the placebo is the same estimate 180 "
-                + "days earlier, where nothing changed (`\(GraceChange.fileName)`).")
+            "Found in each product's grace length month by month, or stated with `--grace-change`: the products whose "
+                + "length changed against those whose length held, over the mature episodes that started 90 days "
+                + "before and after; 95% bootstrap intervals over subscriptions; the placebo is the same estimate 180 "
+                + "days earlier (`\(GraceChange.fileName)`).")
         for change in changes {
             let app = change.bundleId.isEmpty ? "(no bundle id)" : "`\(MarkdownWriter.escape(change.bundleId))`"
             let settings =
@@ -46,15 +45,11 @@ extension SummaryDocument {
                     ]
                 })
         }
-        if changes.contains(where: { $0.figures.allSatisfy { $0.placeboDid == nil } }) {
-            writer.paragraph(
-                "A placebo shows – where the data do not reach 270 days before the change, or a group has no mature "
-                    + "episode then.")
-        }
+        let noPlacebo = changes.contains { $0.figures.allSatisfy { $0.placeboDid == nil } }
         writer.paragraph(
-            "*The assumption:* without the change, the changed products' figures would have moved as the comparison's "
-                + "did. The estimate is what the change did only under that assumption; a placebo far from 0 says the "
-                + "products did not move alike before it either.")
+            "*The assumption:* without the change, the changed products would have moved as the comparison did; the "
+                + "estimate is the change's effect only if so, and a placebo far from 0 says they did not move alike "
+                + "before." + (noPlacebo ? " No placebo (–) where the data do not reach 270 days back." : ""))
     }
 
     /// `16 days`, `off`, or `an unclear setting` when no one setting explains the lengths.
