@@ -37,40 +37,7 @@ churn=$(cd "$(dirname "$churn")" && pwd)/$(basename "$churn")
 
 work=$(mktemp -d /tmp/churn-grace.XXXXXX)
 chmod 755 "$work"
-databases=()
-embedded=false
-base=
-cleanup() {
-    for name in "${databases[@]}"; do
-        psql "$base" -q -c "DROP DATABASE IF EXISTS \"$name\"" >/dev/null 2>&1 || true
-    done
-    if $embedded; then "$churn" db stop >/dev/null 2>&1 || true; fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-if [ -n "${DATABASE_URL:-}" ]; then
-    base=$DATABASE_URL
-else
-    export CHURN_HOME="$work/home"
-    embedded=true
-    "$churn" db start >&2
-    base=$("$churn" db url)
-fi
-
-# The connection string `$1` (a URI or key=value conninfo) for the database `$2` of the same server.
-with_database() {
-    case "$1" in
-        postgres://* | postgresql://*)
-            local scheme=${1%%://*} rest=${1#*://}
-            local authority=${rest%%[/?]*}
-            local tail=${rest#"$authority"} query=""
-            [[ "$tail" == *\?* ]] && query="?${tail#*\?}"
-            printf '%s://%s/%s%s\n' "$scheme" "$authority" "$2" "$query"
-            ;;
-        *) printf '%s dbname=%s\n' "$1" "$2" ;;
-    esac
-}
+source scripts/validation-database.sh
 
 for effect in $effects; do
     for grace in 3 28; do

@@ -1,0 +1,42 @@
+# Sourced by the validation scripts (validate-grace.sh, validate-grace-change.sh) once they have set `churn` (the
+# binary) and `work` (their scratch directory): the server their databases live on, and the cleanup that drops those
+# databases and removes `work` on exit.
+#
+# With DATABASE_URL set, `base` is that server; otherwise an embedded cluster starts under "$work/home" (a private
+# CHURN_HOME) and `churn db stop` stops it at the end. A script adds each database it creates to `databases`, and
+# `with_database "$base" NAME` gives its connection string.
+
+databases=()
+embedded=false
+base=
+cleanup() {
+    for name in "${databases[@]}"; do
+        psql "$base" -q -c "DROP DATABASE IF EXISTS \"$name\"" >/dev/null 2>&1 || true
+    done
+    if $embedded; then "$churn" db stop >/dev/null 2>&1 || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+if [ -n "${DATABASE_URL:-}" ]; then
+    base=$DATABASE_URL
+else
+    export CHURN_HOME="$work/home"
+    embedded=true
+    "$churn" db start >&2
+    base=$("$churn" db url)
+fi
+
+# The connection string `$1` (a URI or key=value conninfo) for the database `$2` of the same server.
+with_database() {
+    case "$1" in
+        postgres://* | postgresql://*)
+            local scheme=${1%%://*} rest=${1#*://}
+            local authority=${rest%%[/?]*}
+            local tail=${rest#"$authority"} query=""
+            [[ "$tail" == *\?* ]] && query="?${tail#*\?}"
+            printf '%s://%s/%s%s\n' "$scheme" "$authority" "$2" "$query"
+            ;;
+        *) printf '%s dbname=%s\n' "$1" "$2" ;;
+    esac
+}
