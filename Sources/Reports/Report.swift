@@ -219,13 +219,9 @@ package struct Report: Sendable {
     package init(dataset: EpisodeDataset, options: Options = Options(), forecastCheck: ForecastCheck.Check? = nil) {
         var tally = Tally(asOf: dataset.asOf, options: options)
         for episode in dataset.episodes { tally.add(episode) }
-        var evaluation = tally.graceChangeEvaluation
-        if !evaluation.isEmpty {
-            for episode in dataset.episodes { evaluation.add(episode) }
-        }
         self.init(
             tally, dataQuality: dataset.dataQuality, renewals: dataset.renewals, forecastCheck: forecastCheck,
-            graceChanges: evaluation.rows())
+            graceChanges: tally.graceChangeEvaluation.rows(addingAgain: dataset.episodes))
     }
 
     /// Computes every figure of the report from episodes already added up.

@@ -77,11 +77,10 @@ package struct QueryWorkflow {
         } else if inputs.question.kind == .graceChange {
             // The windows of a change are known once every episode has been seen: a second pass adds theirs.
             try query.forEachEpisode(in: scope, connection: writer, reader: reader, add)
-            var evaluation = tally.graceChangeEvaluation
-            if !evaluation.isEmpty {
-                try query.forEachEpisode(in: scope, connection: writer, reader: reader) { evaluation.add($0) }
+            let rows = try tally.graceChangeEvaluation.rows { body in
+                try query.forEachEpisode(in: scope, connection: writer, reader: reader, body)
             }
-            groups = [EpisodeQuestion.Group(key: nil, figures: .graceChange(evaluation.rows()))]
+            groups = [EpisodeQuestion.Group(key: nil, figures: .graceChange(rows))]
         } else {
             try query.forEachEpisode(in: scope, connection: writer, reader: reader, add)
             groups = tally.answer

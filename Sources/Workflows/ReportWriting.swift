@@ -103,13 +103,16 @@ package enum ReportWriting {
             environment: environment, asOf: asOf, customersAsOfLatest: customersAsOfLatest, store: store
         ) { returns.add($0) }
         // A grace change needs the episodes of its windows, known once every episode has been seen: a second pass.
+        // (Not `rows(streamingAgain:)`: `episodes` is itself a non-escaping parameter, which exclusivity forbids
+        // handing on.)
         var evaluation = tally.graceChangeEvaluation
         if !evaluation.isEmpty {
             _ = try episodes { evaluation.add($0) }
         }
+        let graceChanges = evaluation.rows()
         var report = Report(
             tally, dataQuality: counts.dataQuality, renewals: counts.renewals, forecastCheck: check.check,
-            returns: returns.rows, graceChanges: evaluation.rows())
+            returns: returns.rows, graceChanges: graceChanges)
         if let apple, let billingIssueDays {
             report.appleComparison = AppleComparison(ours: billingIssueDays, apple: apple)
         }

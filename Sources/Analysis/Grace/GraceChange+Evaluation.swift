@@ -75,6 +75,26 @@ extension GraceChange {
         /// Whether there is anything to evaluate: without a change, no episode need be added.
         package var isEmpty: Bool { states.isEmpty }
 
+        /// The rows after the second pass over `episodes`, the same episodes the changes were found in; without a
+        /// change, none is read.
+        package func rows(addingAgain episodes: some Sequence<Episode>) -> [Row] {
+            var evaluation = self
+            if !isEmpty {
+                for episode in episodes { evaluation.add(episode) }
+            }
+            return evaluation.rows()
+        }
+
+        /// ``rows(addingAgain:)`` for episodes that stream through `stream` (a database cursor, say), which is
+        /// called only when there is a change.
+        package func rows(streamingAgain stream: (_ body: (Episode) throws -> Void) throws -> Void) throws -> [Row] {
+            var evaluation = self
+            if !isEmpty {
+                try stream { evaluation.add($0) }
+            }
+            return evaluation.rows()
+        }
+
         /// Adds one finished episode of the report's scope.
         package mutating func add(_ episode: Episode) {
             earliestStart = min(earliestStart, episode.start)

@@ -114,6 +114,15 @@ package enum GraceChange {
             var dated: [Int: Int] = [:]
             /// Whole days → the earliest `t0` of such an episode.
             var earliest: [Int: Int64] = [:]
+
+            mutating func add(_ episode: Episode) {
+                started += 1
+                guard episode.hasGrace else { return }
+                withGrace += 1
+                guard !episode.graceEndInferred, let days = episode.graceDays else { return }
+                dated[days, default: 0] += 1
+                earliest[days] = min(earliest[days] ?? .max, episode.start)
+            }
         }
 
         private(set) var months: [Product: [CalendarPeriod: Month]] = [:]
@@ -128,13 +137,7 @@ package enum GraceChange {
             let product = Product(episode)
             let month = CalendarPeriod(monthContaining: episode.start)
             // Changed in place (the defaulting subscripts), so no dictionary is copied.
-            months[product, default: [:]][month, default: Month()].started += 1
-            if episode.hasGrace { months[product, default: [:]][month, default: Month()].withGrace += 1 }
-            if episode.hasGrace, !episode.graceEndInferred, let days = episode.graceDays {
-                months[product, default: [:]][month, default: Month()].dated[days, default: 0] += 1
-                let earliest = months[product]?[month]?.earliest[days] ?? .max
-                months[product, default: [:]][month, default: Month()].earliest[days] = min(earliest, episode.start)
-            }
+            months[product, default: [:]][month, default: Month()].add(episode)
             if let days = episode.periodDays { periods[product, default: [:]][days, default: 0] += 1 }
         }
 

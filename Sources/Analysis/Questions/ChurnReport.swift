@@ -57,13 +57,9 @@ package struct ChurnReport: Hashable, Sendable {
     ) {
         var tally = Tally(asOf: dataset.asOf, options: options)
         for episode in dataset.episodes { tally.add(episode) }
-        var evaluation = tally.graceChangeEvaluation
-        if !evaluation.isEmpty {
-            for episode in dataset.episodes { evaluation.add(episode) }
-        }
         self.init(
             tally, dataQuality: dataset.dataQuality, renewals: dataset.renewals, rejections: rejections,
-            forecastCheck: forecastCheck, graceChanges: evaluation.rows())
+            forecastCheck: forecastCheck, graceChanges: tally.graceChangeEvaluation.rows(addingAgain: dataset.episodes))
     }
 
     /// Computes every figure from episodes already added up.

@@ -134,10 +134,6 @@ package struct EpisodeQuestion: Hashable, Sendable {
         var tally = Tally(self, asOf: asOf)
         for episode in episodes { tally.add(episode) }
         guard kind == .graceChange else { return tally.answer }
-        var evaluation = tally.graceChangeEvaluation
-        if !evaluation.isEmpty {
-            for episode in episodes { evaluation.add(episode) }
-        }
-        return [Group(key: nil, figures: .graceChange(evaluation.rows()))]
+        return [Group(key: nil, figures: .graceChange(tally.graceChangeEvaluation.rows(addingAgain: episodes)))]
     }
 }
