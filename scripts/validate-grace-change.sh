@@ -32,19 +32,7 @@ read -r -a extra <<<"${SIMULATE_OPTIONS:-}"
 start=2025-01-01
 months=24
 change=2026-01-01
-churn=${CHURN:-}
-if [ -z "$churn" ]; then
-    if [ -x .build/release/churn ]; then
-        churn=.build/release/churn
-    else
-        swift build --product churn >&2
-        churn=.build/debug/churn
-    fi
-fi
-churn=$(cd "$(dirname "$churn")" && pwd)/$(basename "$churn")
-
-work=$(mktemp -d /tmp/churn-grace-change.XXXXXX)
-chmod 755 "$work"
+work_name=churn-grace-change
 source scripts/validation-database.sh
 
 for effect in $effects; do

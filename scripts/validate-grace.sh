@@ -24,19 +24,7 @@ subscribers=${SUBSCRIBERS:-6000}
 seed=${SEED:-1}
 months=${MONTHS:-12}
 effects=${EFFECTS:-"1 3"}
-churn=${CHURN:-}
-if [ -z "$churn" ]; then
-    if [ -x .build/release/churn ]; then
-        churn=.build/release/churn
-    else
-        swift build --product churn >&2
-        churn=.build/debug/churn
-    fi
-fi
-churn=$(cd "$(dirname "$churn")" && pwd)/$(basename "$churn")
-
-work=$(mktemp -d /tmp/churn-grace.XXXXXX)
-chmod 755 "$work"
+work_name=churn-grace
 source scripts/validation-database.sh
 
 for effect in $effects; do

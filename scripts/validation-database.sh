@@ -1,11 +1,25 @@
-# Sourced by the validation scripts (validate-grace.sh, validate-grace-change.sh) once they have set `churn` (the
-# binary) and `work` (their scratch directory): the server their databases live on, and the cleanup that drops those
-# databases and removes `work` on exit.
+# Sourced by the validation scripts (validate-grace.sh, validate-grace-change.sh) once they have set `work_name`:
+# the binary they run, their scratch directory, the server their databases live on, and the cleanup that drops those
+# databases and removes the scratch directory on exit.
 #
-# With DATABASE_URL set, `base` is that server; otherwise an embedded cluster starts under "$work/home" (a private
-# CHURN_HOME) and `churn db stop` stops it at the end. A script adds each database it creates to `databases`, and
-# `with_database "$base" NAME` gives its connection string.
+# `churn` is CHURN, else .build/release/churn when built, else a debug build made now. `work` is a new directory
+# /tmp/<work_name>.XXXXXX. With DATABASE_URL set, `base` is that server; otherwise an embedded cluster starts under
+# "$work/home" (a private CHURN_HOME) and `churn db stop` stops it at the end. A script adds each database it creates
+# to `databases`, and `with_database "$base" NAME` gives its connection string.
 
+churn=${CHURN:-}
+if [ -z "$churn" ]; then
+    if [ -x .build/release/churn ]; then
+        churn=.build/release/churn
+    else
+        swift build --product churn >&2
+        churn=.build/debug/churn
+    fi
+fi
+churn=$(cd "$(dirname "$churn")" && pwd)/$(basename "$churn")
+
+work=$(mktemp -d "/tmp/$work_name.XXXXXX")
+chmod 755 "$work"
 databases=()
 embedded=false
 base=
