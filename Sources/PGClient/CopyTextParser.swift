@@ -81,6 +81,7 @@ package enum CopyTextParser {
         (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
     }
 
+    @usableFromInline
     static func field(_ row: UnsafeRawBufferPointer, _ start: Int, _ end: Int, _ hasEscape: Bool) -> String? {
         if end - start == 2, row[start] == 0x5C, row[start + 1] == 0x4E { return nil }
         let slice = UnsafeRawBufferPointer(rebasing: row[start..<end])

@@ -10,18 +10,27 @@
 /// }
 /// ```
 package struct CopyTextRowReader: PGFieldSource {
-    private struct Bounds {
-        var start: Int
-        var end: Int
-        var hasEscape: Bool
+    @usableFromInline
+    struct Bounds {
+        @usableFromInline var start: Int
+        @usableFromInline var end: Int
+        @usableFromInline var hasEscape: Bool
+
+        @usableFromInline
+        init(start: Int, end: Int, hasEscape: Bool) {
+            self.start = start
+            self.end = end
+            self.hasEscape = hasEscape
+        }
     }
 
-    private var row = UnsafeRawBufferPointer(start: nil, count: 0)
-    private var bounds: [Bounds] = []
+    @usableFromInline var row = UnsafeRawBufferPointer(start: nil, count: 0)
+    @usableFromInline var bounds: [Bounds] = []
 
     package init() {}
 
     /// The number of fields of the row last read.
+    @inlinable
     package var count: Int { bounds.count }
 
     /// Finds the fields of `row` (the trailing newline is ignored). The other methods read this row until the next
@@ -41,6 +50,7 @@ package struct CopyTextRowReader: PGFieldSource {
     }
 
     /// Whether the field at `index` is SQL NULL (`\N`); false for a field the row does not have.
+    @inlinable
     package func isNull(_ index: Int) -> Bool {
         guard index < bounds.count else { return false }
         let field = bounds[index]
@@ -50,6 +60,7 @@ package struct CopyTextRowReader: PGFieldSource {
 
     /// The field at `index` as text, as ``CopyTextParser/fields(_:)`` reads it; nil for SQL NULL and for a field
     /// the row does not have.
+    @inlinable
     package func text(_ index: Int) -> String? {
         guard index < bounds.count else { return nil }
         let field = bounds[index]
@@ -58,6 +69,7 @@ package struct CopyTextRowReader: PGFieldSource {
 
     /// The field at `index` as a 64-bit integer: what `Int64(text(index))` gives, read from the bytes. Nil for SQL
     /// NULL, a missing field, anything but an optional sign and decimal digits, and a value out of range.
+    @inlinable
     package func int64(_ index: Int) -> Int64? {
         guard index < bounds.count else { return nil }
         let field = bounds[index]
