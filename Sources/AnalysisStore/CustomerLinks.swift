@@ -73,8 +73,13 @@ package struct CustomerLinks {
             INSERT INTO churn_relinked
             SELECT original_transaction_id FROM churn_touched
             UNION
-            SELECT l.original_transaction_id FROM subscription_links l
-            WHERE l.environment = $1 AND l.link IN (SELECT link FROM churn_touched_links)
+            SELECT l.original_transaction_id FROM churn_touched_links t
+            -- OFFSET 0 keeps the subquery a lookup of each key in the index on the keys, which is what the few keys
+            -- of one night need; joined plainly, the planner reads every key of the environment instead.
+            CROSS JOIN LATERAL (
+                SELECT l.original_transaction_id FROM subscription_links l
+                WHERE l.environment = $1 AND l.link = t.link OFFSET 0
+            ) l
             UNION
             SELECT substr(link, length('subscription:') + 1) FROM churn_touched_links WHERE link LIKE 'subscription:%'
             """,
@@ -140,6 +145,11 @@ package struct CustomerLinks {
         func scope(_ subscription: String) -> String {
             within.map { "AND \(subscription) IN (SELECT original_transaction_id FROM \($0))" } ?? ""
         }
+        // The `subscription:<id>` keys naming a subscription within, found by value (the index on the keys)
+        // rather than by reading every such key of the environment.
+        func scopeNamed(_ link: String) -> String {
+            within.map { "AND \(link) IN (SELECT 'subscription:' || original_transaction_id FROM \($0))" } ?? ""
+        }
         try connection.execute(
             "CREATE TEMP TABLE IF NOT EXISTS churn_shared_links (original_transaction_id text NOT NULL, link text NOT NULL)"
         )
@@ -160,7 +170,7 @@ package struct CustomerLinks {
                 UNION ALL
                 SELECT DISTINCT substr(l.link, length('subscription:') + 1), l.link FROM subscription_links l
                 WHERE l.environment = $1 AND l.link LIKE 'subscription:%' \(cutoff("l.first_signed"))
-                  \(scope("substr(l.link, length('subscription:') + 1)"))
+                  \(scopeNamed("l.link"))
                   AND EXISTS (
                       SELECT 1 FROM notifications n
                       WHERE n.original_transaction_id = substr(l.link, length('subscription:') + 1)

@@ -103,6 +103,10 @@ package struct Migrator {
             version: 20, name: "020_renewal_months.sql",
             sql: String(decoding: PackageResources._20_renewal_months_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 21, name: "021_link_lookup.sql",
+            sql: String(decoding: PackageResources._21_link_lookup_sql, as: UTF8.self)
+        ),
     ]
 
     /// The versions from `first` to the latest, in order: what migrating a schema made up to `first − 1` applies.

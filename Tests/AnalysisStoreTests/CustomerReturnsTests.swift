@@ -113,13 +113,17 @@ import Testing
         #expect(
             try writer.execute(customers).rows.compactMap { $0[0] } == ["M0→M0", "M1→M0", "M2→M0", "N1→N1", "N2→N1"])
 
+        // M3 shares M1's key; P2 continues N2 after a migration (N2's `subscription:` key, looked up by value).
         try await stories.load(
-            [try subscribed("M3", at: 40, ["appTransactionId": "a"])], as: "second.jsonl", in: directory, into: writer)
+            [
+                try subscribed("M3", at: 40, ["appTransactionId": "a"]),
+                try subscribed("P2", at: 45, ["previousOriginalTransactionId": "N2"]),
+            ], as: "second.jsonl", in: directory, into: writer)
         let incremental = try analyzer.analyze(environment: "Production")
-        #expect(incremental.subscriptionsRebuilt == 1)
-        #expect(incremental.linkedSubscriptions == 6)
+        #expect(incremental.subscriptionsRebuilt == 2)
+        #expect(incremental.linkedSubscriptions == 7)
         let afterIncremental = try writer.execute(customers).rows.compactMap { $0[0] }
-        #expect(afterIncremental == ["M0→M0", "M1→M0", "M2→M0", "M3→M0", "N1→N1", "N2→N1"])
+        #expect(afterIncremental == ["M0→M0", "M1→M0", "M2→M0", "M3→M0", "N1→N1", "N2→N1", "P2→N1"])
         try analyzer.analyze(environment: "Production", full: true)
         #expect(try writer.execute(customers).rows.compactMap { $0[0] } == afterIncremental)
     }
