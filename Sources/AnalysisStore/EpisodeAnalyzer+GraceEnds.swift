@@ -62,6 +62,9 @@ extension EpisodeAnalyzer {
             "CREATE TEMP TABLE IF NOT EXISTS \(table.name) (\(table.columnDefinitions)) ON COMMIT DELETE ROWS")
         try writer.execute("TRUNCATE \(table.name)")
         try writer.copyIn(table.copyFromStdin()) { out in try out.write(changes.bytes) }
+        // With statistics the planner updates the few changed episodes by their primary key; without them it takes
+        // the temporary table for a large one and reads every episode of the environment.
+        try writer.execute("ANALYZE \(table.name)")
         try writer.execute(
             """
             UPDATE billing_episodes b
