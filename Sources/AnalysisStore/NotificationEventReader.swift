@@ -89,6 +89,17 @@ struct NotificationEventReader {
 
     private static let columns = Columns()
 
+    /// The last value read of each column whose values repeat from one notification to the next.
+    private struct Repeated {
+        var type: String?
+        var subtype: String?
+        var bundleID: String?
+        var subscription: String?
+        var productID: String?
+        var appAccountToken: String?
+        var appTransactionID: String?
+    }
+
     static func query(_ scope: Scope) -> String {
         var sql = "SELECT \(columns.selection.list) FROM notifications n"
         switch scope {
@@ -113,6 +124,9 @@ struct NotificationEventReader {
     func read(_ scope: Scope, _ body: (consuming NotificationEvent) throws -> Void) throws -> Int {
         var fields = CopyTextRowReader()
         let columns = Self.columns
+        // The values a subscription's notifications repeat, kept from the row before: each is then one string
+        // rather than one per row (most are too long for a string's inline storage).
+        var repeated = Repeated()
         return try connection.copyOut(Self.query(scope)) { row in
             fields.read(row)
             guard fields.count == columns.selection.count else {
@@ -124,14 +138,15 @@ struct NotificationEventReader {
             try body(
                 NotificationEvent(
                     notificationUUID: try fields.decode(String.self, columns.uuid),
-                    notificationType: try fields.decode(String.self, columns.type),
-                    subtype: try fields.decode(String?.self, columns.subtype),
+                    notificationType: try fields.decode(String.self, columns.type, reusing: &repeated.type),
+                    subtype: try fields.decode(String?.self, columns.subtype, reusing: &repeated.subtype),
                     signedDate: try fields.decode(Int64.self, columns.signedDate),
                     environment: try fields.decode(String?.self, columns.environment),
-                    bundleId: try fields.decode(String?.self, columns.bundleID),
-                    originalTransactionId: try fields.decode(String?.self, columns.subscription),
+                    bundleId: try fields.decode(String?.self, columns.bundleID, reusing: &repeated.bundleID),
+                    originalTransactionId: try fields.decode(
+                        String?.self, columns.subscription, reusing: &repeated.subscription),
                     transactionId: try fields.decode(String?.self, columns.transactionID),
-                    productId: try fields.decode(String?.self, columns.productID),
+                    productId: try fields.decode(String?.self, columns.productID, reusing: &repeated.productID),
                     storefront: try fields.decode(String?.self, columns.storefront),
                     purchaseDate: try fields.decode(Int64?.self, columns.purchaseDate),
                     expiresDate: try fields.decode(Int64?.self, columns.expiresDate),
@@ -144,8 +159,10 @@ struct NotificationEventReader {
                     renewalPrice: try fields.decode(Int64?.self, columns.renewalPrice),
                     renewalCurrency: try fields.decode(String?.self, columns.renewalCurrency),
                     transactionReason: try fields.decode(String?.self, columns.transactionReason),
-                    appAccountToken: try fields.decode(String?.self, columns.appAccountToken),
-                    appTransactionId: try fields.decode(String?.self, columns.appTransactionID),
+                    appAccountToken: try fields.decode(
+                        String?.self, columns.appAccountToken, reusing: &repeated.appAccountToken),
+                    appTransactionId: try fields.decode(
+                        String?.self, columns.appTransactionID, reusing: &repeated.appTransactionID),
                     previousOriginalTransactionId: try fields.decode(String?.self, columns.previousSubscription),
                     revocationType: try fields.decode(String?.self, columns.revocationType),
                     revocationPercentage: try fields.decode(Int32?.self, columns.revocationPercentage),

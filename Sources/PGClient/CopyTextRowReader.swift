@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Reads the rows of a long `COPY … TO STDOUT` in text format one at a time, as ``CopyTextParser/fields(_:)`` reads
 /// them, without an array of strings for every row: it finds a row's fields into a buffer it keeps from row to row,
 /// makes a string of a field only when asked, and reads an integer straight from its bytes.
@@ -65,6 +71,40 @@ package struct CopyTextRowReader: PGFieldSource {
         guard index < bounds.count else { return nil }
         let field = bounds[index]
         return CopyTextParser.field(row, field.start, field.end, field.hasEscape)
+    }
+
+    /// The text of `field` as ``PGFieldSource/decode(_:_:)-(String?.Type,_)`` reads it, nil for SQL NULL; but when
+    /// the field holds the bytes of `previous`, `previous` itself, which then becomes the text read. A value that
+    /// repeats row after row (a subscription's id on each of its notifications) is then one string, not a new one
+    /// allocated per row.
+    @inlinable
+    package func decode(
+        _ type: String?.Type, _ field: PGField, reusing previous: inout String?
+    ) throws(PGError) -> String? {
+        if field.position < bounds.count, let last = previous {
+            let bytes = bounds[field.position]
+            let length = bytes.end - bytes.start
+            let same =
+                !bytes.hasEscape
+                && last.utf8.withContiguousStorageIfAvailable { stored in
+                    guard stored.count == length, let storedBytes = stored.baseAddress, let rowBytes = row.baseAddress
+                    else { return stored.count == length && length == 0 }
+                    return memcmp(storedBytes, rowBytes + bytes.start, length) == 0
+                } == true
+            if same { return last }
+        }
+        let value = try decode(String?.self, field)
+        if value != nil { previous = value }
+        return value
+    }
+
+    /// The text of `field`, reusing `previous` as ``decode(_:_:reusing:)-(String?.Type,_,_)`` does.
+    @inlinable
+    package func decode(_ type: String.Type, _ field: PGField, reusing previous: inout String?) throws(PGError)
+        -> String
+    {
+        guard let value = try decode(String?.self, field, reusing: &previous) else { throw field.nullError() }
+        return value
     }
 
     /// The field at `index` as a 64-bit integer: what `Int64(text(index))` gives, read from the bytes. Nil for SQL

@@ -292,4 +292,36 @@ import Testing
             }
         }
     }
+
+    /// Reading a field again with the value of the row before (`decode(_:_:reusing:)`) gives what a plain read gives,
+    /// on rows that repeat, change, hold NULL (`\N`) or an escaped tab (never reused), and keeps the last value through a
+    /// NULL.
+    @Test func aFieldReadWithTheValueBeforeIsWhatAPlainReadGives() throws {
+        var selection = PGSelection(PGTable("t", ["a": .text, "b": .text]))
+        let (a, b) = (selection.add("a"), selection.add("b"))
+        let values = ["2000000000000001", "2000000000000002", "\\N", "", "x\\ty", "com.example.app.monthly"]
+        var random = SeededRandom(seed: 0x7265_7573_6520_6669)
+        var reader = CopyTextRowReader()
+        var previous: (a: String?, b: String?) = (nil, nil)
+        var lastValue: String?
+        for _ in 0..<5_000 {
+            let row = Array((random.pick(values) + "\t" + random.pick(values)).utf8)
+            try row.withUnsafeBytes { bytes in
+                reader.read(bytes)
+                let plain = (try reader.decode(String?.self, a), try reader.decode(String?.self, b))
+                let reused = (
+                    try reader.decode(String?.self, a, reusing: &previous.a),
+                    try reader.decode(String?.self, b, reusing: &previous.b)
+                )
+                #expect(reused.0 == plain.0 && reused.1 == plain.1, "row \(row)")
+                if let value = plain.0 { lastValue = value }
+                #expect(previous.a == lastValue)
+            }
+        }
+        let null = Array("\\N\tb".utf8)
+        null.withUnsafeBytes { bytes in
+            reader.read(bytes)
+            #expect(throws: PGError.self) { try reader.decode(String.self, a, reusing: &previous.a) }
+        }
+    }
 }
