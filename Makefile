@@ -4,7 +4,7 @@ SWIFT ?= swift
 CHURN_HOME ?= $(CURDIR)/.churn
 export CHURN_HOME
 
-.PHONY: all setup build release test validate validate-grace-change demo example-report bench bench-lib format clean distclean help
+.PHONY: all setup build release test validate validate-grace-change demo example-report bench bench-lib fuzz format clean distclean help
 
 all: build
 
@@ -19,6 +19,7 @@ help:
 	@echo "make example-report  regenerate docs/example-report/ from the demo's simulated export"
 	@echo "make bench    load and analysis benchmarks on simulated exports (release build in .build-bench/): bench/results.md"
 	@echo "make bench-lib  micro-benchmarks of the hot paths (the Benchmarks/ package, ordo-one/package-benchmark)"
+	@echo "make fuzz     the fuzz targets of Fuzz/, FUZZ_SECONDS each (default 60): docs/RELIABILITY.md"
 	@echo "make format   check the Swift sources with swift-format"
 	@echo "make clean    remove build products; make distclean also removes the embedded database and bench/data"
 
@@ -49,6 +50,9 @@ example-report: release
 bench: setup
 	@scripts/bench.sh
 
+fuzz: setup
+	@scripts/fuzz.sh
+
 bench-lib: setup
 	BENCHMARK_DISABLE_JEMALLOC=true $(SWIFT) package --package-path Benchmarks benchmark
 
@@ -56,7 +60,7 @@ format:
 	@scripts/format.sh
 
 clean:
-	rm -rf .build .build-bench Benchmarks/.build
+	rm -rf .build .build-bench Benchmarks/.build Fuzz/.build
 
 # Stops the embedded clusters (the demo's and the benchmarks') while a churn binary is still there to do it.
 distclean:

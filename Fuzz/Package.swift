@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Coverage-guided fuzz targets (libFuzzer, with AddressSanitizer) of the readers of outside input, one executable
+// per reader: `make fuzz` (scripts/fuzz.sh) builds them with `-sanitize=fuzzer,address` and runs each for
+// FUZZ_SECONDS (default 60) from its seeds in Corpus/<target>/. Not part of the root package's build or `make test`.
+// SwiftPM gives each executable a `main` of its own, so each target's top-level code hands its test function to
+// libFuzzer's driver (CLibFuzzer).
+//
+// As in Benchmarks/, Sources/ holds links to the root package's module folders, compiled as this package's own
+// targets (the root package vends no library): the targets run the same code as `churn`.
+
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "InvoluntaryChurnFuzz",
+    platforms: [.macOS(.v15)],
+    targets: [
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq"),
+        .target(name: "CivilTime", path: "Sources/CivilTime", swiftSettings: upcomingFeatures),
+        .target(
+            name: "PGClient", dependencies: ["CLibPQ", "CivilTime"], path: "Sources/PGClient",
+            swiftSettings: upcomingFeatures
+        ),
+        .target(name: "CLibFuzzer", path: "Targets/CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Targets/FuzzSupport"),
+        .executableTarget(
+            name: "FuzzCopyText", dependencies: ["FuzzSupport", "PGClient"], path: "Targets/FuzzCopyText",
+            swiftSettings: upcomingFeatures
+        ),
+    ]
+)
