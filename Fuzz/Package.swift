@@ -28,6 +28,10 @@ let package = Package(
         .target(name: "CLibFuzzer", path: "Targets/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Targets/FuzzSupport"),
         .executableTarget(
+            name: "FuzzBase64URL", dependencies: ["FuzzSupport"], path: "Targets/FuzzBase64URL",
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
             name: "FuzzCopyText", dependencies: ["FuzzSupport", "PGClient"], path: "Targets/FuzzCopyText",
             swiftSettings: upcomingFeatures
         ),

@@ -1,0 +1,1 @@
+../../../Sources/AppStoreNotifications/Base64URL.swift
