@@ -20,15 +20,21 @@ let package = Package(
     platforms: [.macOS(.v15)],
     targets: [
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
         .target(name: "CivilTime", path: "Sources/CivilTime", swiftSettings: upcomingFeatures),
         .target(
             name: "PGClient", dependencies: ["CLibPQ", "CivilTime"], path: "Sources/PGClient",
             swiftSettings: upcomingFeatures
         ),
+        .target(name: "Gzip", dependencies: ["CZlib"], path: "Sources/Gzip", swiftSettings: upcomingFeatures),
         .target(name: "CLibFuzzer", path: "Targets/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Targets/FuzzSupport"),
         .executableTarget(
             name: "FuzzBase64URL", dependencies: ["FuzzSupport"], path: "Targets/FuzzBase64URL",
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            name: "FuzzGzip", dependencies: ["FuzzSupport", "Gzip"], path: "Targets/FuzzGzip",
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
