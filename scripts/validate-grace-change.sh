@@ -42,9 +42,7 @@ for effect in $effects; do
             dir="$work/$run"
             mkdir -p "$dir"
             name="churn_gc_${$}_${effect//./_}_${seed}_$planted"
-            psql "$base" -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE \"$name\"" >/dev/null
-            databases+=("$name")
-            url=$(with_database "$base" "$name")
+            create_database "$name"
             options=()
             [ "$planted" = with ] && options=(--grace-change "$change:28")
             echo "== $run: simulate $subscribers subscribers, load, query" >&2
@@ -54,7 +52,7 @@ for effect in $effects; do
             rm -f "$dir/export.jsonl"
             "$churn" query grace-change --database-url "$url" --grace-change "com.example.app=$change:28" \
                 --format csv >"$dir/grace_change.csv"
-            psql "$base" -q -c "DROP DATABASE \"$name\"" >/dev/null
+            drop_database "$name"
         done
     done
 done

@@ -33,9 +33,7 @@ for effect in $effects; do
         dir="$work/$run"
         mkdir -p "$dir"
         name="churn_grace_${$}_${effect//./_}_$grace"
-        psql "$base" -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE \"$name\"" >/dev/null
-        databases+=("$name")
-        url=$(with_database "$base" "$name")
+        create_database "$name"
         echo "== $run: simulate $subscribers subscribers (seed $seed), load, report" >&2
         "$churn" simulate --subscribers "$subscribers" --seed "$seed" --months "$months" --grace "$grace" \
             --grace-end-effect "$effect" --quiet --out "$dir/export.jsonl"
@@ -43,7 +41,7 @@ for effect in $effects; do
         rm -f "$dir/export.jsonl"
         "$churn" report --database-url "$url" --out "$dir/report" >&2
         "$churn" query episodes --database-url "$url" --format csv >"$dir/episodes.csv"
-        psql "$base" -q -c "DROP DATABASE \"$name\"" >/dev/null
+        drop_database "$name"
     done
 done
 

@@ -4,8 +4,9 @@
 #
 # `churn` is CHURN, else .build/release/churn when built, else a debug build made now. `work` is a new directory
 # /tmp/<work_name>.XXXXXX. With DATABASE_URL set, `base` is that server; otherwise an embedded cluster starts under
-# "$work/home" (a private CHURN_HOME) and `churn db stop` stops it at the end. A script adds each database it creates
-# to `databases`, and `with_database "$base" NAME` gives its connection string.
+# "$work/home" (a private CHURN_HOME) and `churn db stop` stops it at the end. `create_database NAME` creates a
+# database there (dropped on exit if the script has not) and sets `url` to its connection string; `drop_database NAME`
+# drops it; `with_database "$base" NAME` gives a database's connection string.
 
 churn=${CHURN:-}
 if [ -z "$churn" ]; then
@@ -53,4 +54,16 @@ with_database() {
             ;;
         *) printf '%s dbname=%s\n' "$1" "$2" ;;
     esac
+}
+
+# Creates the database `$1` on the server, records it for the cleanup, and sets `url` to its connection string.
+create_database() {
+    psql "$base" -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE \"$1\"" >/dev/null
+    databases+=("$1")
+    url=$(with_database "$base" "$1")
+}
+
+# Drops the database `$1`, once its run is done.
+drop_database() {
+    psql "$base" -q -c "DROP DATABASE \"$1\"" >/dev/null
 }
