@@ -117,18 +117,50 @@ struct NotificationEventReader {
         return "COPY (\(sql)) TO STDOUT"
     }
 
+    /// Whether a read of every notification asks the server to go along the subscription index, which holds their
+    /// order: when the table fits in the cache the server says it has (`effective_cache_size`). Rows then stream
+    /// from the first while this process builds, where a sort reads and orders every row before the first leaves,
+    /// with this process idle. A larger table is sorted as the planner chooses: read in the index's order, its pages
+    /// would come from disk one at a time.
+    func readsAlongIndex() throws -> Bool {
+        let rows = try connection.execute(
+            """
+            SELECT pg_relation_size('notifications') <= pg_size_bytes(current_setting('effective_cache_size')) AS fits
+            """)
+        return try rows.rows.first?.decode(Bool.self, try rows.field("fits")) ?? false
+    }
+
+    /// Turns the server's sorts off for the rest of the transaction when a read of every notification goes along
+    /// the index (``readsAlongIndex()``).
+    /// - Returns: `enable_sort` as it was, to set back after the read; nil when nothing was changed.
+    private func sortOffForIndexOrder(_ scope: Scope) throws -> String? {
+        guard case .all = scope, try readsAlongIndex() else { return nil }
+        let previous = try connection.execute("SELECT current_setting('enable_sort')").scalar ?? "on"
+        try connection.execute("SELECT set_config('enable_sort', 'off', true)")
+        return previous
+    }
+
     /// Calls `body` with each event in order, handing it over: an event kept (``EpisodeStream/add(_:)`` consumes it)
     /// is moved rather than copied.
     /// - Returns: the number of events read.
     @discardableResult
     func read(_ scope: Scope, _ body: (consuming NotificationEvent) throws -> Void) throws -> Int {
-        var fields = CopyTextRowReader()
+        var rows = CopyTextRowReader()
         let columns = Self.columns
         // The values a subscription's notifications repeat, kept from the row before: each is then one string
         // rather than one per row (most are too long for a string's inline storage).
         var repeated = Repeated()
+        let previousSort = try sortOffForIndexOrder(scope)
+        defer {
+            if let previousSort {
+                _ = try? connection.execute("SELECT set_config('enable_sort', $1, true)", [previousSort])
+            }
+        }
         return try connection.copyOut(Self.query(scope)) { row in
-            fields.read(row)
+            rows.read(row)
+            // A constant copy for the reads below: of the closure's variable, each read would retain and release
+            // the row's buffer of field bounds.
+            let fields = rows
             guard fields.count == columns.selection.count else {
                 throw PGError(
                     kind: .unexpectedResult,
