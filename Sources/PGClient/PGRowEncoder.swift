@@ -51,6 +51,30 @@ package struct PGRowEncoder {
     package mutating func append<Integer: BinaryInteger>(
         _ value: Integer?, column expected: StaticString? = nil
     ) throws(PGError) {
+        guard let value else { return try appendInteger(nil, expected) }
+        guard let wide = Int64(exactly: value) else {
+            let type = try next(expected)
+            throw outOfRange(value, type)
+        }
+        try appendInteger(wide, expected)
+    }
+
+    /// ``append(_:column:)-(Integer?,_)`` of an `Int`, without the generic call's metadata lookups.
+    package mutating func append(_ value: Int?, column expected: StaticString? = nil) throws(PGError) {
+        try appendInteger(value.map(Int64.init), expected)
+    }
+
+    /// ``append(_:column:)-(Integer?,_)`` of an `Int32`.
+    package mutating func append(_ value: Int32?, column expected: StaticString? = nil) throws(PGError) {
+        try appendInteger(value.map(Int64.init), expected)
+    }
+
+    /// ``append(_:column:)-(Integer?,_)`` of an `Int64`.
+    package mutating func append(_ value: Int64?, column expected: StaticString? = nil) throws(PGError) {
+        try appendInteger(value, expected)
+    }
+
+    private mutating func appendInteger(_ value: Int64?, _ expected: StaticString?) throws(PGError) {
         let type = try next(expected)
         guard type == .smallint || type == .integer || type == .bigint else { throw mismatch(type, "an integer") }
         guard let value else { return rows.appendNull() }
@@ -62,8 +86,7 @@ package struct PGRowEncoder {
             guard let narrow = Int32(exactly: value) else { throw outOfRange(value, type) }
             rows.append(narrow)
         default:
-            guard let wide = Int64(exactly: value) else { throw outOfRange(value, type) }
-            rows.append(wide)
+            rows.append(value)
         }
     }
 

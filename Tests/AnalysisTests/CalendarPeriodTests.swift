@@ -1,4 +1,5 @@
 import Analysis
+import CivilTime
 import Foundation
 import TestSupport
 import Testing
@@ -18,6 +19,19 @@ import Testing
     func labels(millis: Int64, month: String, week: String) {
         #expect(CalendarPeriod(.month, containing: millis).description == month)
         #expect(CalendarPeriod(.week, containing: millis).description == week)
+    }
+
+    /// Years 0–9999 are written digit by digit, the others by the general form: both give four digits at least.
+    @Test(arguments: [
+        (1, "0001-06"), (9, "0009-06"), (999, "0999-06"), (1000, "1000-06"), (9999, "9999-06"), (10000, "10000-06"),
+        (-1, "-0001-06"),
+    ])
+    func labelsOfFarYears(year: Int, month: String) {
+        let millis = Int64(CivilDate(year: year, month: 6, day: 1).daysSinceEpoch) * T.day + 12 * T.hour
+        #expect(CalendarPeriod(.month, containing: millis).description == month)
+        let week = CalendarPeriod(.week, containing: millis)
+        #expect(week.year == year && (22...23).contains(week.number))
+        #expect(week.description == week.year.zeroPadded(width: 4) + "-W" + week.number.zeroPadded(width: 2))
     }
 
     @Test func agreesWithFoundationOnEveryDayFrom1990To2040() throws {

@@ -62,35 +62,38 @@ package struct EpisodeBuilder: Sendable {
     /// `build(_:)` on a buffer the caller owns; `seen` is scratch space reused between subscriptions.
     func build(sorting events: inout [NotificationEvent], seen: inout Set<String>) -> SubscriptionEpisodes {
         // Input from the database usually arrives in processing order already; checking is cheaper than sorting.
-        if !Self.isInProcessingOrder(events) { events.sort(by: Self.precedes) }
+        if !events.withUnsafeBufferPointer(Self.isInProcessingOrder) { events.sort(by: Self.precedes) }
         seen.removeAll(keepingCapacity: true)
         seen.reserveCapacity(events.count)
 
-        let subscription = Self.subscription(of: events)
+        let subscription = events.withUnsafeBufferPointer(Self.subscription)
         var state = SubscriptionState(
             result: SubscriptionEpisodes(subscription: subscription),
             environment: options.environment,
             provenRecoveries: subscription.flatMap { options.provenRecoveries[$0] }?
                 .filter { $0.purchaseDate <= options.asOf } ?? []
         )
-        // Indices rather than `for event in events`, which would copy every event.
-        for index in events.indices {
-            // Sorted by signedDate: everything from here on is after the as-of time.
-            if events[index].signedDate > options.asOf { break }
-            consider(events[index], state: &state, seen: &seen)
+        // Through the buffer rather than `for event in events` or the array's subscript, each of which would copy
+        // every event (a retain and a release of each of its strings).
+        events.withUnsafeBufferPointer { events in
+            for index in events.indices {
+                // Sorted by signedDate: everything from here on is after the as-of time.
+                if events[index].signedDate > options.asOf { break }
+                consider(events[index], state: &state, seen: &seen)
+            }
         }
         return state.finish()
     }
 
     /// The first `originalTransactionId` present.
-    private static func subscription(of events: [NotificationEvent]) -> String? {
+    private static func subscription(of events: UnsafeBufferPointer<NotificationEvent>) -> String? {
         for index in events.indices {
             if let subscription = events[index].originalTransactionId { return subscription }
         }
         return nil
     }
 
-    private static func isInProcessingOrder(_ events: [NotificationEvent]) -> Bool {
+    private static func isInProcessingOrder(_ events: UnsafeBufferPointer<NotificationEvent>) -> Bool {
         for index in events.indices.dropFirst() where precedes(events[index], events[index - 1]) {
             return false
         }

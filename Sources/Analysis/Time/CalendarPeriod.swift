@@ -43,6 +43,27 @@ package struct CalendarPeriod: Hashable, Comparable, Sendable, CustomStringConve
 
     /// `2024-03` for months, `2024-W09` for weeks.
     package var description: String {
+        // Written digit by digit for the years 0–9999 (one per renewal row a full analysis stores); the general
+        // form below gives the same text.
+        if (0...9999).contains(year), (0...99).contains(number) {
+            let week = granularity == .week
+            return String(unsafeUninitializedCapacity: week ? 8 : 7) { text in
+                let zero = UInt8(ascii: "0")
+                text[0] = zero + UInt8(year / 1000)
+                text[1] = zero + UInt8(year / 100 % 10)
+                text[2] = zero + UInt8(year / 10 % 10)
+                text[3] = zero + UInt8(year % 10)
+                text[4] = UInt8(ascii: "-")
+                var end = 5
+                if week {
+                    text[5] = UInt8(ascii: "W")
+                    end = 6
+                }
+                text[end] = zero + UInt8(number / 10)
+                text[end + 1] = zero + UInt8(number % 10)
+                return end + 2
+            }
+        }
         switch granularity {
         case .month: return year.zeroPadded(width: 4) + "-" + number.zeroPadded(width: 2)
         case .week: return year.zeroPadded(width: 4) + "-W" + number.zeroPadded(width: 2)
