@@ -236,7 +236,7 @@ package struct Report: Sendable {
     ///   - graceChanges: `grace_change.csv`'s rows, from a second pass over the episodes
     ///     (``Tally/graceChangeEvaluation``); none without a change.
     package init(
-        _ tally: Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts,
+        _ tally: consuming Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts,
         forecastCheck: ForecastCheck.Check? = nil, returns: [Returns.Row] = [], graceChanges: [GraceChange.Row] = []
     ) {
         let options = tally.options
@@ -244,8 +244,12 @@ package struct Report: Sendable {
         self.asOf = asOf
         self.dataQuality = dataQuality
         self.options = options
+        // The figures' tally is taken out of `tally` (an empty one left in its place), so that it is held once and
+        // the report's open-episode list is moved out of it rather than copied.
+        let figuresTally = tally.figures
+        tally.figures = ChurnReport.Tally(asOf: asOf)
         let figures = ChurnReport(
-            tally.figures, dataQuality: dataQuality, renewals: renewals, rejections: options.rejections,
+            consume figuresTally, dataQuality: dataQuality, renewals: renewals, rejections: options.rejections,
             forecastCheck: forecastCheck, returns: returns, graceChanges: graceChanges)
         self.figures = figures
         let curve = figures.recoveryCurve

@@ -102,6 +102,10 @@ package enum ReportWriting {
         try expired.followUps(
             environment: environment, asOf: asOf, customersAsOfLatest: customersAsOfLatest, store: store
         ) { returns.add($0) }
+        // The expired episodes' spool and the follow-ups go before the files are written.
+        expired = CustomerReturns()
+        let returnRows = returns.rows
+        returns = Returns.Tally(asOf: asOf)
         // A grace change needs the episodes of its windows, known once every episode has been seen: a second pass.
         // (Not `rows(streamingAgain:)`: `episodes` is itself a non-escaping parameter, which exclusivity forbids
         // handing on.)
@@ -110,9 +114,10 @@ package enum ReportWriting {
             _ = try episodes { evaluation.add($0) }
         }
         let graceChanges = evaluation.rows()
+        // Handed over: the tally's memory (a few numbers per episode) goes before the files are written.
         var report = Report(
-            tally, dataQuality: counts.dataQuality, renewals: counts.renewals, forecastCheck: check.check,
-            returns: returns.rows, graceChanges: graceChanges)
+            consume tally, dataQuality: counts.dataQuality, renewals: counts.renewals, forecastCheck: check.check,
+            returns: returnRows, graceChanges: graceChanges)
         if let apple, let billingIssueDays {
             report.appleComparison = AppleComparison(ours: billingIssueDays, apple: apple)
         }

@@ -75,7 +75,8 @@ package struct ChurnReport: Hashable, Sendable {
     ///   - graceChanges: the rows of ``Tally/graceChangeEvaluation`` after a second pass over the episodes; none
     ///     when it is empty.
     package init(
-        _ tally: Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts, rejections: [String: Int] = [:],
+        _ tally: consuming Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts,
+        rejections: [String: Int] = [:],
         forecastCheck: ForecastCheck.Check? = nil, returns: [Returns.Row] = [], graceChanges: [GraceChange.Row] = []
     ) {
         self.returns = returns
@@ -89,7 +90,8 @@ package struct ChurnReport: Hashable, Sendable {
         graceRevenue = tally.graceRevenue.rows
         retryDays = tally.retryDays.lifeTable(schedule: tally.options.schedule)
         messageBands = tally.messageBands.figures
-        openEpisodes = tally.openEpisodes.rows(estimates: curves.estimates)
+        // Moved out of the tally: a caller that hands its tally over (`consume`) holds the list once, not twice.
+        openEpisodes = tally.openEpisodes.takeRows(estimates: curves.estimates)
         revenue = OpenEpisodes.revenue(tally.revenue.rows, expectedFrom: openEpisodes)
         self.forecastCheck = forecastCheck ?? .empty(asOf: tally.asOf)
         graceWhatIf = tally.graceWhatIf.rows(graceLengths: tally.graceLengths)

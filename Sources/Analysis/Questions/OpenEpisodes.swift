@@ -132,7 +132,9 @@ package enum OpenEpisodes {
     /// duration), never the episode.
     package struct Tally: Sendable {
         let asOf: Int64
-        private var open: [(row: Row, duration: Int64)] = []
+        /// The rows, without their chances, and beside them each row's duration.
+        private var open: [Row] = []
+        private var durations: [Int64] = []
 
         package init(asOf: Int64) {
             self.asOf = asOf
@@ -152,19 +154,28 @@ package enum OpenEpisodes {
                 stakeCurrency: episode.stakeCurrency, recoveryChance: 0, billingPlan: episode.billingPlan,
                 installmentsAtRisk: episode.installmentsAtRisk
             )
-            open.append((row, duration))
+            open.append(row)
+            durations.append(duration)
         }
 
         /// The list, newest first (METRICS.md v2.2: t0 descending, then `original_transaction_id` in UTF-8 byte order; a
         /// failure caught early is the easiest to mend), with each chance from its own plan's estimate.
         package func rows(estimates: RecoveryCurve.Estimates) -> [Row] {
-            var rows = open.map { entry in
-                var row = entry.row
-                row.recoveryChance = estimates.recoveryChance(duration: entry.duration, plan: row.billingPlan)
-                return row
+            var copy = self
+            return copy.takeRows(estimates: estimates)
+        }
+
+        /// ``rows(estimates:)``, moved out of the tally, which is left empty: a large database has tens of thousands
+        /// of open episodes, and a tally held uniquely (a report's, consumed) gives its rows without a copy of the
+        /// list, megabytes of peak memory less.
+        package mutating func takeRows(estimates: RecoveryCurve.Estimates) -> [Row] {
+            var rows = open
+            open = []
+            for index in rows.indices {
+                rows[index].recoveryChance = estimates.recoveryChance(
+                    duration: durations[index], plan: rows[index].billingPlan)
             }
-            // Sorted in place: a large database has tens of thousands of open episodes, and one copy of the list
-            // less is megabytes of peak memory less.
+            durations = []
             rows.sort { lhs, rhs in
                 lhs.start != rhs.start
                     ? lhs.start > rhs.start : lhs.subscription.utf8.lexicographicallyPrecedes(rhs.subscription.utf8)

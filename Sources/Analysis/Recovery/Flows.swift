@@ -55,50 +55,59 @@ package enum Flows {
         return tally.weeks
     }
 
-    /// The weeks' counts, added up one episode at a time: counts per week, and each episode's t0 and flow time
-    /// (for `in_retry_at_week_end`), never the episodes.
+    /// The weeks' counts, added up one episode at a time: counts per week, never the episodes, so that the tally's
+    /// memory grows with the weeks rather than with the episodes.
+    ///
+    /// `in_retry_at_week_end` = #{t0 < c} − #{flow time < c}, since a flow time is never before its t0. Every week's c
+    /// is its end but the last one's, which is the as-of time; so the counts per week, summed, give both, less for
+    /// the last week the t0s and flow times from the as-of time to that week's end.
     package struct Tally: Sendable {
         let asOf: Int64
+        /// The week of the as-of time: the last row.
+        private let last: CalendarPeriod
         private var entered: [CalendarPeriod: Int] = [:]
         private var exits: [CalendarPeriod: Week] = [:]
-        private var starts: [Int64] = []
-        private var flowTimes: [Int64] = []
+        /// Flow times per week.
+        private var left: [CalendarPeriod: Int] = [:]
+        private var earliest: Int64?
+        /// t0s and flow times in the last week at or after the as-of time.
+        private var startsFromAsOf = 0
+        private var flowsFromAsOf = 0
 
         /// - Parameter asOf: the as-of time (Unix ms): the last week, and the latest cut for
         ///   `in_retry_at_week_end`.
         package init(asOf: Int64) {
             self.asOf = asOf
+            last = CalendarPeriod(.week, containing: asOf)
         }
 
         package mutating func add(_ episode: Episode) {
-            entered[CalendarPeriod(.week, containing: episode.start), default: 0] += 1
-            starts.append(episode.start)
+            let week = CalendarPeriod(.week, containing: episode.start)
+            entered[week, default: 0] += 1
+            earliest = min(earliest ?? episode.start, episode.start)
+            if episode.start >= asOf && week == last { startsFromAsOf += 1 }
             if let flowTime = episode.flowTime {
                 let week = CalendarPeriod(.week, containing: flowTime)
                 exits[week, default: Week(week: week)].addExit(episode)
-                flowTimes.append(flowTime)
+                left[week, default: 0] += 1
+                if flowTime >= asOf && week == last { flowsFromAsOf += 1 }
             }
         }
 
         /// The weeks in order.
         package var weeks: [Week] {
-            // in_retry(c) = #{t0 < c} − #{closed with flow time < c}, since a flow time is never before its t0.
-            let starts = starts.sorted()
-            let flowTimes = flowTimes.sorted()
-            guard let earliest = starts.first else { return [] }
-            var startIndex = 0
-            var flowIndex = 0
-
+            guard let earliest else { return [] }
+            var started = 0
+            var ended = 0
             var weeks: [Week] = []
-            let last = CalendarPeriod(.week, containing: asOf)
             var period = CalendarPeriod(.week, containing: earliest)
             while period <= last {
                 var week = exits[period] ?? Week(week: period)
                 week.entered = entered[period] ?? 0
-                let cut = min(period.end, asOf)
-                while startIndex < starts.endIndex, starts[startIndex] < cut { startIndex += 1 }
-                while flowIndex < flowTimes.endIndex, flowTimes[flowIndex] < cut { flowIndex += 1 }
-                week.inRetryAtWeekEnd = startIndex - flowIndex
+                started += week.entered
+                ended += left[period] ?? 0
+                week.inRetryAtWeekEnd =
+                    period == last ? (started - startsFromAsOf) - (ended - flowsFromAsOf) : started - ended
                 weeks.append(week)
                 period = CalendarPeriod(.week, containing: period.end)
             }

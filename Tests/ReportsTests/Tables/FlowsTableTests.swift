@@ -101,6 +101,37 @@ import Testing
         #expect(Flows.weeks(episodes: [episodes[2]], asOf: asOf).isEmpty)
     }
 
+    /// Random episodes whose times fall on and around week boundaries and the as-of time: each week's
+    /// `in_retry_at_week_end` is the definition's count, t0 < c and (open or flow time ≥ c), c = min(week end, as-of),
+    /// and `entered` the episodes whose t0 is in the week.
+    @Test(arguments: [UInt64](1...20))
+    func inRetryAtWeekEndIsTheDefinitionsCount(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        let asOf = march1 + Int64(random.next() % 21) * day + [0, 1, T.hour, day - 1][Int(random.next() % 4)]
+        func instant() -> Int64 {
+            // Week boundaries (Mondays 00:00), the as-of time, and a millisecond either side of each.
+            let anchors = [march1 - 4 * day, march1 + 3 * day, march1 + 10 * day, march1 + 17 * day, asOf]
+            let anchor = anchors[Int(random.next() % UInt64(anchors.count))]
+            return anchor + Int64(random.next() % 3) - 1 + Int64(random.next() % 4)
+                * [0, day, T.hour][Int(random.next() % 3)]
+        }
+        let outcomes: [Episode.Outcome] = [.open, .recovered, .expired, .cancelled, .other]
+        let episodes = (0..<60).map { index in
+            let start = instant()
+            let outcome = outcomes[Int(random.next() % UInt64(outcomes.count))]
+            return episode("e\(index)", start: start, outcome, after: outcome == .open ? nil : instant() - start)
+        }
+        let weeks = Flows.weeks(episodes: episodes, asOf: asOf)
+        #expect(!weeks.isEmpty)
+        for week in weeks {
+            let cut = min(week.week.end, asOf)
+            let inRetry = episodes.filter { $0.start < cut && ($0.flowTime.map { $0 >= cut } ?? true) }.count
+            #expect(week.inRetryAtWeekEnd == inRetry, "seed \(seed), \(week.week)")
+            #expect(week.entered == episodes.filter { CalendarPeriod(.week, containing: $0.start) == week.week }.count)
+        }
+        #expect(weeks.last?.week == CalendarPeriod(.week, containing: asOf))
+    }
+
     @Test func noEpisodesNoRows() {
         #expect(Flows.table(Flows.weeks(episodes: [], asOf: asOf)).rows.isEmpty)
     }
