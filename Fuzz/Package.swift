@@ -27,6 +27,7 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(name: "Gzip", dependencies: ["CZlib"], path: "Sources/Gzip", swiftSettings: upcomingFeatures),
+        .target(name: "NotificationTypes", path: "Sources/NotificationTypes", swiftSettings: upcomingFeatures),
         .target(name: "CLibFuzzer", path: "Targets/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Targets/FuzzSupport"),
         .executableTarget(
@@ -35,6 +36,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzGzip", dependencies: ["FuzzSupport", "Gzip"], path: "Targets/FuzzGzip",
+            swiftSettings: upcomingFeatures
+        ),
+        // JSONScanner, ShallowDecoder and the models they decode are files of AppStoreNotifications, linked into
+        // the target: the module itself needs swift-crypto and swift-certificates, which these readers do not use.
+        .executableTarget(
+            name: "FuzzJSON", dependencies: ["FuzzSupport", "NotificationTypes"], path: "Targets/FuzzJSON",
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(

@@ -1,0 +1,1 @@
+../../../Sources/AppStoreNotifications/FieldReader.swift

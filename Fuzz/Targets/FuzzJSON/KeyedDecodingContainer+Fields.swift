@@ -1,0 +1,1 @@
+../../../Sources/AppStoreNotifications/KeyedDecodingContainer+Fields.swift
