@@ -9,6 +9,7 @@ import Foundation
 /// - strings are well-formed UTF-8 with no raw control characters, no `\u0000` (which `jsonb` refuses) and no unpaired
 ///   UTF-16 surrogates;
 /// - no object has the same key twice;
+/// - every number fits PostgreSQL's `numeric`, which `jsonb` stores numbers as (``NumericLimits``);
 /// - nesting is at most ``maximumDepth`` deep.
 ///
 /// While checking, it records the byte ranges of the string values of ``Field``s such as `data.signedTransactionInfo`,
@@ -284,13 +285,14 @@ struct JSONScanner {
 
     /// Scans a number; returns whether it is an integer (no fraction, no exponent).
     private mutating func scanNumber() throws(SyntaxError) -> Bool {
-        var isInteger = true
+        let start = offset
         if peek() == UInt8(ascii: "-") {
             offset += 1
         }
         guard let first = peek(), isDigit(first) else {
             throw failure("expected a digit in a number, found \(describeByte())")
         }
+        let integerStart = offset
         offset += 1
         if first == UInt8(ascii: "0") {
             if let next = peek(), isDigit(next) {
@@ -299,26 +301,67 @@ struct JSONScanner {
         } else {
             skipDigits()
         }
+        let integerDigits = integerStart..<offset
+        var fractionDigits = offset..<offset
         if peek() == UInt8(ascii: ".") {
-            isInteger = false
             offset += 1
             guard let digit = peek(), isDigit(digit) else {
                 throw failure("expected a digit after a decimal point, found \(describeByte())")
             }
+            let fractionStart = offset
             skipDigits()
+            fractionDigits = fractionStart..<offset
         }
+        var exponentDigits: Range<Int>?
+        var exponentIsNegative = false
         if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
-            isInteger = false
             offset += 1
             if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") {
+                exponentIsNegative = peek() == UInt8(ascii: "-")
                 offset += 1
             }
             guard let digit = peek(), isDigit(digit) else {
                 throw failure("expected a digit in an exponent, found \(describeByte())")
             }
+            let exponentStart = offset
             skipDigits()
+            exponentDigits = exponentStart..<offset
+        }
+        let isInteger = fractionDigits.isEmpty && exponentDigits == nil
+        // An integer (every number of Apple's payloads) fits unless it has more digits than `numeric` keeps.
+        if isInteger
+            ? integerDigits.count > NumericLimits.maximumIntegerDigits
+            : !fitsNumeric(
+                integer: integerDigits, fraction: fractionDigits, exponent: exponentDigits,
+                negativeExponent: exponentIsNegative)
+        {
+            offset = start
+            throw failure("a number beyond PostgreSQL's numeric, which jsonb stores numbers as")
         }
         return isInteger
+    }
+
+    /// Whether the number with these digits is one PostgreSQL's `numeric` holds (``NumericLimits``).
+    private func fitsNumeric(
+        integer: Range<Int>, fraction: Range<Int>, exponent: Range<Int>?, negativeExponent: Bool
+    ) -> Bool {
+        // The exponent, saturated well past the limit (its digits may be many and led by zeros).
+        var power = 0
+        for index in exponent ?? offset..<offset {
+            power = min(power * 10 + Int(bytes[index] &- UInt8(ascii: "0")), NumericLimits.exponentBound)
+        }
+        if negativeExponent { power = -power }
+        guard abs(power) < NumericLimits.exponentBound else { return false }
+        // Digits after the decimal point once the exponent has moved it.
+        guard max(0, fraction.count - power) <= NumericLimits.maximumScale else { return false }
+        // Digits before the point, counted from the first that is not zero; a zero has none.
+        if let first = integer.first(where: { bytes[$0] != UInt8(ascii: "0") }) {
+            return integer.upperBound - first + power <= NumericLimits.maximumIntegerDigits
+        }
+        if let first = fraction.first(where: { bytes[$0] != UInt8(ascii: "0") }) {
+            return fraction.lowerBound - first + power <= NumericLimits.maximumIntegerDigits
+        }
+        return true
     }
 
     /// Scans a string starting at its opening quote and leaves `offset` after the closing quote.
@@ -558,4 +601,16 @@ struct JSONScanner {
         }
         return result
     }
+}
+
+/// The numbers PostgreSQL's `numeric` holds, and so `jsonb` (PostgreSQL 15, `numeric.c`: `set_var_from_str` and
+/// `make_result`): other text is refused with "value overflows numeric format", and with it the whole row of a COPY.
+enum NumericLimits {
+    /// At most 131 072 digits before the decimal point (a weight of 32 767 digits in base 10 000) once the exponent
+    /// has moved it, counted from the first digit that is not zero.
+    static let maximumIntegerDigits = 131_072
+    /// At most 16 383 digits after it (the display scale), trailing zeros included.
+    static let maximumScale = 16_383
+    /// An exponent of `Int32.max / 2` or more, either way, is refused before anything else.
+    static let exponentBound = Int(Int32.max / 2)
 }

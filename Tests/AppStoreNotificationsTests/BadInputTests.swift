@@ -84,6 +84,8 @@ import Testing
         BadInput("payload byte-order mark", TestToken.make(Data([0xEF, 0xBB, 0xBF]) + Data("{}".utf8)), .badJSON),
         BadInput("payload invalid UTF-8", TestToken.make(Data([0x7B, 0x22, 0xC0, 0xAF, 0x22, 0x7D])), .badJSON),
         BadInput("payload nested too deep", token(String(repeating: "[", count: 200)), .badJSON),
+        BadInput("payload number beyond numeric", top(#""signedDate":1,"x":961e8148950000"#), .badJSON),
+        BadInput("payload number with too many decimals", top(#""signedDate":1,"x":1.25e-16382"#), .badJSON),
         BadInput("signedDate as string", top(#""signedDate":"1""#), .wrongType, "signedDate"),
         BadInput("signedDate as boolean", top(#""signedDate":true"#), .wrongType, "signedDate"),
         BadInput("signedDate too large", top(#""signedDate":1e300"#), .badValue, "signedDate"),

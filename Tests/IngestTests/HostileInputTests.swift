@@ -62,6 +62,33 @@ import Testing
         #expect(summary.rejected == 3)
     }
 
+    /// A number PostgreSQL's `numeric` cannot hold (`jsonb` stores numbers as `numeric`) in a member nobody reads:
+    /// the line is refused as bad JSON, and the good lines of the same COPY are stored.
+    @Test func aNumberBeyondPostgreSQLsNumericIsRefusedAndTheRestLoads() async throws {
+        let harness = try LoadHarness("bignumber")
+        let signer = try TestSigner()
+        let directory = try ExportDirectory()
+        func payload(_ number: String) throws -> String {
+            try signer.sign(
+                raw: Array(
+                    #"{"notificationType":"TEST","notificationUUID":"\#(UUID().uuidString)","signedDate":1711843260000,"x":\#(number)}"#
+                        .utf8)
+            ).asExportLine
+        }
+        let lines = [
+            try signer.notification().asExportLine,
+            try payload("961e8148950000"),
+            try payload("1e131071"),
+            try payload("1.5e-16384"),
+            try signer.notification().asExportLine,
+        ]
+        let path = try directory.write("numbers.jsonl", lines: lines)
+        let summary = try await harness.load([path], policy: AcceptancePolicy(verifier: signer.verifier))
+        #expect(summary.loaded == 3)
+        #expect(summary.files.first?.rejectedByReason == ["bad_json": 2])
+        #expect(try harness.rows("SELECT line::text FROM quarantine ORDER BY line") == [["2"], ["4"]])
+    }
+
     @Test func aFileThatIsNotWhatItsNameSaysIsReadForWhatItIs() async throws {
         let harness = try LoadHarness("names")
         let directory = try ExportDirectory()
