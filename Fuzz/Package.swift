@@ -28,6 +28,14 @@ let package = Package(
         ),
         .target(name: "Gzip", dependencies: ["CZlib"], path: "Sources/Gzip", swiftSettings: upcomingFeatures),
         .target(name: "NotificationTypes", path: "Sources/NotificationTypes", swiftSettings: upcomingFeatures),
+        .target(
+            name: "Analysis", dependencies: ["CivilTime", "NotificationTypes"], path: "Sources/Analysis",
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
+            name: "AppleReports", dependencies: ["Analysis", "CivilTime", "Gzip"], path: "Sources/AppleReports",
+            swiftSettings: upcomingFeatures
+        ),
         .target(name: "CLibFuzzer", path: "Targets/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Targets/FuzzSupport"),
         .executableTarget(
@@ -42,6 +50,10 @@ let package = Package(
         // the target: the module itself needs swift-crypto and swift-certificates, which these readers do not use.
         .executableTarget(
             name: "FuzzJSON", dependencies: ["FuzzSupport", "NotificationTypes"], path: "Targets/FuzzJSON",
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            name: "FuzzAppleReport", dependencies: ["FuzzSupport", "AppleReports"], path: "Targets/FuzzAppleReport",
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
