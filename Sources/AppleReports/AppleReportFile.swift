@@ -97,7 +97,9 @@ package struct AppleReportFile: Sendable {
     /// Reads a report's text.
     /// - Throws: ``AppleReportError`` naming `path` and the line.
     package static func parse(_ text: String, path: String) throws -> AppleReportFile {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
+        // Split at LF and at CR LF, which Swift reads as one character that is not "\n".
+        let split = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        var lines = split.enumerated().map { index, line in
             (number: index + 1, fields: Self.fields(line))
         }
         lines.removeAll { $0.fields.allSatisfy(\.isEmpty) }

@@ -58,6 +58,21 @@ import Testing
         #expect(file.groupings["Entered Billing Retry from Layaway"] == "Entered Billing Issue")
     }
 
+    /// A file saved with Windows line ends (CR LF) reads as the same file with LF: Swift takes CR LF for one
+    /// character, which a split on "\n" does not split.
+    @Test func readsAFileWithWindowsLineEnds() throws {
+        let directory = try AppleReportFiles.directory()
+        let text = AppleReportFiles.eventText(Self.events).replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(text.contains("\r\n"))
+        let path = try AppleReportFiles.write(text, named: "events-crlf.txt", in: directory)
+        let file = try AppleReportFile.read(path: path)
+        try Self.expectCounts(file)
+        #expect(file.groupings["Entered Billing Retry from Layaway"] == "Entered Billing Issue")
+        // A line of nothing but a carriage return is blank, as an empty line is.
+        let blank = try AppleReportFile.parse(AppleReportFiles.eventText(Self.events) + "\r\n\r\n", path: "b.txt")
+        try Self.expectCounts(blank)
+    }
+
     @Test func readsTheVariantHeadersGzipped() throws {
         let directory = try AppleReportFiles.directory()
         let path = try AppleReportFiles.write(
