@@ -18,8 +18,17 @@ package struct AppleReportFile: Sendable {
             self.values = values
         }
 
+        /// The sum, held at `Int.max` rather than past it: a file's own lines cannot get there (``parse(_:path:)``
+        /// refuses a line whose count would), but the segments of an instance are added after each was read.
         package static func + (lhs: Amount, rhs: Amount) -> Amount {
-            Amount(total: lhs.total + rhs.total, values: lhs.values + rhs.values)
+            let (total, overflow) = lhs.total.addingReportingOverflow(rhs.total)
+            return Amount(total: overflow ? .max : total, values: lhs.values + rhs.values)
+        }
+
+        /// This amount with one more value of `count`, nil when the total would pass what an `Int` holds.
+        func adding(count: Int) -> Amount? {
+            let (total, overflow) = self.total.addingReportingOverflow(count)
+            return overflow ? nil : Amount(total: total, values: values + 1)
         }
     }
 
@@ -119,15 +128,19 @@ package struct AppleReportFile: Sendable {
             let day = try Self.day(line.fields[layout.date], path: path, line: line.number)
             let value = line.fields[layout.value]
             let counts = try Self.count(line.fields[layout.counts], column: "Counts", path: path, line: line.number)
-            file.days[day, default: [:]][value, default: Amount()] =
-                file.days[day, default: [:]][value, default: Amount()] + Amount(total: counts, values: 1)
+            guard let sum = file.days[day, default: [:]][value, default: Amount()].adding(count: counts) else {
+                throw AppleReportError(
+                    path: path, line: line.number,
+                    reason: "Counts '\(counts)' adds up past what a 64-bit integer holds for its date and value")
+            }
+            file.days[day, default: [:]][value] = sum
             if let grouping = layout.grouping {
                 file.groupings[value] = line.fields[grouping]
             }
             let dimensions = line.fields.indices.filter { !layout.read.contains($0) }.map { line.fields[$0] }
             file.combinations[day, default: [:]][value, default: []].insert(dimensions.joined(separator: "\t"))
             if let column = layout.paidServiceDays {
-                file.readPaidServiceDays(line.fields[column], of: value, on: day, line: line.number)
+                try file.readPaidServiceDays(line.fields[column], of: value, on: day, line: line.number)
             }
         }
         file.granularity = AppleReportPath.granularity(of: path) ?? Self.granularity(spacing: Array(file.days.keys))
@@ -138,7 +151,8 @@ package struct AppleReportFile: Sendable {
     /// Adds one line's `Paid Service Days Recovered` (Apple's type for it is a string): counted for a recovery from
     /// grace period only, the events Apple fills it for; a value that is not a whole number is listed in
     /// ``notices`` and leaves the day's paid service days unknown when the line is a recovery from grace.
-    private mutating func readPaidServiceDays(_ text: String, of value: String, on day: Int, line: Int) {
+    /// - Throws: ``AppleReportError`` when the day's paid service days would add up past what an `Int` holds.
+    private mutating func readPaidServiceDays(_ text: String, of value: String, on day: Int, line: Int) throws {
         let isGraceRecovery = AppleEvent.metric(forEventSubType: value) == .recoveredInGrace
         guard !text.isEmpty else { return }
         guard let days = Self.wholeNumber(text) else {
@@ -149,7 +163,12 @@ package struct AppleReportFile: Sendable {
             return
         }
         guard isGraceRecovery, days != 0, var paid = paidServiceDays else { return }
-        paid[day] = (paid[day] ?? Amount()) + Amount(total: days, values: 1)
+        guard let sum = (paid[day] ?? Amount()).adding(count: days) else {
+            throw AppleReportError(
+                path: path, line: line,
+                reason: "Paid Service Days Recovered '\(days)' adds up past what a 64-bit integer holds for its date")
+        }
+        paid[day] = sum
         paidServiceDays = paid
     }
 

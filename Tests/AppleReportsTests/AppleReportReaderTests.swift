@@ -73,6 +73,36 @@ import Testing
         try Self.expectCounts(blank)
     }
 
+    /// Counts that add up past a 64-bit integer are refused with the line, not a crash; segments added are held
+    /// at `Int.max`.
+    @Test func refusesCountsThatAddUpPastAnInteger() throws {
+        let big = Int.max
+        let text = AppleReportFiles.eventText([
+            Event(date: "2026-03-02", grouping: "Involuntary Churn", subType: "Involuntary Churn", counts: big),
+            Event(date: "2026-03-02", grouping: "Involuntary Churn", subType: "Involuntary Churn", counts: 1),
+        ])
+        #expect(throws: AppleReportError.self) { try AppleReportFile.parse(text, path: "big.txt") }
+        do {
+            _ = try AppleReportFile.parse(text, path: "big.txt")
+        } catch let error as AppleReportError {
+            #expect(error.description.contains("line 3"))
+        }
+        let paid = AppleReportFiles.eventText([
+            Event(
+                date: "2026-03-03", grouping: "Recoveries from Billing Issue",
+                subType: "Full Price Recoveries from Grace Period", counts: 1, paidServiceDays: big),
+            Event(
+                date: "2026-03-03", grouping: "Recoveries from Billing Issue",
+                subType: "Full Price Recoveries from Grace Period", territory: "GB", counts: 1, paidServiceDays: 1),
+        ])
+        #expect(throws: AppleReportError.self) { try AppleReportFile.parse(paid, path: "paid.txt") }
+        let one = try AppleReportFile.parse(AppleReportFiles.eventText([Self.events[0]]), path: "one.txt")
+        var huge = one
+        huge.days = huge.days.mapValues { $0.mapValues { _ in AppleReportFile.Amount(total: big, values: 1) } }
+        let sum = huge.adding(one)
+        #expect(sum.days.values.allSatisfy { $0.values.allSatisfy { $0.total == big && $0.values == 2 } })
+    }
+
     @Test func readsTheVariantHeadersGzipped() throws {
         let directory = try AppleReportFiles.directory()
         let path = try AppleReportFiles.write(
