@@ -442,7 +442,7 @@ struct JSONScanner {
 
     /// Reads `\uXXXX` at `start` (the backslash) and returns the code unit.
     private func hexEscape(at start: Int) throws(SyntaxError) -> UInt16 {
-        guard start + 6 <= bytes.count, bytes[start + 1] == UInt8(ascii: "u") else {
+        guard start + 6 <= bytes.count, bytes[start] == UInt8(ascii: "\\"), bytes[start + 1] == UInt8(ascii: "u") else {
             throw SyntaxError(offset: start, message: "expected a \\u escape with four hex digits")
         }
         var unit: UInt16 = 0

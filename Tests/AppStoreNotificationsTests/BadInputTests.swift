@@ -68,6 +68,9 @@ import Testing
         BadInput("payload with text after it", token(#"{"a":1} {"b":2}"#), .badJSON),
         BadInput("payload with NUL escape", token(#"{"version":"a\u0000b"}"#), .badJSON),
         BadInput("payload with unpaired surrogate", token(#"{"version":"\ud800"}"#), .badJSON),
+        // A high surrogate followed by text that only looks like an escape ("dudddd", no backslash).
+        BadInput("payload with surrogate and no escape after it", token(#"{"version":"\udAdddudddd"}"#), .badJSON),
+        BadInput("payload key with surrogate and no escape after it", token(#"{"a\ud800xudc00":1}"#), .badJSON),
         BadInput("payload with raw control character", token("{\"version\":\"a\tb\"}"), .badJSON),
         BadInput("payload duplicate key", token(#"{"version":"2.0","version":"3.0"}"#), .badJSON),
         BadInput("payload duplicate escaped key", token(#"{"data":{},"d\u0061ta":{}}"#), .badJSON),
