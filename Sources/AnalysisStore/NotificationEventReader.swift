@@ -121,11 +121,15 @@ struct NotificationEventReader {
     /// order: when the table fits in the cache the server says it has (`effective_cache_size`). Rows then stream
     /// from the first while this process builds, where a sort reads and orders every row before the first leaves,
     /// with this process idle. A larger table is sorted as the planner chooses: read in the index's order, its pages
-    /// would come from disk one at a time.
+    /// would come from disk one at a time. The size of a partitioned table is its partitions' together (it has none
+    /// of its own).
     func readsAlongIndex() throws -> Bool {
         let rows = try connection.execute(
             """
-            SELECT pg_relation_size('notifications') <= pg_size_bytes(current_setting('effective_cache_size')) AS fits
+            SELECT greatest(
+                       pg_relation_size('notifications'),
+                       (SELECT coalesce(sum(pg_relation_size(relid)), 0) FROM pg_partition_tree('notifications')))
+                   <= pg_size_bytes(current_setting('effective_cache_size')) AS fits
             """)
         return try rows.rows.first?.decode(Bool.self, try rows.field("fits")) ?? false
     }
