@@ -15,6 +15,14 @@ let upcomingFeatures: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// A fuzz target: `Targets/<name>/`, its top-level code handing its test function to libFuzzer (``FuzzSupport``),
+/// with the modules it reads from.
+func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .executableTarget(
+        name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Targets/\(name)",
+        swiftSettings: upcomingFeatures)
+}
+
 let package = Package(
     name: "InvoluntaryChurnFuzz",
     platforms: [.macOS(.v15)],
@@ -38,27 +46,12 @@ let package = Package(
         ),
         .target(name: "CLibFuzzer", path: "Targets/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Targets/FuzzSupport"),
-        .executableTarget(
-            name: "FuzzBase64URL", dependencies: ["FuzzSupport"], path: "Targets/FuzzBase64URL",
-            swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "FuzzGzip", dependencies: ["FuzzSupport", "Gzip"], path: "Targets/FuzzGzip",
-            swiftSettings: upcomingFeatures
-        ),
+        fuzzTarget("FuzzBase64URL"),
+        fuzzTarget("FuzzGzip", ["Gzip"]),
         // JSONScanner, ShallowDecoder and the models they decode are files of AppStoreNotifications, linked into
         // the target: the module itself needs swift-crypto and swift-certificates, which these readers do not use.
-        .executableTarget(
-            name: "FuzzJSON", dependencies: ["FuzzSupport", "NotificationTypes"], path: "Targets/FuzzJSON",
-            swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "FuzzAppleReport", dependencies: ["FuzzSupport", "AppleReports"], path: "Targets/FuzzAppleReport",
-            swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "FuzzCopyText", dependencies: ["FuzzSupport", "PGClient"], path: "Targets/FuzzCopyText",
-            swiftSettings: upcomingFeatures
-        ),
+        fuzzTarget("FuzzJSON", ["NotificationTypes"]),
+        fuzzTarget("FuzzAppleReport", ["AppleReports"]),
+        fuzzTarget("FuzzCopyText", ["PGClient"]),
     ]
 )
