@@ -98,14 +98,17 @@ package enum ReportWriting {
             try expired.add(episode)
             billingIssueDays?.add(episode)
         }
-        var returns = Returns.Tally(asOf: asOf)
-        try expired.followUps(
-            environment: environment, asOf: asOf, customersAsOfLatest: customersAsOfLatest, store: store
-        ) { returns.add($0) }
-        // The expired episodes' spool and the follow-ups go before the files are written.
+        // The follow-ups live in this block only, and the expired episodes' spool is dropped after it: both go
+        // before the files are written.
+        let returnRows: [Returns.Row]
+        do {
+            var returns = Returns.Tally(asOf: asOf)
+            try expired.followUps(
+                environment: environment, asOf: asOf, customersAsOfLatest: customersAsOfLatest, store: store
+            ) { returns.add($0) }
+            returnRows = returns.rows
+        }
         expired = CustomerReturns()
-        let returnRows = returns.rows
-        returns = Returns.Tally(asOf: asOf)
         // A grace change needs the episodes of its windows, known once every episode has been seen: a second pass.
         // (Not `rows(streamingAgain:)`: `episodes` is itself a non-escaping parameter, which exclusivity forbids
         // handing on.)
