@@ -46,7 +46,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CHURN = ROOT / ".build-bench" / "release" / "churn"
+# BENCH_CHURN measures another build of churn (an A/B against an older commit's release binary) with this script
+# and the same exports.
+CHURN = Path(os.environ.get("BENCH_CHURN") or ROOT / ".build-bench" / "release" / "churn").resolve()
 DATA = ROOT / "bench" / "data"
 EXPORTS = DATA / "exports"
 WORK = DATA / "work"
@@ -1009,7 +1011,7 @@ def main():
     if not sizes:
         raise BenchError("not enough free disk for any export")
 
-    context = {"machine": machine(), "runs": runs, "notes": notes}
+    context = {"machine": machine(), "runs": runs, "notes": notes, "churn": str(CHURN)}
     log(f"{runs} run(s) of {', '.join(sizes)}; {context['machine']['nproc']} cores, {context['machine']['cpu']}")
     # BENCH_KEEP_LOADS=1: the load measurements (and the ECDSA rate beside them) of the last run stand, and only
     # the analysis is measured again, after a change that touches the analysis alone.

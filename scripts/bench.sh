@@ -5,7 +5,8 @@
 # BENCH_RUNS (default 3), BENCH_SIZES (default 10k,100k,300k), BENCH_ANALYZE_ROWS (default 1000000,10000000; 0 skips
 # the analysis part), BENCH_CONCURRENT (default 1; 0 skips the loaders at once) and BENCH_RELOAD (default 1; 0 skips
 # the same file loaded a second time) choose what runs; BENCH_KEEP_LOADS=1 keeps the load rows of the last run and
-# measures the analysis alone.
+# measures the analysis alone. BENCH_CHURN=<binary> with `python3 scripts/bench.py` measures another build (say, an
+# older commit's release binary) with this script and the same exports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
