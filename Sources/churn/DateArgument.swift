@@ -70,10 +70,6 @@ package enum DateArgument {
         }
     }
 
-    /// Unix milliseconds from 2008-01-01 to 2100-01-01: the App Store opened in 2008; a count of seconds
-    /// (ten digits today) falls below this range instead of meaning a day in January 1970.
-    package static let plausibleMilliseconds: ClosedRange<Int64> = 1_199_145_600_000...4_102_444_800_000
-
     /// The time `text` names, read as `option` takes it.
     /// - Parameters:
     ///   - option: the option's name, for the message (`--as-of`).
@@ -86,17 +82,14 @@ package enum DateArgument {
         func refuse(_ why: String) -> ValidationError {
             ValidationError("\(option) \(text): \(why); expected \(describe(forms, day: day)).")
         }
-        if forms.contains(.milliseconds), !text.isEmpty,
-            text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        {
-            guard let milliseconds = Int64(text) else { throw refuse("too large a number") }
-            if (1_000_000_000...9_999_999_999).contains(milliseconds) {
-                throw refuse("this looks like Unix seconds; give milliseconds (\(text)000)")
-            }
-            guard plausibleMilliseconds.contains(milliseconds) else {
+        if forms.contains(.milliseconds), InstantText.isDigits(text) {
+            switch InstantText.milliseconds(digits: text) {
+            case .instant(let milliseconds): return .instant(milliseconds)
+            case .seconds: throw refuse("this looks like Unix seconds; give milliseconds (\(text)000)")
+            case .outOfRange:
+                guard Int64(text) != nil else { throw refuse("too large a number") }
                 throw refuse("Unix milliseconds out of the range 2008–2100")
             }
-            return .instant(milliseconds)
         }
         if forms.contains(.day), let date = CivilDate(parsing: text) {
             return .span(date.unixMilliseconds..<(date.unixMilliseconds + CivilDate.millisecondsPerDay))
@@ -107,7 +100,9 @@ package enum DateArgument {
             return .span(period.start..<period.end)
         }
         if forms.contains(.instant), text.utf8.contains(UInt8(ascii: "T")) {
-            guard let instant = instant(text) else { throw refuse("not a valid ISO 8601 instant with a zone") }
+            guard let instant = InstantText.milliseconds(iso8601: text) else {
+                throw refuse("not a valid ISO 8601 instant with a zone")
+            }
             return .instant(instant)
         }
         throw refuse(forms.isSuperset(of: [.month, .week]) ? "not a valid day, month or ISO week" : "not a valid day")
@@ -136,33 +131,5 @@ package enum DateArgument {
         if forms.contains(.milliseconds) { parts.append("Unix milliseconds (1763640000000)") }
         guard let final = parts.popLast() else { return "" }
         return parts.isEmpty ? final : parts.joined(separator: ", ") + " or " + final
-    }
-
-    /// `YYYY-MM-DDTHH:MM[:SS[.fraction]]` followed by `Z` or `±HH:MM` (`±HHMM`), each field in its range; the
-    /// fraction is cut to milliseconds.
-    private static func instant(_ text: String) -> Int64? {
-        let pattern =
-            /([0-9]{4}-[0-9]{2}-[0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]{1,9}))?)?(Z|[+-][0-9]{2}:?[0-9]{2})/
-        guard let match = text.wholeMatch(of: pattern),
-            let day = CivilDate(parsing: String(match.1)),
-            let hour = Int(match.2), hour < 24,
-            let minute = Int(match.3), minute < 60
-        else { return nil }
-        let second = match.4.flatMap { Int($0) } ?? 0
-        guard second < 60 else { return nil }
-        var milliseconds = day.unixMilliseconds + Int64(((hour * 60) + minute) * 60 + second) * 1000
-        if let fraction = match.5 {
-            milliseconds += Int64(String((fraction + "00").prefix(3))) ?? 0
-        }
-        let zone = match.6
-        if zone != "Z" {
-            let digits = zone.dropFirst().filter { $0 != ":" }
-            guard digits.count == 4, let hours = Int(digits.prefix(2)), let minutes = Int(digits.suffix(2)),
-                hours < 24, minutes < 60
-            else { return nil }
-            let offset = Int64((hours * 60 + minutes) * 60_000)
-            milliseconds += zone.hasPrefix("+") ? -offset : offset
-        }
-        return milliseconds
     }
 }
