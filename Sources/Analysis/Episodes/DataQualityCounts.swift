@@ -1,6 +1,6 @@
 /// The data-quality checks of the episodes (METRICS.md, "Context figures").
 ///
-/// Three kinds of count, from three places:
+/// Counts from several places:
 /// - from the episode builder, per subscription: `family_shared_skipped`, the three orphans, `stale_failure_notice`
 ///   and `late_failure_notice`, and the builder's own `duplicates_skipped` and `outside_environment` of the
 ///   notifications it reads;
@@ -10,7 +10,9 @@
 /// - as of the report's as-of time, when an episode is finished (``countInferences(of:)``): `inferred_expiry`,
 ///   `grace_end_inferred`, `grace_end_unknown` and `commitment_grace`;
 /// - from the checks against Apple's subscription status (`churn repair`, `StoredDataset.loadQuality`):
-///   `apple_status_agrees`, `apple_status_differs`, `apple_history_fetched` and `apple_check_failed`.
+///   `apple_status_agrees`, `apple_status_differs`, `apple_history_fetched` and `apple_check_failed`;
+/// - from the app's message log, when the report links it to the episodes (``MessageLog/Tally``):
+///   `message_event_outside_retry`.
 package struct DataQualityCounts: Hashable, Sendable {
     /// Further copies of a `notificationUUID` already seen.
     package var duplicatesSkipped = 0
@@ -37,6 +39,9 @@ package struct DataQualityCounts: Hashable, Sendable {
     /// Commitment episodes whose notifications announced a grace period, which Apple does not apply to commitment
     /// plans (METRICS.md v2.2).
     package var commitmentGrace = 0
+    /// Events of the app's message log that fall in no episode's retry (METRICS.md v2.2, ``MessageLog``): counted by
+    /// the report, which reads the log.
+    package var messageEventOutsideRetry = 0
     /// Uncertain episodes whose subscription Apple's status showed as the notifications do.
     package var appleStatusAgrees = 0
     /// Uncertain episodes whose subscription Apple's status showed otherwise (and whose history Apple did not refuse).
@@ -85,8 +90,9 @@ package struct DataQualityCounts: Hashable, Sendable {
 
     /// Each check's name in `data_quality.csv` and its count, in the order METRICS.md lists them: the eleven checks
     /// always, `outside_bundle` after `outside_environment` when a load's `--bundle-id` left something out,
-    /// `commitment_grace` when a commitment episode had a grace period, and the four checks against Apple's status
-    /// at the end once an episode was checked.
+    /// `commitment_grace` when a commitment episode had a grace period, `message_event_outside_retry` when an event
+    /// of the message log fell outside retry, and the four checks against Apple's status at the end once an episode
+    /// was checked.
     package var checks: [(check: String, count: Int)] {
         [
             ("duplicates_skipped", duplicatesSkipped),
@@ -105,6 +111,7 @@ package struct DataQualityCounts: Hashable, Sendable {
                 ("grace_end_unknown", graceEndUnknown),
             ]
             + (commitmentGrace > 0 ? [("commitment_grace", commitmentGrace)] : [])
+            + (messageEventOutsideRetry > 0 ? [("message_event_outside_retry", messageEventOutsideRetry)] : [])
             + (hasAppleChecks
                 ? [
                     ("apple_status_agrees", appleStatusAgrees), ("apple_status_differs", appleStatusDiffers),
@@ -127,6 +134,7 @@ package struct DataQualityCounts: Hashable, Sendable {
         graceEndInferred += other.graceEndInferred
         graceEndUnknown += other.graceEndUnknown
         commitmentGrace += other.commitmentGrace
+        messageEventOutsideRetry += other.messageEventOutsideRetry
         appleStatusAgrees += other.appleStatusAgrees
         appleStatusDiffers += other.appleStatusDiffers
         appleHistoryFetched += other.appleHistoryFetched

@@ -98,10 +98,16 @@ package enum RetryDays {
         return duration / Milliseconds.day + 1
     }
 
-    /// ⌊(grace_end − t0) / 24 h⌋ + 1 for a grace period with a known end; nil otherwise or out of range.
+    /// The grace end's day (``day(of:in:)``) for a grace period with a known end; nil otherwise or out of range.
     static func graceEndDay(_ episode: Episode) -> Int64? {
         guard episode.hasGrace, let graceEnd = episode.graceEnd else { return nil }
-        let (offset, overflow) = graceEnd.subtractingReportingOverflow(episode.start)
+        return day(of: graceEnd, in: episode)
+    }
+
+    /// The retry day holding `time`: ⌊(time − t0) / 24 h⌋ + 1, so day 1 is the first 24 hours from t0 (0 and below
+    /// before t0); nil when the difference does not fit in 64 bits.
+    package static func day(of time: Int64, in episode: Episode) -> Int64? {
+        let (offset, overflow) = time.subtractingReportingOverflow(episode.start)
         guard !overflow else { return nil }
         let (days, rest) = offset.quotientAndRemainder(dividingBy: Milliseconds.day)
         return (rest < 0 ? days - 1 : days) + 1
