@@ -107,6 +107,10 @@ package struct Migrator {
             version: 21, name: "021_link_lookup.sql",
             sql: String(decoding: PackageResources._21_link_lookup_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 22, name: "022_message_events.sql",
+            sql: String(decoding: PackageResources._22_message_events_sql, as: UTF8.self)
+        ),
     ]
 
     /// The versions from `first` to the latest, in order: what migrating a schema made up to `first − 1` applies.

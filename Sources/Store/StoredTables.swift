@@ -108,6 +108,15 @@ package enum StoredTables {
         ]
     )
 
+    /// One row per event of the app's message log (`churn messages load`).
+    package static let messageEvents = PGTable(
+        "message_events",
+        [
+            "id": .bigint, "original_transaction_id": .text, "app_account_token": .text, "at": .timestamptz,
+            "action": .text, "arm": .text, "source_file_id": .bigint, "source_line": .bigint,
+        ]
+    )
+
     /// One row per fetched range of the notification history (`churn fetch`).
     package static let fetchCheckpoints = PGTable(
         "fetch_checkpoints",
@@ -203,7 +212,7 @@ package enum StoredTables {
     /// Every table the migrations make (``StoredTablesTests`` holds the two lists equal).
     package static let all = [
         notifications, billingEpisodes, subscriptionAnalysis, subscriptionRenewals, renewalMonths, subscriptionLinks,
-        subscriptionPurchases, subscriptionCustomers, quarantine, fetchCheckpoints, subscriptionChecks,
+        subscriptionPurchases, subscriptionCustomers, quarantine, messageEvents, fetchCheckpoints, subscriptionChecks,
         notificationCopies, loadRuns, sourceFiles, analyzedFiles, databaseIdentity, schemaLayout, schemaMigrations,
         schemaRepeatables,
     ]
