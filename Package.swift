@@ -121,11 +121,12 @@ let package = Package(
         ),
 
         // Export files to PostgreSQL: readers, decoding, verification, COPY, merge, quarantine, load runs; and which
-        // notifications are stored, for comparing Apple's history with the database.
+        // notifications are stored, for comparing Apple's history with the database. The app's message log too, read
+        // into Analysis's events.
         .target(
             name: "Ingest",
             dependencies: [
-                "AppStoreNotifications", "PGClient", "Store", "CivilTime", "Gzip",
+                "AppStoreNotifications", "Analysis", "PGClient", "Store", "CivilTime", "Gzip",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

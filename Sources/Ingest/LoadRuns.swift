@@ -33,13 +33,20 @@ struct LoadRuns {
     }
 
     func record(_ summary: LoadSummary, runID: Int64) throws {
+        try record(
+            files: summary.files.count, records: summary.records, loaded: summary.loaded,
+            duplicates: summary.duplicates, rejected: summary.rejected, runID: runID)
+    }
+
+    /// Records the run's counts so far: files done, records read, stored, already stored, refused.
+    func record(files: Int, records: Int, loaded: Int, duplicates: Int, rejected: Int, runID: Int64) throws {
         try connection.execute(
             """
             UPDATE load_runs SET files = $2, records = $3, loaded = $4, duplicates = $5,
                 rejected = $6
             WHERE id = $1
             """,
-            [runID, summary.files.count, summary.records, summary.loaded, summary.duplicates, summary.rejected]
+            [runID, files, records, loaded, duplicates, rejected]
         )
     }
 

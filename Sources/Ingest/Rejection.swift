@@ -46,6 +46,19 @@ package struct Rejection: Sendable {
         // Filters the user asked for.
         case wrongBundleID = "wrong_bundle_id"
         case wrongEnvironment = "wrong_environment"
+        // The app's message log (`churn messages load`).
+        /// A message-log line that is neither a row of its file's CSV header nor a JSON object, or a file without a
+        /// usable header.
+        case messageMalformed = "message_malformed"
+        /// A message-log event with neither `original_transaction_id` nor `app_account_token`.
+        case messageNoSubscription = "message_no_subscription"
+        /// A message-log event whose `app_account_token` is not a UUID.
+        case messageBadToken = "message_bad_token"
+        /// A message-log event without `at`, or one that is neither an ISO 8601 instant with its zone nor Unix
+        /// milliseconds from 2008 to 2100.
+        case messageBadTime = "message_bad_time"
+        /// A message-log event whose `action` is not `shown`, `deferred` or `suppressed`.
+        case messageBadAction = "message_bad_action"
 
         /// The reasons of an input whose signature was checked and failed.
         package static let signatureReasons: [Reason] = [

@@ -18,7 +18,8 @@
 /// yet complete), `load.file-merged` (a file's quarantined inputs are merged, its last transaction not yet
 /// committed), `load.file-committed`, `analyze.episodes-copied`, `nightly.before-report`,
 /// `fetch.page-written` (a history page is durably in its file, its checkpoint not yet committed) and
-/// `fetch.page-committed` (the page's checkpoint is committed).
+/// `fetch.page-committed` (the page's checkpoint is committed), and `messages.file-copied` (a message log's lines are
+/// in its transaction's temporary table, nothing of the file committed).
 ///
 /// In release builds, which users run, ``reach(_:)`` is an empty function: no environment variable can kill them.
 /// (The calls stay: Swift 6.3 does not inline a `package` function into another module, even an `@inlinable` one.)
