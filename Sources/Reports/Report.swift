@@ -235,13 +235,18 @@ package struct Report: Sendable {
     ///   - returns: `returns.csv`'s rows; none when not at hand.
     ///   - graceChanges: `grace_change.csv`'s rows, from a second pass over the episodes
     ///     (``Tally/graceChangeEvaluation``); none without a change.
+    ///   - messages: the app's message log linked to the episodes (``MessageLog/Tally``), for `message_log.csv`,
+    ///     `message_experiment.csv` and their section; nil without a log.
     package init(
         _ tally: consuming Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts,
-        forecastCheck: ForecastCheck.Check? = nil, returns: [Returns.Row] = [], graceChanges: [GraceChange.Row] = []
+        forecastCheck: ForecastCheck.Check? = nil, returns: [Returns.Row] = [], graceChanges: [GraceChange.Row] = [],
+        messages: MessageLog.Tally? = nil
     ) {
         let options = tally.options
         let asOf = tally.asOf
         self.asOf = asOf
+        var dataQuality = dataQuality
+        if let messages { dataQuality.messageEventOutsideRetry = messages.outsideRetry }
         self.dataQuality = dataQuality
         self.options = options
         // The figures' tally is taken out of `tally` (an empty one left in its place), so that it is held once and
@@ -250,7 +255,8 @@ package struct Report: Sendable {
         tally.figures = ChurnReport.Tally(asOf: asOf)
         let figures = ChurnReport(
             consume figuresTally, dataQuality: dataQuality, renewals: renewals, rejections: options.rejections,
-            forecastCheck: forecastCheck, returns: returns, graceChanges: graceChanges)
+            forecastCheck: forecastCheck, returns: returns, graceChanges: graceChanges,
+            messageLog: messages?.shownDayRows ?? [], messageExperiment: messages?.experimentRows ?? [])
         self.figures = figures
         let curve = figures.recoveryCurve
         self.curve = curve

@@ -94,7 +94,7 @@ extension SummaryDocument {
     }
 
     /// A daily hazard with two decimals and its counts, `2.35% (12 of 511)`.
-    private static func rateShare(_ rate: EventRate) -> String {
+    static func rateShare(_ rate: EventRate) -> String {
         HumanFormat.percent(rate.rate, places: 2) + " (" + HumanFormat.count(rate.events) + " of "
             + HumanFormat.count(rate.atRisk) + ")"
     }

@@ -7,8 +7,9 @@ import AppleReports
 /// be incomplete), the first screen (the share retry recovers over mature episodes, what is at stake and expected
 /// back, whom to reach, the grace setting, the terms in plain words), money per currency, changes since the previous
 /// report (when there is one), how well the chances of recovery given 61 days ago did, week by week, customers who
-/// come back, grace period, another grace setting, a grace change evaluated (when there is one), when recoveries come (both charts), cohorts, products,
-/// storefronts and data quality; then the method detail: how to read the report (its statistics), billing-issue
+/// come back, grace period, another grace setting, a grace change evaluated (when there is one), the billing messages
+/// the app showed (when its log is loaded), when recoveries come (both charts), cohorts, products, storefronts and data
+/// quality; then the method detail: how to read the report (its statistics), billing-issue
 /// messages, and the list of files. Figures come from the same analyzers as the CSV files; numbers are formatted by
 /// `HumanFormat`.
 package struct SummaryDocument: Sendable {
@@ -36,6 +37,7 @@ package struct SummaryDocument: Sendable {
         writeGrace(to: &writer)
         writeGraceWhatIf(to: &writer)
         writeGraceChanges(to: &writer)
+        writeMessageLog(to: &writer)
         writeTiming(to: &writer)
         writeCohorts(to: &writer)
         writeProducts(to: &writer)
@@ -128,6 +130,8 @@ package struct SummaryDocument: Sendable {
         var tables = Report.fileNames.filter { $0.hasSuffix(".csv") }
         if !report.figures.recoveryCurveCommitment.isEmpty { tables.append(RecoveryCurve.commitmentFileName) }
         if !report.figures.graceChanges.isEmpty { tables.append(GraceChange.fileName) }
+        if !report.figures.messageLog.isEmpty { tables.append(ShownDays.fileName) }
+        if !report.figures.messageExperiment.isEmpty { tables.append(MessageExperiment.fileName) }
         if report.appleComparison != nil { tables.append(AppleComparison.fileName) }
         let charts = Report.fileNames.filter { $0.hasSuffix(".svg") }
         func named(_ name: String) -> String {

@@ -81,6 +81,20 @@ package struct QueryWorkflow {
                 try query.forEachEpisode(in: scope, connection: writer, reader: reader, body)
             }
             groups = [EpisodeQuestion.Group(key: nil, figures: .graceChange(rows))]
+        } else if inputs.question.kind == .messageLog || inputs.question.kind == .messageExperiment {
+            guard
+                let log = try StoredDataset(connection: writer).messageLog(
+                    environment: inputs.environment, asOf: scope.asOf)
+            else { throw WorkflowError.noMessageLog }
+            var messages = MessageLog.Tally(log: log, asOf: scope.asOf, schedule: inputs.question.schedule)
+            try query.forEachEpisode(in: scope, connection: writer, reader: reader) { episode in
+                add(episode)
+                messages.add(episode)
+            }
+            let figures: EpisodeQuestion.Figures =
+                inputs.question.kind == .messageLog
+                ? .messageLog(messages.shownDayRows) : .messageExperiment(messages.experimentRows)
+            groups = [EpisodeQuestion.Group(key: nil, figures: figures)]
         } else {
             try query.forEachEpisode(in: scope, connection: writer, reader: reader, add)
             groups = tally.answer

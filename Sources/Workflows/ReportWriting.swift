@@ -92,11 +92,16 @@ package enum ReportWriting {
             rebuilt: isAsOfGiven, environment: environment, asOf: asOf, store: store, reader: reader)
         var expired = CustomerReturns()
         var billingIssueDays = apple.map { _ in BillingIssueDays.Tally(asOf: asOf) }
+        // The app's message log, when one is loaded: its events linked to this environment's episodes as they pass.
+        var messages = try store.messageLog(environment: environment, asOf: asOf).map {
+            MessageLog.Tally(log: $0, asOf: asOf, schedule: schedule)
+        }
         let counts = try episodes { episode in
             tally.add(episode)
             check.add(episode)
             try expired.add(episode)
             billingIssueDays?.add(episode)
+            messages?.add(episode)
         }
         // The follow-ups live in this block only, and the expired episodes' spool is dropped after it: both go
         // before the files are written.
@@ -120,7 +125,7 @@ package enum ReportWriting {
         // Handed over: the tally's memory (a few numbers per episode) goes before the files are written.
         var report = Report(
             consume tally, dataQuality: counts.dataQuality, renewals: counts.renewals, forecastCheck: check.check,
-            returns: returnRows, graceChanges: graceChanges)
+            returns: returnRows, graceChanges: graceChanges, messages: messages)
         if let apple, let billingIssueDays {
             report.appleComparison = AppleComparison(ours: billingIssueDays, apple: apple)
         }

@@ -12,6 +12,9 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
     /// Nothing is loaded yet in `database` (a description without a password, as messages name databases): there is
     /// nothing to report on or to ask about.
     case nothingLoaded(database: String)
+    /// A question about the app's message log (`churn query message-log`), and no event of it is stored by the as-of
+    /// time.
+    case noMessageLog
     /// Another nightly run held the nightly lock for all of `waitedSeconds`.
     case nightlyLockBusy(waitedSeconds: Int)
     /// The run completed, but more inputs were rejected than `limit` allows.
@@ -81,6 +84,9 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
         case .nothingLoaded(let database):
             return "nothing is loaded yet in \(database): run `churn load FILE…` first, or point --database-url, "
                 + "DATABASE_URL or CHURN_HOME at the database that holds the notifications."
+        case .noMessageLog:
+            return "no message-log event is stored by the as-of time: load the app's log of the billing-issue sheet "
+                + "with `churn messages load FILE…` first (README, \"Logging the billing-issue sheet\")."
         case .nightlyLockBusy(let waitedSeconds):
             return "another nightly run holds the lock (waited \(waitedSeconds) s); try again later"
         case .tooManyRejects(let rejected, let limit):

@@ -32,7 +32,7 @@ struct Churn: AsyncParsableCommand {
         subcommands: [
             NightlyCommand.self, LoadCommand.self, FetchCommand.self, RepairCommand.self, GapsCommand.self,
             AnalyzeCommand.self, ReportCommand.self, QueryCommand.self, CompareAppleCommand.self,
-            QuarantineCommand.self, SimulateCommand.self, MigrateCommand.self,
+            MessagesCommand.self, QuarantineCommand.self, SimulateCommand.self, MigrateCommand.self,
             DatabaseCommand.self,
         ]
     )

@@ -96,7 +96,7 @@ package struct CommandFailure: Equatable {
     private static func status(of error: WorkflowError) -> ExitStatus {
         switch error {
         case .unreadableInput: return .inputUnreadable
-        case .nothingLoaded: return .failure
+        case .nothingLoaded, .noMessageLog: return .failure
         case .nightlyLockBusy: return .temporaryFailure
         case .tooManyRejects: return .tooManyRejects
         case .noNewData: return .noNewExports

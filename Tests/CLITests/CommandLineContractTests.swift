@@ -310,7 +310,8 @@ import Testing
         let commands: [[String]] = [
             [], ["nightly"], ["load"], ["analyze"], ["report"], ["query"], ["query", "episodes"],
             ["query", "recovery-rate"], ["query", "message-bands"], ["simulate"], ["migrate"], ["db"], ["db", "start"],
-            ["db", "stop"], ["db", "status"], ["db", "url"],
+            ["db", "stop"], ["db", "status"], ["db", "url"], ["messages"], ["messages", "load"],
+            ["query", "message-log"], ["query", "message-experiment"],
         ]
         for command in commands {
             let help = try ChurnCommand.run(command + ["--help"])

@@ -79,16 +79,20 @@ import Testing
     /// first, and every record as many fields as its header (read by an RFC 4180 reader of the test's own); every
     /// file the table lists is written, but for the commitment plans' curve (``CommitmentReportTests``) and
     /// `grace_change.csv`, written only when a grace setting changed (its header is checked here, its rows in
-    /// PlantedGraceChangeTests).
+    /// PlantedGraceChangeTests), and the message log's files, written only with a log (their headers here, their
+    /// rows in MessageLogSectionTests and PlantedSheetTests).
     @Test func csvFilesHaveTheColumnsTheMetricsDocumentNames() throws {
         let documented = try Self.documentedColumns()
         for report in [Sample.report(), Lifecycle.report()] {
             let files = try report.files().filter { $0.name.hasSuffix(".csv") }
-            // The commitment plans' curve is written only for a scope that holds a commitment episode, and
-            // grace_change.csv only when a grace setting changed.
+            // The commitment plans' curve is written only for a scope that holds a commitment episode,
+            // grace_change.csv only when a grace setting changed, and the message log's two files only with a log.
             #expect(
                 Set(files.map(\.name))
-                    == Set(documented.keys).subtracting([RecoveryCurve.commitmentFileName, GraceChange.fileName]))
+                    == Set(documented.keys).subtracting([
+                        RecoveryCurve.commitmentFileName, GraceChange.fileName, ShownDays.fileName,
+                        MessageExperiment.fileName,
+                    ]))
             for file in files {
                 let records = Self.records(file.contents)
                 #expect(records.first == documented[file.name], "\(file.name)'s header")
@@ -98,6 +102,8 @@ import Testing
             }
         }
         #expect(GraceChange.table([]).columns == documented[GraceChange.fileName])
+        #expect(ShownDays.table([]).columns == documented[ShownDays.fileName])
+        #expect(MessageExperiment.table([]).columns == documented[MessageExperiment.fileName])
     }
 
     /// File name → the columns the table of docs/METRICS.md's "Report files" lists, grouping columns first.

@@ -33,6 +33,11 @@ package struct ChurnReport: Hashable, Sendable {
     package var graceWhatIf: [GraceWhatIf.Row]
     /// `grace_change.csv`: what each change of an app's grace setting did; empty (and no file) without a change.
     package var graceChanges: [GraceChange.Row]
+    /// `message_log.csv`: shown days against the others, per band and `(all)`; empty (and no file) without a message
+    /// log.
+    package var messageLog: [ShownDays.Row]
+    /// `message_experiment.csv`: one row per experiment arm; empty (and no file) when no event names an arm.
+    package var messageExperiment: [MessageExperiment.Row]
     /// Every open episode with its recovery chance, by t0.
     package var openEpisodes: [OpenEpisodes.Row]
     /// The open episodes of 61 days before, their chances then against their outcomes now.
@@ -74,13 +79,18 @@ package struct ChurnReport: Hashable, Sendable {
     ///     episodes; none when not at hand.
     ///   - graceChanges: the rows of ``Tally/graceChangeEvaluation`` after a second pass over the episodes; none
     ///     when it is empty.
+    ///   - messageLog: `message_log.csv`'s rows (``MessageLog/Tally``); none without a message log.
+    ///   - messageExperiment: `message_experiment.csv`'s rows; none without an experiment arm.
     package init(
         _ tally: consuming Tally, dataQuality: DataQualityCounts, renewals: PeriodCounts,
         rejections: [String: Int] = [:],
-        forecastCheck: ForecastCheck.Check? = nil, returns: [Returns.Row] = [], graceChanges: [GraceChange.Row] = []
+        forecastCheck: ForecastCheck.Check? = nil, returns: [Returns.Row] = [], graceChanges: [GraceChange.Row] = [],
+        messageLog: [ShownDays.Row] = [], messageExperiment: [MessageExperiment.Row] = []
     ) {
         self.returns = returns
         self.graceChanges = graceChanges
+        self.messageLog = messageLog
+        self.messageExperiment = messageExperiment
         options = tally.options
         recoveryByCohort = tally.recoveryByCohort.rows
         let curves = tally.recoveryCurve.curves

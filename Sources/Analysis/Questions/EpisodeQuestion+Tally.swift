@@ -128,7 +128,7 @@ extension EpisodeQuestion {
                 recoveryCurve = RecoveryCurve.ByPlan(asOf: asOf)
             case .graceWhatIf: graceWhatIf = GraceWhatIf.Tally(asOf: asOf)
             case .flows: flows = Flows.Tally(asOf: asOf)
-            case .graceChange, .episodes: break
+            case .graceChange, .episodes, .messageLog, .messageExperiment: break
             case .openEpisodes:
                 openEpisodes = OpenEpisodes.Tally(asOf: asOf)
                 recoveryCurve = RecoveryCurve.ByPlan(asOf: asOf)
@@ -179,6 +179,9 @@ extension EpisodeQuestion {
             case .flows: .flows(flows?.weeks ?? [])
             // The rows need a second pass (``Tally/graceChangeEvaluation``).
             case .graceChange: .graceChange([])
+            // The rows need the app's message log (``MessageLog/Tally``).
+            case .messageLog: .messageLog([])
+            case .messageExperiment: .messageExperiment([])
             case .episodes: .episodes(limit == nil ? EpisodeList.sorted(episodes) : episodes)
             case .openEpisodes:
                 .openEpisodes(

@@ -34,6 +34,12 @@ package struct EpisodeQuestion: Hashable, Sendable {
         /// What each change of an app's grace setting did (`grace_change.csv`): over every episode in scope, in two
         /// passes (``Tally/graceChangeEvaluation``); never grouped.
         case graceChange = "grace-change"
+        /// The retry days the app showed the billing-issue sheet against the others (`message_log.csv`), from the
+        /// app's message log; never grouped.
+        case messageLog = "message-log"
+        /// The experiment arms of the app's message log against the reference arm (`message_experiment.csv`); never
+        /// grouped.
+        case messageExperiment = "message-experiment"
         /// The episodes, one row each (``EpisodeList``).
         case episodes
         /// The open episodes with their chance of recovery (`open_episodes.csv`), selected and ordered by
@@ -56,6 +62,8 @@ package struct EpisodeQuestion: Hashable, Sendable {
         case graceWhatIf([GraceWhatIf.Row])
         case flows([Flows.Week])
         case graceChange([GraceChange.Row])
+        case messageLog([ShownDays.Row])
+        case messageExperiment([MessageExperiment.Row])
         /// In ``EpisodeList/sorted(_:)`` order.
         case episodes([Episode])
         /// In the order of ``EpisodeQuestion/openEpisodes``.

@@ -35,6 +35,8 @@ extension ChurnReport {
             ]
             + (recoveryCurveCommitment.isEmpty ? [] : [RecoveryCurve.table(recoveryCurveCommitment, plan: .commitment)])
             + (graceChanges.isEmpty ? [] : [GraceChange.table(graceChanges)])
+            + (messageLog.isEmpty ? [] : [ShownDays.table(messageLog)])
+            + (messageExperiment.isEmpty ? [] : [MessageExperiment.table(messageExperiment)])
             + [
                 Flows.table(flows),
                 BillingFailures.table(billingFailures),

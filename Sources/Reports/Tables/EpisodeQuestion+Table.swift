@@ -87,6 +87,13 @@ extension EpisodeQuestion {
             return Flows.table(weeks).rows
         case .graceChange(let rows):
             return GraceChange.table(rows).rows
+        case .messageLog(let rows):
+            let table = ShownDays.table(rows).rows
+            guard typed else { return table }
+            // The row over days 1…60 is `(all)` in the file: no band number.
+            return table.map { row in row.first == .text(ReportTable.total) ? [.empty] + row.dropFirst() : row }
+        case .messageExperiment(let rows):
+            return MessageExperiment.table(rows).rows
         case .episodes(let episodes):
             return episodes.map { EpisodeList.row($0, asOf: asOf) }
         case .openEpisodes(let rows):
@@ -106,6 +113,8 @@ extension EpisodeQuestion {
         case .graceWhatIf: return GraceWhatIf.columns
         case .flows: return Flows.columns
         case .graceChange: return GraceChange.columns
+        case .messageLog: return ShownDays.columns
+        case .messageExperiment: return MessageExperiment.columns
         case .episodes: return EpisodeList.columns
         case .openEpisodes: return OpenEpisodes.columns
         }

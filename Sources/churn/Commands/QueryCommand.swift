@@ -35,6 +35,12 @@ extension Churn {
                   grace-change    what a change of an app's grace setting did: a
                                   difference in differences against the products
                                   whose grace held (grace_change.csv)
+                  message-log     from the app's log of the billing-issue sheet:
+                                  shown days against the others
+                                  (message_log.csv)
+                  message-experiment
+                                  the log's experiment arms against the
+                                  reference arm (message_experiment.csv)
                   flows           episodes entering and leaving retry per week
                                   (flows.csv)
                   episodes        the episodes themselves, one row each
@@ -106,7 +112,7 @@ extension Churn {
             subcommands: [
                 RecoveryRateCommand.self, RecoveryCurveCommand.self, GraceSavesCommand.self, MessageBandsCommand.self,
                 RetryDaysCommand.self, RevenueCommand.self, GraceWhatIfCommand.self, GraceChangeCommand.self,
-                FlowsCommand.self,
+                MessageLogCommand.self, MessageExperimentCommand.self, FlowsCommand.self,
                 EpisodesCommand.self, OpenEpisodesCommand.self, ReturnsCommand.self, CustomerCommand.self,
                 BillingFailuresCommand.self, DataQualityCommand.self,
             ]
