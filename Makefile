@@ -4,7 +4,7 @@ SWIFT ?= swift
 CHURN_HOME ?= $(CURDIR)/.churn
 export CHURN_HOME
 
-.PHONY: all setup build release test validate validate-grace-change demo example-report bench bench-lib fuzz format clean distclean help
+.PHONY: all setup build release test validate validate-grace-change validate-sheet demo example-report bench bench-lib fuzz format clean distclean help
 
 all: build
 
@@ -15,6 +15,7 @@ help:
 	@echo "make test     the whole test suite against a PostgreSQL cluster it starts itself"
 	@echo "make validate is the planted message effect found without bias? 10 seeds, effects 2 and 1: docs/VALIDATION.md"
 	@echo "make validate-grace-change  is a planted change of the grace setting found? 10 seeds: docs/VALIDATION-GRACE-CHANGE.md"
+	@echo "make validate-sheet  is the planted effect of the billing-issue sheet found? 10 seeds, effects 2 and 1: docs/VALIDATION-SHEET.md"
 	@echo "make demo     build, start the embedded database, load a sample export, print what was stored"
 	@echo "make example-report  regenerate docs/example-report/ from the demo's simulated export"
 	@echo "make bench    load and analysis benchmarks on simulated exports (release build in .build-bench/): bench/results.md"
@@ -40,6 +41,9 @@ validate: release
 
 validate-grace-change: release
 	@scripts/validate-grace-change.sh
+
+validate-sheet: release
+	@scripts/validate-sheet.sh
 
 demo: release
 	@scripts/demo.sh

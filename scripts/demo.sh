@@ -11,10 +11,17 @@ echo "== starting the embedded PostgreSQL (in $CHURN_HOME)"
 echo
 
 if [ ! -f "$export_dir/export.jsonl" ]; then
-    echo "== simulating a signed export of 3,000 subscribers (a test CA signs it; its root is written beside it)"
+    echo "== simulating a signed export of 3,000 subscribers (a test CA signs it; its root is written beside it),"
+    echo "   the app's grace setting going from 16 to 28 days on 2025-07-01, and the app's log of the billing-issue sheet"
     mkdir -p "$export_dir"
     "$churn" simulate --subscribers 3000 --seed 2026 --grace 16 --grace-renewals paid-to-paid --commitment-rate 0.2 \
-        --out "$export_dir/export.jsonl"
+        --grace-change 2025-07-01:28 --message-log --holdout 0.5 --sheet-effect 1.5 --out "$export_dir/export.jsonl"
+    echo
+fi
+
+if [ -f "$export_dir/export.messages.csv" ]; then
+    echo "== churn messages load: the app's log of the billing-issue sheet (stored once, however often loaded)"
+    "$churn" messages load "$export_dir/export.messages.csv"
     echo
 fi
 

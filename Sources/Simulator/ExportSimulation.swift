@@ -31,6 +31,8 @@ package struct ExportSimulation: Sendable {
         package var rootPath: String
         /// The planted returns, written when ``SimulationOptions/returnRate`` is set.
         package var returnsPath: String
+        /// The app's log of the billing-issue sheet, written when ``SimulationOptions/sheets`` is set.
+        package var messagesPath: String
         package var format: ExportFormat
         package var isCompressed: Bool
 
@@ -42,6 +44,7 @@ package struct ExportSimulation: Sendable {
             self.truthPath = base + ".truth.csv"
             self.rootPath = base + ".root.der"
             self.returnsPath = base + ".returns.csv"
+            self.messagesPath = base + ".messages.csv"
             self.format = format
             self.isCompressed = compressed || exportPath.hasSuffix(".gz")
         }
@@ -131,10 +134,12 @@ package struct ExportSimulation: Sendable {
         let workers = max(1, workers)
         let export = try OutputFile(path: output.exportPath)
         let truth = try OutputFile(path: output.truthPath)
-        let truthColumns = options.commitmentRate > 0 ? GroundTruthEpisode.columnsWithPlans : GroundTruthEpisode.columns
+        let truthColumns = GroundTruthEpisode.columns(plans: options.commitmentRate > 0, sheets: options.sheets != nil)
         try truth.write(truthColumns.joined(separator: ",") + "\n")
         let returns = try options.returnRate.map { _ in try OutputFile(path: output.returnsPath) }
         try returns?.write(PlantedReturn.columns.joined(separator: ",") + "\n")
+        let messages = try options.sheets.map { _ in try OutputFile(path: output.messagesPath) }
+        try messages?.write(PlantedSheetEvent.columns.joined(separator: ",") + "\n")
 
         var summary = SimulationSummary()
         let blockCount = (options.subscribers + Self.blockSize - 1) / Self.blockSize
@@ -146,6 +151,7 @@ package struct ExportSimulation: Sendable {
                 try export.write(block.export)
                 try truth.write(block.truth)
                 try returns?.write(block.returns)
+                try messages?.write(block.messages)
                 summary.add(block.summary)
             }
             nextBlock = round.upperBound
@@ -162,10 +168,12 @@ package struct ExportSimulation: Sendable {
         try OutputFile.write(authority.rootDER(), to: output.rootPath)
         try truth.commit()
         try returns?.commit()
+        try messages?.commit()
         try export.commit()
         summary.exportPath = output.exportPath
         summary.truthPath = output.truthPath
         summary.rootPath = output.rootPath
+        if messages != nil { summary.messagesPath = output.messagesPath }
         summary.end = options.end
         summary.seconds = Self.seconds(clock.now - started)
         return summary
@@ -178,6 +186,7 @@ package struct ExportSimulation: Sendable {
         var export: [UInt8]
         var truth: String
         var returns: String
+        var messages: String
         var summary: SimulationSummary
     }
 
@@ -214,6 +223,7 @@ package struct ExportSimulation: Sendable {
         var summary = SimulationSummary()
         var truth = ""
         var returns = ""
+        var messages = ""
         var records: [ExportRecord] = []
         for index in subscribers {
             let subscriber = try SimulatedSubscriber(
@@ -221,8 +231,11 @@ package struct ExportSimulation: Sendable {
             )
             summary.add(subscriber)
             for episode in subscriber.truth {
-                let fields = options.commitmentRate > 0 ? episode.fieldsWithPlans : episode.fields
+                let fields = episode.fields(plans: options.commitmentRate > 0, sheets: options.sheets != nil)
                 truth += fields.map(CSVWriter.field).joined(separator: ",") + "\n"
+            }
+            for event in subscriber.sheetEvents {
+                messages += event.fields.map(CSVWriter.field).joined(separator: ",") + "\n"
             }
             for planted in subscriber.returns {
                 returns += planted.fields.joined(separator: ",") + "\n"
@@ -269,7 +282,7 @@ package struct ExportSimulation: Sendable {
                 throw SimulationError.output(path: output.exportPath, reason: error.description)
             }
         }
-        return Block(export: bytes, truth: truth, returns: returns, summary: summary)
+        return Block(export: bytes, truth: truth, returns: returns, messages: messages, summary: summary)
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -56,6 +56,10 @@ package struct GroundTruthEpisode: Hashable, Sendable {
     package var billingPlan: Episode.BillingPlan = .standard
     /// N − n of the opening transaction's commitment (1 when unknown, or for a standard plan).
     package var installmentsAtRisk = 1
+    /// With the app's sheet modelled: the episode's experiment arm (empty without one) and the retry days the sheet was
+    /// shown (``SimulatedNotification/Opening/shownDays``).
+    package var sheetArm: String?
+    package var shownDays: [Int] = []
 
     /// `YYYY-MM` of `start` (UTC).
     package var cohort: String { CalendarPeriod(monthContaining: start).description }
@@ -81,6 +85,21 @@ package struct GroundTruthEpisode: Hashable, Sendable {
     /// The row's fields, in the order of ``columnsWithPlans``.
     package var fieldsWithPlans: [String] {
         fields + [billingPlan.rawValue, String(installmentsAtRisk)]
+    }
+
+    /// The columns of the sheets the app showed (``SimulationOptions/sheets``), after the others: the episode's arm
+    /// and its shown days, `;`-separated.
+    package static let sheetColumns = ["sheet_arm", "shown_days"]
+
+    /// The columns of a history with the given plantings: ``columns``, then the plans' and the sheets' when planted.
+    package static func columns(plans: Bool, sheets: Bool) -> [String] {
+        (plans ? columnsWithPlans : columns) + (sheets ? sheetColumns : [])
+    }
+
+    /// The row's fields, in the order of ``columns(plans:sheets:)``.
+    package func fields(plans: Bool, sheets: Bool) -> [String] {
+        (plans ? fieldsWithPlans : fields)
+            + (sheets ? [sheetArm ?? "", shownDays.map(String.init).joined(separator: ";")] : [])
     }
 
     /// The row's fields, in the order of ``columns``; absent values are empty.
@@ -169,6 +188,8 @@ package struct GroundTruthEpisode: Hashable, Sendable {
             isLateFailureNotice: opening.isLate
         )
         billingPlan = plan
+        sheetArm = opening.sheetArm
+        shownDays = opening.shownDays
         if plan == .commitment {
             installmentsAtRisk = Episode.installmentsAtRisk(
                 billingPeriodNumber: transaction.commitmentInfo?.billingPeriodNumber,

@@ -17,7 +17,8 @@ import Foundation
 /// Two days move the chance of recovery: the day holding the end of the grace period, when losing access drives
 /// customers to fix their payment (``SimulationOptions/graceEndEffect``), and the days a billing-issue message is
 /// scheduled in bands 2–4 of the App Store's schedule (``SimulationOptions/messageEffect``). A day with both
-/// gets both.
+/// gets both. With the app's sheet modelled (``SimulationOptions/sheets``), a day the app showed it multiplies the
+/// chance too (``SheetPlan/sheetEffect``).
 ///
 /// On a given day the ways out compete in that order for one uniform draw, so their chances add up (capped at 1).
 package struct RetryModel: Hashable, Sendable {
@@ -39,6 +40,8 @@ package struct RetryModel: Hashable, Sendable {
     package let messageEffect: Double
     /// Multiplies the chance of recovery on the day holding the grace period's end.
     package let graceEndEffect: Double
+    /// Multiplies the chance of recovery on a day the app showed the billing-issue sheet.
+    package let sheetEffect: Double
 
     /// The model of `options`.
     package init(options: SimulationOptions) {
@@ -51,16 +54,19 @@ package struct RetryModel: Hashable, Sendable {
         messageDays = Self.scheduledMessageDays(of: .standard)
         messageEffect = options.messageEffect
         graceEndEffect = options.graceEndEffect
+        sheetEffect = options.sheets?.sheetEffect ?? 1
     }
 
     /// The chance of recovery on `day` (1…60) of an episode: the base chance times `multiplier`, times
-    /// ``messageEffect`` on a message day and ``graceEndEffect`` on `graceEndDay`; at most 1. Days 61…90 of a
-    /// commitment plan's longer retry take day 60's base chance (``index(of:)``).
-    package func recoveryChance(day: Int, multiplier: Double, graceEndDay: Int?) -> Double {
+    /// ``messageEffect`` on a message day, ``graceEndEffect`` on `graceEndDay` and ``sheetEffect`` when the app showed
+    /// the sheet that day; at most 1. Days 61…90 of a commitment plan's longer retry take day 60's base chance
+    /// (``index(of:)``).
+    package func recoveryChance(day: Int, multiplier: Double, graceEndDay: Int?, isShownDay: Bool = false) -> Double {
         guard day >= 1, let index = Self.index(of: day) else { return 0 }
         var chance = recovery[index] * multiplier
         if messageDays.contains(day) { chance *= messageEffect }
         if day == graceEndDay { chance *= graceEndEffect }
+        if isShownDay { chance *= sheetEffect }
         return min(1, chance)
     }
 

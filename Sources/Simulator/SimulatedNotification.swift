@@ -33,6 +33,10 @@ package struct SimulatedNotification: Hashable, Sendable {
         package var isLate: Bool
         /// Retry ends unpaid at t0 + 60 days without `EXPIRED`/`BILLING_RETRY`.
         package var isExpiryUnnotified: Bool
+        /// With the app's sheet modelled (``SimulationOptions/sheets``): the episode's experiment arm, if any, and the
+        /// retry days on which the app showed the sheet before the episode ended.
+        package var sheetArm: String?
+        package var shownDays: [Int] = []
 
         package init(
             episode: Int,

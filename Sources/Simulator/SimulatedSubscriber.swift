@@ -15,6 +15,8 @@ package struct SimulatedSubscriber: Sendable {
     package var truth: [GroundTruthEpisode]
     /// The purchaser's planted returns (``SimulationOptions/returnRate``).
     package var returns: [PlantedReturn]
+    /// The lines of the app's message log (``SimulationOptions/sheets``).
+    package var sheetEvents: [PlantedSheetEvent]
     /// How many lines are resends.
     package var duplicates: Int
     /// How many notifications were delivered after the next one of their subscription.
@@ -35,6 +37,7 @@ package struct SimulatedSubscriber: Sendable {
         self.notifications = notifications
         self.truth = history.truth
         self.returns = history.returns
+        self.sheetEvents = history.sheetEvents
 
         var noise = SplitMix64(seed: options.seed, index: UInt64(index), stream: 3)
         var delivery = SplitMix64(seed: options.seed, index: UInt64(index), stream: 4)

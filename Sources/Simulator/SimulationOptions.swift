@@ -54,6 +54,9 @@ package struct SimulationOptions: Hashable, Sendable {
     /// Multiplies the chance of recovery on the days a billing-issue message is scheduled in bands 2–4 (1: the
     /// messages change nothing).
     package var messageEffect = 1.0
+    /// The app's handling of the billing-issue sheet and its log of it (``SheetPlan``); nil: no sheet is modelled and
+    /// no log written.
+    package var sheets: SheetPlan?
     /// Multiplies the chance of recovery on the day holding the end of the grace period: losing access drives
     /// customers to fix their payment.
     package var graceEndEffect = 3.0
@@ -143,6 +146,16 @@ package struct SimulationOptions: Hashable, Sendable {
         for (name, effect) in [("message effect", messageEffect), ("grace end effect", graceEndEffect)]
         where !(0...100).contains(effect) {
             throw SimulationError.invalidOptions("\(name) must be between 0 and 100, not \(effect)")
+        }
+        if let sheets {
+            for (name, rate) in [("launch rate", sheets.launchRate), ("holdout", sheets.holdout ?? 0)]
+            where !(0...1).contains(rate) {
+                throw SimulationError.invalidOptions("\(name) must be between 0 and 1, not \(rate)")
+            }
+            guard (0...100).contains(sheets.sheetEffect) else {
+                throw SimulationError.invalidOptions(
+                    "sheet effect must be between 0 and 100, not \(sheets.sheetEffect)")
+            }
         }
         if let graceChange, graceChange.setting == .mixed {
             throw SimulationError.invalidOptions("a grace change must be to off, 3, 16 or 28 days, not mixed")

@@ -7,6 +7,10 @@ package struct SimulationSummary: Hashable, Sendable {
     package var exportPath = ""
     package var truthPath = ""
     package var rootPath = ""
+    /// The app's log of the billing-issue sheet; empty when none was written.
+    package var messagesPath = ""
+    /// Lines of that log.
+    package var messageEvents = 0
     /// The end of the simulated history (ms, exclusive): the as-of time the ground truth assumes.
     package var end: Int64 = 0
     package var subscribers = 0
@@ -88,6 +92,7 @@ package struct SimulationSummary: Hashable, Sendable {
         duplicates += subscriber.duplicates
         lateDeliveries += subscriber.lateDeliveries
         truthRows += subscriber.truth.count
+        messageEvents += subscriber.sheetEvents.count
         for episode in subscriber.truth where episode.environment == "Production" && episode.ownership == "PURCHASED" {
             productionEpisodes[episode.outcome, default: 0] += 1
             productionQuirks.add(episode)
@@ -105,6 +110,7 @@ package struct SimulationSummary: Hashable, Sendable {
         familySharedNotifications += other.familySharedNotifications
         testNotifications += other.testNotifications
         truthRows += other.truthRows
+        messageEvents += other.messageEvents
         for (outcome, count) in other.productionEpisodes {
             productionEpisodes[outcome, default: 0] += count
         }

@@ -12,6 +12,8 @@ package struct SubscriberHistory: Sendable {
     package var truth: [GroundTruthEpisode]
     /// The purchaser's returns after involuntary expiries (with ``SimulationOptions/returnRate``).
     package var returns: [PlantedReturn]
+    /// The lines the app logged of the billing-issue sheet (with ``SimulationOptions/sheets``), by time.
+    package var sheetEvents: [PlantedSheetEvent]
 
     /// Simulates subscriber `index`.
     /// - Parameters:
@@ -48,5 +50,6 @@ package struct SubscriberHistory: Sendable {
             return planted
         }
         self.truth = notifications.flatMap { GroundTruthEpisode.episodes(of: $0, asOf: options.end) }
+        self.sheetEvents = timeline.sheetEvents
     }
 }

@@ -103,6 +103,10 @@ struct SubscriptionTimeline {
     private var quirks: SplitMix64
     /// The moments between an event and the signing of its notification.
     private var signing: SplitMix64
+    /// The app's launches and what it did with the billing-issue sheet (``SheetPlan``).
+    private var launches: SplitMix64
+    /// The lines the app logged of the billing-issue sheet, by time (with ``SimulationOptions/sheets``).
+    private(set) var sheetEvents: [PlantedSheetEvent] = []
     private var accounts: [Account]
 
     private var isFinished = false
@@ -147,6 +151,7 @@ struct SubscriptionTimeline {
         self.life = life
         self.quirks = SplitMix64(seed: options.seed, index: UInt64(index), stream: 7)
         self.signing = SplitMix64(seed: options.seed, index: UInt64(index), stream: 8)
+        self.launches = SplitMix64(seed: options.seed, index: UInt64(index), stream: 10)
         self.product = profile.product
         self.clock = profile.joined
         self.recentStart = profile.joined
@@ -264,21 +269,25 @@ struct SubscriptionTimeline {
         case recovered, cancelled, other, newPurchase, expired
     }
 
-    /// Draws an episode's course day by day (``RetryModel/recoveryChance(day:multiplier:graceEndDay:)`` and the
-    /// other ways out): the way out and its time, uniform within the day
+    /// Draws an episode's course day by day (``RetryModel/recoveryChance(day:multiplier:graceEndDay:isShownDay:)``
+    /// and the other ways out): the way out and its time, uniform within the day
     /// (and at least two minutes before the day's end, so its notification is signed the same day); `expired` at
     /// t0 + W days when nothing else happened (60, or 90 under a commitment). Under a commitment a cancel does not
-    /// end retry: its time is returned as `cancelled` and the draws go on.
+    /// end retry: its time is returned as `cancelled` and the draws go on. On a day the app showed the sheet
+    /// (`sheets`), a recovery comes after the sheet: the same draw, placed in what is left of the day.
     private mutating func drawExit(
         start: Int64,
         recoveryMultiplier: Double,
-        graceEndDay: Int?
+        graceEndDay: Int?,
+        sheets: SheetPlan.Episode?
     ) -> (exit: Exit, time: Int64, cancelled: Int64?) {
         var cancelled: Int64?
         for day in 1...retryPlan.retryWindowDays {
             guard let index = RetryModel.index(of: day) else { break }
             let unit = life.nextUnit()
-            let recovery = model.recoveryChance(day: day, multiplier: recoveryMultiplier, graceEndDay: graceEndDay)
+            let isShownDay = sheets?.isShown(on: day) ?? false
+            let recovery = model.recoveryChance(
+                day: day, multiplier: recoveryMultiplier, graceEndDay: graceEndDay, isShownDay: isShownDay)
             let cancel = recovery + model.cancel[index]
             let other = cancel + model.other[index]
             let newPurchase = other + model.newPurchase[index]
@@ -295,7 +304,12 @@ struct SubscriptionTimeline {
                 continue
             }
             let dayStart = start + Int64(day - 1) * Self.day
-            let time = dayStart + life.int64(in: 0...(Self.day - 2 * Self.minute))
+            let span = Self.day - 2 * Self.minute
+            var time = dayStart + life.int64(in: 0...span)
+            if exit == .recovered, isShownDay, let launch = sheets?.launch(on: day) {
+                let left = dayStart + span - launch
+                time = launch + (time - dayStart) * left / span
+            }
             if exit == .cancelled, profile.isCommitment {
                 cancelled = cancelled ?? time
                 continue
@@ -303,6 +317,25 @@ struct SubscriptionTimeline {
             return (exit, time, cancelled)
         }
         return (.expired, start + retryPlan.retryWindow, cancelled)
+    }
+
+    /// Logs the episode's launches before `end` (the episode's end, or the history's) as the app's message log
+    /// has them, naming the subscription by its `appAccountToken` alone for ``SheetPlan/tokenShare`` of those with
+    /// one, by its id otherwise.
+    /// - Returns: the retry days on which the sheet was shown.
+    private mutating func logSheets(_ sheets: SheetPlan.Episode, subscription: String, until end: Int64) -> [Int] {
+        let byToken = profile.appAccountToken != nil && launches.chance(SheetPlan.tokenShare)
+        var shown: [Int] = []
+        for (index, launch) in sheets.days.enumerated() {
+            guard let launch, launch.at < end, launch.at < self.end else { continue }
+            if launch.action == .shown { shown.append(index + 1) }
+            sheetEvents.append(
+                PlantedSheetEvent(
+                    originalTransactionId: byToken ? nil : subscription,
+                    appAccountToken: byToken ? profile.appAccountToken : nil, at: launch.at, action: launch.action,
+                    arm: sheets.arm))
+        }
+        return shown
     }
 
     /// The billing plan of the subscriber's episodes.
@@ -377,10 +410,14 @@ struct SubscriptionTimeline {
         let episode = episodes
         let graceEnd = graceDays(afterTrial: afterTrial, at: start).map { start + Int64($0) * Self.day }
         let failed = (transaction: transaction, sequence: sequence)
+        let sheets = options.sheets.map { plan in
+            plan.draw(start: start, days: retryPlan.retryWindowDays, generator: &launches)
+        }
         let course = drawExit(
             start: start,
             recoveryMultiplier: recoveryMultiplier,
-            graceEndDay: graceEnd.map { RetryModel.day(holding: $0 - start) }
+            graceEndDay: graceEnd.map { RetryModel.day(holding: $0 - start) },
+            sheets: sheets
         )
         // Whatever ends the episode happens at least a minute after its failure notice would be signed (at most 90
         // seconds after t0, or a second after the previous notification).
@@ -388,10 +425,16 @@ struct SubscriptionTimeline {
         let notices = drawQuirks(exit: course.exit, time: time, graceEnd: graceEnd)
         // What the renewal infos of the episode say about the grace period.
         let datedGraceEnd = notices.isGraceUndated ? nil : graceEnd
-        let opening = SimulatedNotification.Opening(
+        var opening = SimulatedNotification.Opening(
             episode: episode, start: start, graceEnd: graceEnd, isGraceUndated: notices.isGraceUndated,
             isLate: notices.isNoticeLate, isExpiryUnnotified: notices.isExpiryUnnotified
         )
+        if let sheets {
+            opening.sheetArm = sheets.arm
+            // The purchaser's subscription, as its notifications name it.
+            let subscription = identifiers.transactionId(account: accounts[0].number, sequence: originalSequence)
+            opening.shownDays = logSheets(sheets, subscription: subscription, until: time)
+        }
         // The failure notice (on time, late, or a late copy), about the failed period's transaction.
         func sendFailureNotice(at time: Int64, role: SimulatedNotification.EpisodeRole, isLate: Bool = false) -> Bool {
             emit(

@@ -79,6 +79,18 @@ extension Churn {
                 then on get the new length (churn report finds the change and
                 evaluates it in grace_change.csv).
 
+                --message-log also writes export.messages.csv, the app's log of
+                the App Store's billing-issue sheet (load it with churn messages
+                load): each day of retry the customer opens the app with the
+                chance --launch-rate, and at that first launch the app shows the
+                sheet (logged shown) or, one time in five, keeps it for later
+                (deferred). On a day it was shown, recovery is --sheet-effect
+                times as likely, and comes after the sheet. --holdout R puts a
+                share R of episodes in the arm "holdout", whose sheets the app
+                suppresses (logged suppressed); the others are in the arm "sheet".
+                The log names a subscription by its appAccountToken alone for half
+                of those with one. The truth gains sheet_arm and shown_days.
+
                 Apple's quirks, each at its own rate: a failure notice signed 1 to
                 12 hours after the recovery that resolved it (one recovered
                 episode); a late copy of a recovered period's failure notice (it
@@ -197,6 +209,30 @@ extension Churn {
             help: ArgumentHelp("Recovery chance multiplier on the day the grace period ends.", valueName: "x")
         )
         var graceEndEffect = SimulationOptions().graceEndEffect
+
+        @Flag(help: "Also write the app's log of the billing-issue sheet, <out>.messages.csv (see above).")
+        var messageLog = false
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "With --message-log: chance the customer opens the app on a day of retry.", valueName: "rate")
+        )
+        var launchRate = SheetPlan().launchRate
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "With --message-log: recovery chance multiplier on a day the sheet was shown.", valueName: "x")
+        )
+        var sheetEffect = SheetPlan().sheetEffect
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "With --message-log: share of episodes whose sheets the app suppresses.", valueName: "rate")
+        )
+        var holdout: Double?
 
         @Flag(help: "Same failure and recovery rates for every product and storefront.")
         var uniformRates = false
@@ -419,6 +455,11 @@ extension Churn {
             options.undatedGraceRate = undatedGraceRate
             options.missingExpiryRate = missingExpiryRate
             options.returnRate = returnRate
+            if messageLog {
+                options.sheets = SheetPlan(launchRate: launchRate, sheetEffect: sheetEffect, holdout: holdout)
+            } else if holdout != nil || launchRate != SheetPlan().launchRate || sheetEffect != SheetPlan().sheetEffect {
+                throw ValidationError("--launch-rate, --sheet-effect and --holdout plant the sheet: add --message-log.")
+            }
             options.migrationRate = migrationRate
             options.commitmentRate = commitmentRate
             options.bundleID = bundleID
@@ -432,7 +473,7 @@ extension Churn {
             }
             let quirks = summary.productionQuirks
             let end = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(summary.end) / 1000))
-            return [
+            var lines = [
                 "\(summary.exportPath): \(summary.notifications) notifications in \(summary.records) lines "
                     + "(\(summary.duplicates) resent, \(summary.lateDeliveries) late), "
                     + "\(summary.subscribers) subscribers + \(summary.familyMembers) family members, "
@@ -445,12 +486,20 @@ extension Churn {
                     + "copies, \(quirks.undatedGracePeriods) undated grace periods, \(quirks.inferredExpiries) "
                     + "expiries never notified, \(quirks.newPurchaseRecoveries) new purchases during retry",
                 "history ends \(end): the truth is as of then",
+            ]
+            if !summary.messagesPath.isEmpty {
+                lines.append(
+                    "\(summary.messagesPath): \(summary.messageEvents) events of the app's billing-issue sheet "
+                        + "(load it with: churn messages load \(summary.messagesPath))")
+            }
+            lines += [
                 String(
                     format: "signed in %.1f s: %.0f notifications/s on %d worker(s)",
                     summary.seconds, summary.notificationsPerSecond, workers
                 ),
                 "load it with: churn load --trust-root \(summary.rootPath) \(summary.exportPath)",
-            ].joined(separator: "\n")
+            ]
+            return lines.joined(separator: "\n")
         }
     }
 }
