@@ -53,5 +53,6 @@ let package = Package(
         fuzzTarget("FuzzJSON", ["NotificationTypes"]),
         fuzzTarget("FuzzAppleReport", ["AppleReports"]),
         fuzzTarget("FuzzCopyText", ["PGClient"]),
+        fuzzTarget("FuzzMessageLog", ["Analysis", "CivilTime"]),
     ]
 )
