@@ -133,7 +133,7 @@ import Testing
         // The tour loads, reports and queries: most of the README ran, and the skips are the rules' lines.
         #expect(ran >= 30, "\(ran) commands ran")
         #expect(steps.contains { $0.command.hasPrefix("churn simulate") && $0.output != nil })
-        #expect(steps.filter(\.isSQL).count == 6)
+        #expect(steps.filter(\.isSQL).count == 7)
         for rule in Self.skipped {
             #expect(
                 skippedLines.contains { $0.contains(": \(rule.prefix)") },

@@ -202,8 +202,12 @@ import Testing
     ]
 
     /// Every kind but `grace-change`, which takes no grouping and has no row without a change of the grace setting
-    /// (its JSON answer is read in PlantedGraceChangeTests).
-    @Test(arguments: EpisodeQuestion.Kind.allCases.filter { $0 != .graceChange })
+    /// (its JSON answer is read in PlantedGraceChangeTests), and the message log's two, which take no grouping and
+    /// need a log (``messageLogAnswersAreTyped()``).
+    @Test(
+        arguments: EpisodeQuestion.Kind.allCases.filter {
+            $0 != .graceChange && $0 != .messageLog && $0 != .messageExperiment
+        })
     func everyColumnHoldsOneJSONType(_ kind: EpisodeQuestion.Kind) async throws {
         let fixture = try await QueryFixture.shared()
         for grouping in Self.groupings {
@@ -229,6 +233,46 @@ import Testing
                 #expect(objects.dropLast().allSatisfy { $0[EpisodeQuestion.totalColumn] != nil })
             } else {
                 #expect(objects.allSatisfy { $0[EpisodeQuestion.totalColumn] == nil })
+            }
+        }
+    }
+
+    /// `message-log` and `message-experiment` over a log of the fixture's first ten episodes (the sheet an hour after
+    /// each t0, the arms `a` and `b` in turn, and an event a day before the first to open the log's span).
+    @Test func messageLogAnswersAreTyped() async throws {
+        let fixture = try await QueryFixture.shared()
+        let logged = fixture.stored.episodes.sorted { $0.start < $1.start }.prefix(10)
+        let first = try #require(logged.first)
+        let events =
+            [
+                MessageEvent(
+                    originalTransactionId: first.subscription, appAccountToken: nil, at: first.start - T.day,
+                    action: .deferred)
+            ]
+            + logged.enumerated().map { index, episode in
+                MessageEvent(
+                    originalTransactionId: episode.subscription, appAccountToken: nil, at: episode.start + T.hour,
+                    action: .shown, arm: index % 2 == 0 ? "a" : "b")
+            }
+        let apps = Dictionary(
+            logged.map { ($0.subscription, $0.bundleId ?? "") }, uniquingKeysWith: { first, _ in first })
+        var tally = MessageLog.Tally(log: MessageLog(events: events, apps: apps, sightings: []), asOf: fixture.asOf)
+        for episode in fixture.stored.episodes { tally.add(episode) }
+        for (kind, figures) in [
+            (EpisodeQuestion.Kind.messageLog, EpisodeQuestion.Figures.messageLog(tally.shownDayRows)),
+            (.messageExperiment, .messageExperiment(tally.experimentRows)),
+        ] {
+            let table = EpisodeQuestion(kind).table(
+                answer: [EpisodeQuestion.Group(key: nil, figures: figures)], asOf: fixture.asOf, for: .json)
+            let objects = try JSONValue.objects(TableRenderer.render(table, as: .json))
+            #expect(!objects.isEmpty, "\(kind)")
+            for column in table.columns {
+                let types = Set(objects.compactMap { $0[column].map(Self.typeName) }).subtracting(["null"])
+                #expect(types.count <= 1, "\(kind) \(column): \(types)")
+            }
+            if kind == .messageLog {
+                // The row over days 1–60 has no band: null, as message-bands' pooled row.
+                #expect(objects.last?["band"] == .null)
             }
         }
     }
