@@ -56,8 +56,8 @@ extension SummaryDocument {
                 + "over retry days 1–60 (`\(MessageExperiment.fileName)`).")
         writer.table(
             header: [
-                "Arm", "Episodes", "Recovered (mature)", "By day 7", "By day 30", "By day 60", "Difference",
-                "Hazard ratio",
+                "Arm", "Episodes", "Recovered (mature, 95% interval)", "By day 7", "By day 30", "By day 60",
+                "Difference (95% interval)", "Hazard ratio (95% interval)",
             ],
             alignments: [.left, .right, .right, .right, .right, .right, .right, .right],
             rows: arms.map { arm in
@@ -74,8 +74,8 @@ extension SummaryDocument {
                             },
                         arm.arm == reference.arm
                             ? "–"
-                            : HumanFormat.ratio(arm.hazardRatio?.ratio) + " "
-                                + HumanFormat.ratioInterval(arm.hazardRatio?.interval),
+                            : HumanFormat.ratio(arm.hazardRatio?.ratio) + " ("
+                                + HumanFormat.ratioInterval(arm.hazardRatio?.interval) + ")",
                     ]
             })
         writer.paragraph(
