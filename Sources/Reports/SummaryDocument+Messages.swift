@@ -1,10 +1,21 @@
 import Analysis
 
 extension SummaryDocument {
-    /// The hazard ratio of message days against the days around them, per band and pooled.
+    /// The hazard ratio of message days against the days around them, per band and pooled. With the app's own log
+    /// loaded, which says what was shown (``writeMessageLog(to:)``), only the pooled ratio of the modelled schedule,
+    /// in one paragraph: the two sections answer one question, and the log answers it better.
     func writeMessages(to writer: inout MarkdownWriter) {
         let schedule = report.options.schedule
         writer.heading("Billing-issue messages")
+        if !report.figures.messageLog.isEmpty {
+            let pooled = report.pooledRatio
+            writer.paragraph(
+                "Modelled from the App Store's schedule rather than the app's log: message days of bands 2–4 against "
+                    + "their neighbours, pooled, ratio \(HumanFormat.ratio(pooled?.ratio)) (95% interval "
+                    + "\(HumanFormat.ratioInterval(pooled?.interval))); per band in `\(MessageBands.fileName)`. The "
+                    + "app's log says what was shown: [\(Self.messageLogHeading)](#billing-messages-the-app-showed).")
+            return
+        }
         let bands = schedule.bands.map { "days \($0.firstDay)–\($0.lastDay) every \($0.intervalHours) h" }
         let source =
             schedule == .standard

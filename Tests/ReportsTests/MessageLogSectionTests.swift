@@ -1,4 +1,5 @@
 import Analysis
+import Foundation
 import Reports
 import TestSupport
 import Testing
@@ -48,7 +49,12 @@ import Testing
         #expect(summary.contains("## \(SummaryDocument.messageLogHeading)"))
         #expect(summary.contains("`\(ShownDays.fileName)`") && summary.contains("`\(MessageExperiment.fileName)`"))
         #expect(summary.contains("2 logged events fell in no episode's retry"))
-        #expect(summary.contains("against `a` (the first arm by name)"))
+        // The modelled schedule's section shrinks to its pooled ratio and a pointer to the log.
+        let modelled = try #require(summary.components(separatedBy: "## Billing-issue messages").last)
+        #expect(modelled.contains("Modelled from the App Store's schedule rather than the app's log"))
+        #expect(!modelled.contains("| Band |"))
+        // The reference arm is the first by name.
+        #expect(summary.contains("| `a` | ") && summary.contains(" | reference | "))
         #expect(report.figures.dataQuality.contains { $0.check == "message_event_outside_retry" && $0.count == 2 })
 
         let table = try #require(report.figures.messageLog.last)
@@ -59,7 +65,9 @@ import Testing
         let report = Sample.report()
         let names = try report.files().map(\.name)
         #expect(!names.contains(ShownDays.fileName) && !names.contains(MessageExperiment.fileName))
-        #expect(!SummaryDocument(report: report).markdown.contains(SummaryDocument.messageLogHeading))
+        let summary = SummaryDocument(report: report).markdown
+        #expect(!summary.contains(SummaryDocument.messageLogHeading))
+        #expect(!summary.contains("rather than the app's log"))
         #expect(!report.figures.dataQuality.contains { $0.check == "message_event_outside_retry" })
     }
 }
