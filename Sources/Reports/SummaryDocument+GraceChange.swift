@@ -11,10 +11,9 @@ extension SummaryDocument {
         guard !changes.isEmpty else { return }
         writer.heading(Self.graceChangeHeading)
         writer.paragraph(
-            "Found in each product's grace length month by month, or stated with `--grace-change`: the products whose "
-                + "length changed against those whose length held, over the mature episodes that started 90 days "
-                + "before and after; 95% bootstrap intervals over subscriptions; the placebo is the same estimate 180 "
-                + "days earlier (`\(GraceChange.fileName)`).")
+            "Found in each product's grace length month by month, or stated with `--grace-change`: the products that "
+                + "changed against those that held, over mature episodes started 90 days either side; 95% bootstrap "
+                + "intervals; the placebo is the same estimate 180 days earlier (`\(GraceChange.fileName)`).")
         for change in changes {
             let app = change.bundleId.isEmpty ? "(no bundle id)" : "`\(MarkdownWriter.escape(change.bundleId))`"
             let settings =
@@ -47,9 +46,9 @@ extension SummaryDocument {
         }
         let noPlacebo = changes.contains { $0.figures.allSatisfy { $0.placeboDid == nil } }
         writer.paragraph(
-            "*The assumption:* without the change, the changed products would have moved as the comparison did; the "
-                + "estimate is the change's effect only if so, and a placebo far from 0 says they did not move alike "
-                + "before." + (noPlacebo ? " No placebo (–) where the data do not reach 270 days back." : ""))
+            "*The assumption:* without the change, the changed products would have moved as the comparison did; a "
+                + "placebo far from 0 says they did not before."
+                + (noPlacebo ? " No placebo (–) where the data do not reach 270 days back." : ""))
     }
 
     /// `16 days`, `off`, or `an unclear setting` when no one setting explains the lengths.
