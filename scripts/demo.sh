@@ -15,7 +15,7 @@ if [ ! -f "$export_dir/export.jsonl" ]; then
     echo "   the app's grace setting going from 16 to 28 days on 2025-07-01, and the app's log of the billing-issue sheet"
     mkdir -p "$export_dir"
     "$churn" simulate --subscribers 3000 --seed 2026 --grace 16 --grace-renewals paid-to-paid --commitment-rate 0.2 \
-        --grace-change 2025-07-01:28 --message-log --holdout 0.5 --sheet-effect 1.5 --out "$export_dir/export.jsonl"
+        --grace-change 2025-07-01:28 --message-log --sheet-effect 1.5 --out "$export_dir/export.jsonl"
     echo
 fi
 
