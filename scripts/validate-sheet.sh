@@ -15,13 +15,14 @@
 # docs/VALIDATION-SHEET.md is written either way; the script exits 1 when a requirement is not met. Everything below
 # the marker line of the document (notes written by hand about a run) is kept.
 #
-# CHURN names the binary (default .build/release/churn); VALIDATE_SEEDS the seeds (default 1 to 10).
+# CHURN names the binary (default .build/release/churn); VALIDATE_SEEDS the seeds (default 1 to 10); VALIDATE_EFFECTS
+# the planted effects (default 2 and 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 churn=${CHURN:-.build/release/churn}
 seeds=${VALIDATE_SEEDS:-1 2 3 4 5 6 7 8 9 10}
 subscribers=20000
-effects="2 1"
+effects=${VALIDATE_EFFECTS:-2 1}
 holdout=0.5
 tolerance=0.05
 least_covering=9
