@@ -5,8 +5,8 @@
 # For each planted sheet effect (2, then 1) and each of ten seeds: `churn simulate --subscribers 20000 --message-log
 # --holdout 0.5 --sheet-effect <effect> --new-purchase-rate 0` (half the episodes in the holdout arm, whose sheets
 # the app suppresses; the effect multiplies recoveries by retry, which new purchases would dilute, as in
-# scripts/validate.sh), then the pipeline as a user runs it: `churn load` into a fresh embedded cluster (verified
-# against the simulator's root certificate), `churn messages load` of the log, `churn report`, and two rows:
+# scripts/validate.sh), then the pipeline as a user runs it: `churn load` into a fresh database (verified against the
+# simulator's root certificate), `churn messages load` of the log, `churn report`, and two rows:
 # the `(all)` row of message_log.csv (the hazard ratio of shown days against the other days, 95 % interval) and the
 # `sheet` row of message_experiment.csv (its mature recovery rate against the `holdout` arm's: the difference with
 # its Newcombe interval). Requirements, per effect: the mean of the ten shown-day ratios within 5 % of the planted
@@ -15,11 +15,11 @@
 # docs/VALIDATION-SHEET.md is written either way; the script exits 1 when a requirement is not met. Everything below
 # the marker line of the document (notes written by hand about a run) is kept.
 #
-# CHURN names the binary (default .build/release/churn); VALIDATE_SEEDS the seeds (default 1 to 10); VALIDATE_EFFECTS
-# the planted effects (default 2 and 1).
+# The runs share one server (scripts/validation-database.sh: DATABASE_URL's, else an embedded cluster of the run's
+# own), a database each. CHURN names the binary (default .build/release/churn); VALIDATE_SEEDS the seeds (default 1 to
+# 10); VALIDATE_EFFECTS the planted effects (default 2 and 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-churn=${CHURN:-.build/release/churn}
 seeds=${VALIDATE_SEEDS:-1 2 3 4 5 6 7 8 9 10}
 subscribers=20000
 effects=${VALIDATE_EFFECTS:-2 1}
@@ -28,23 +28,8 @@ tolerance=0.05
 least_covering=9
 document=docs/VALIDATION-SHEET.md
 marker="<!-- scripts/validate-sheet.sh writes everything above this line and keeps what follows it. -->"
-
-if [ ! -x "$churn" ]; then
-    echo "validate-sheet: $churn not found; build it first (make release)" >&2
-    exit 1
-fi
-
-work=$(mktemp -d)
-# When run as root the server runs as the postgres user, which must reach the cluster's directory.
-chmod 755 "$work"
-unset DATABASE_URL PGHOST PGHOSTADDR PGDATABASE PGSERVICE
-stop_cluster() {
-    if [ -n "${CHURN_HOME:-}" ] && [ -d "$CHURN_HOME" ]; then
-        "$churn" db stop > /dev/null 2>&1 || true
-        rm -rf "$CHURN_HOME"
-    fi
-}
-trap 'stop_cluster; rm -rf "$work"' EXIT
+work_name=churn-validate-sheet
+source scripts/validation-database.sh
 
 # The value of column `name` in the first row whose first cell is `key`, of a CSV file without quoted cells.
 cell() {
@@ -61,15 +46,16 @@ for effect in $effects; do
     for seed in $seeds; do
         run="$work/run-$effect-$seed"
         mkdir -p "$run"
-        export CHURN_HOME="$run/cluster"
+        name="sheet_${effect}_$seed"
+        create_database "$name"
         echo "validate-sheet: sheet effect $effect, seed $seed" >&2
         "$churn" simulate --quiet --subscribers "$subscribers" --seed "$seed" --message-log --holdout "$holdout" \
             --sheet-effect "$effect" --new-purchase-rate 0 --out "$run/export.jsonl"
-        "$churn" load --quiet --trust-root "$run/export.root.der" "$run/export.jsonl"
+        "$churn" load --database-url "$url" --quiet --trust-root "$run/export.root.der" "$run/export.jsonl"
         rm -f "$run/export.jsonl"
-        "$churn" messages load --quiet "$run/export.messages.csv"
-        "$churn" report --reports-root "$run/reports" --out "$run/report" > /dev/null
-        stop_cluster
+        "$churn" messages load --database-url "$url" --quiet "$run/export.messages.csv"
+        "$churn" report --database-url "$url" --reports-root "$run/reports" --out "$run/report" > /dev/null
+        drop_database "$name"
         log="$run/report/message_log.csv"
         arms="$run/report/message_experiment.csv"
         shown=$(cell "$log" "(all)" episodes),$(cell "$log" "(all)" shown_days),$(cell "$log" "(all)" hazard_ratio)
@@ -95,7 +81,7 @@ verdict=0
     echo "sheet at that launch or, one time in five, defers it; [SIMULATOR.md](SIMULATOR.md)), \`--holdout $holdout\`"
     echo "(half the episodes in the arm \`holdout\`, whose sheets the app suppresses), \`--sheet-effect\` 2 or 1 (the"
     echo "chance of recovery on a day the sheet was shown) and \`--new-purchase-rate 0\`. It loads the export into a"
-    echo "fresh embedded cluster (signatures verified against the simulator's root certificate), loads the log"
+    echo "fresh database (signatures verified against the simulator's root certificate), loads the log"
     echo "(\`churn messages load\`), runs \`churn report\`, and reads two rows ([METRICS.md](METRICS.md), section 5,"
     echo "\"Billing messages the app showed\"):"
     echo

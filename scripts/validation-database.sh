@@ -1,6 +1,6 @@
-# Sourced by the validation scripts (validate-grace.sh, validate-grace-change.sh) once they have set `work_name`:
-# the binary they run, their scratch directory, the server their databases live on, and the cleanup that drops those
-# databases and removes the scratch directory on exit.
+# Sourced by the validation scripts (validate-grace.sh, validate-grace-change.sh, validate-sheet.sh) once they have set
+# `work_name`: the binary they run, their scratch directory, the server their databases live on, and the cleanup that
+# drops those databases and removes the scratch directory on exit.
 #
 # `churn` is CHURN, else .build/release/churn when built, else a debug build made now. `work` is a new directory
 # /tmp/<work_name>.XXXXXX. With DATABASE_URL set, `base` is that server; otherwise an embedded cluster starts under
