@@ -89,7 +89,7 @@ import Testing
         #expect(lines.map(Self.reason) == [.messageMalformed, .messageMalformed])
         guard case .refused(_, let header) = lines[0], case .refused(_, let row) = lines[1] else { return }
         #expect(header.contains("lacks at, action, original_transaction_id or app_account_token"))
-        #expect(row.hasPrefix("the file has no usable header (its first line)"))
+        #expect(row == "the file's first line is not a message log's header (see that line's refusal)")
     }
 
     @Test func bytesPostgreSQLCannotHoldAreRefused() {

@@ -85,7 +85,7 @@ struct MessageLogParser {
             let why =
                 "the first line is not a message log's header: it lacks \(missing.joined(separator: ", ")) "
                 + "(a CSV header such as original_transaction_id,at,action,arm, or JSON Lines)"
-            form = .unusable("the file has no usable header (its first line): " + why)
+            form = .unusable("the file's first line is not a message log's header (see that line's refusal)")
             return .refused(.messageMalformed, why)
         }
         form = .csv(
