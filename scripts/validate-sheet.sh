@@ -17,16 +17,17 @@
 #
 # The runs share one server (scripts/validation-database.sh: DATABASE_URL's, else an embedded cluster of the run's
 # own), a database each. CHURN names the binary (default .build/release/churn); VALIDATE_SEEDS the seeds (default 1 to
-# 10); VALIDATE_EFFECTS the planted effects (default 2 and 1).
+# 10); VALIDATE_EFFECTS the planted effects (default 2 and 1); VALIDATE_SUBSCRIBERS the subscribers per history
+# (default 20000); VALIDATE_DOCUMENT where the results go (default docs/VALIDATION-SHEET.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seeds=${VALIDATE_SEEDS:-1 2 3 4 5 6 7 8 9 10}
-subscribers=20000
+subscribers=${VALIDATE_SUBSCRIBERS:-20000}
 effects=${VALIDATE_EFFECTS:-2 1}
 holdout=0.5
 tolerance=0.05
 least_covering=9
-document=docs/VALIDATION-SHEET.md
+document=${VALIDATE_DOCUMENT:-docs/VALIDATION-SHEET.md}
 marker="<!-- scripts/validate-sheet.sh writes everything above this line and keeps what follows it. -->"
 work_name=churn-validate-sheet
 source scripts/validation-database.sh
