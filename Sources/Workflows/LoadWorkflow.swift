@@ -39,10 +39,6 @@ package struct LoadWorkflow {
         let connection = try target.connectMigrated(logger: logger)
         let summary = try await Loader(connection: connection, options: inputs.options, logger: logger).load(
             inputs.files, progress: progress)
-        let tooMany = summary.rejected > inputs.maxRejects
-        return Result(
-            summary: summary,
-            failure: tooMany ? .tooManyRejects(rejected: summary.rejected, limit: inputs.maxRejects) : nil
-        )
+        return Result(summary: summary, failure: .rejects(summary.rejected, allowed: inputs.maxRejects))
     }
 }

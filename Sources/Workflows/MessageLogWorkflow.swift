@@ -26,8 +26,6 @@ package struct MessageLogWorkflow {
     package func load(_ files: [String], maxRejects: Int) throws -> Result {
         let connection = try target.connectMigrated(logger: logger)
         let summary = try MessageLogLoader(connection: connection, logger: logger).load(files)
-        let tooMany = summary.rejected > maxRejects
-        return Result(
-            summary: summary, failure: tooMany ? .tooManyRejects(rejected: summary.rejected, limit: maxRejects) : nil)
+        return Result(summary: summary, failure: .rejects(summary.rejected, allowed: maxRejects))
     }
 }

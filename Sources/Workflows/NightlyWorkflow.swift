@@ -193,11 +193,8 @@ package struct NightlyWorkflow {
             report = (written, name)
         }
         load.rejected += load.stillRefused
-        let tooManyRejects = load.rejected > inputs.maxRejects
-        var failure: (any Error)? = fetchError ?? repairError
-        if failure == nil, tooManyRejects {
-            failure = WorkflowError.tooManyRejects(rejected: load.rejected, limit: inputs.maxRejects)
-        }
+        let rejectsFailure = WorkflowError.rejects(load.rejected, allowed: inputs.maxRejects)
+        var failure: (any Error)? = fetchError ?? repairError ?? rejectsFailure
         // New data is a notification of this run's environment analysed for the first time, whichever run stored it:
         // a Production and a Sandbox nightly over one exports directory each see the other's loads as new.
         if failure == nil, inputs.expectsNewData, !analysis.foundNewNotifications {
@@ -208,7 +205,7 @@ package struct NightlyWorkflow {
                     environment: inputs.environment, storedOfOtherEnvironments: load.newNotifications))
         }
         return Result(
-            analysis: analysis, report: report, rejected: load.rejected, hasTooManyRejects: tooManyRejects,
+            analysis: analysis, report: report, rejected: load.rejected, hasTooManyRejects: rejectsFailure != nil,
             failure: failure)
     }
 

@@ -37,6 +37,12 @@ package enum WorkflowError: Error, CustomStringConvertible, Sendable, Equatable 
     /// `appAccountToken` (`churn query customer`).
     case unknownCustomer(id: String, environment: String)
 
+    /// ``tooManyRejects(rejected:limit:)`` when `rejected` inputs are more than `limit` allows; nil otherwise: the one
+    /// place a load, a message-log load and the nightly decide it.
+    package static func rejects(_ rejected: Int, allowed limit: Int) -> WorkflowError? {
+        rejected > limit ? .tooManyRejects(rejected: rejected, limit: limit) : nil
+    }
+
     /// What a nightly run that stored no new notification found under the paths it was given.
     package struct NoNewData: Sendable, Equatable {
         /// The export paths named.
