@@ -255,14 +255,14 @@ struct MessageLogParser {
         case nil:
             return .refused(.messageBadTime, "no at: when the app showed, deferred or suppressed the sheet")
         case .number(let number):
-            guard let value = Self.milliseconds(number, written: String(number)) else {
+            guard case .instant(let value) = InstantText.milliseconds(digits: String(number)) else {
                 return .refused(.messageBadTime, timeProblem(String(number)))
             }
             milliseconds = value
         case .text(let text):
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             if InstantText.isDigits(trimmed) {
-                guard let number = Int64(trimmed), let value = Self.milliseconds(number, written: trimmed) else {
+                guard case .instant(let value) = InstantText.milliseconds(digits: trimmed) else {
                     return .refused(.messageBadTime, timeProblem(trimmed))
                 }
                 milliseconds = value
@@ -285,11 +285,6 @@ struct MessageLogParser {
             MessageEvent(
                 originalTransactionId: originalTransactionId, appAccountToken: token, at: milliseconds, action: known,
                 arm: arm))
-    }
-
-    private static func milliseconds(_ number: Int64, written: String) -> Int64? {
-        guard case .instant(let value) = InstantText.milliseconds(digits: written) else { return nil }
-        return value == number ? value : nil
     }
 
     private static func timeProblem(_ text: String) -> String {
