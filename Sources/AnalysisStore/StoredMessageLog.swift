@@ -81,8 +81,9 @@ extension StoredDataset {
                     MessageLog.TokenSighting(
                         subscription: id, token: MessageEvent.token(token) ?? token,
                         signedDate: try row.decode(Int64.self, fields.signed)))
-                // The bundle id of the subscription's latest notification with a token: the rows come by time.
-                if apps[id] == nil { apps[id] = try row.decode(String.self, fields.bundle) }
+                // A subscription found through a token takes the bundle id of its latest notification with a token
+                // (the rows come by time), as one named by id takes its latest notification's.
+                if !ids.contains(id) { apps[id] = try row.decode(String.self, fields.bundle) }
             }
         }
         return MessageLog(events: events, apps: apps, sightings: sightings)
