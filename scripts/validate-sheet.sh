@@ -32,13 +32,7 @@ marker="<!-- scripts/validate-sheet.sh writes everything above this line and kee
 work_name=churn-validate-sheet
 source scripts/validation-database.sh
 
-# The value of column `name` in the first row whose first cell is `key`, of a CSV file without quoted cells.
-cell() {
-    awk -F, -v key="$2" -v name="$3" '
-        NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) column = i; next }
-        $1 == key && column { print $column; exit }
-    ' "$1"
-}
+source scripts/validation-document.sh
 
 started=$(date -u +%s)
 results="$work/results.csv"
@@ -138,11 +132,7 @@ verdict=0
     echo
     echo "$marker"
 } > "$summary"
-cat "$summary"
-if [ -f "$document" ] && grep -qxF -- "$marker" "$document"; then
-    awk -v marker="$marker" 'kept { print } $0 == marker { kept = 1 }' "$document" >> "$summary"
-fi
-cp "$summary" "$document"
+write_document "$summary" "$document" "$marker"
 if [ "$verdict" -ne 0 ]; then
     echo "validate-sheet: a requirement is not met (see $document)" >&2
 fi
