@@ -39,9 +39,7 @@ extension Churn.QueryCommand {
         @OptionGroup var graceChanges: GraceChangeOption
 
         func validate() throws {
-            if !options.groupBy.isEmpty {
-                throw ValidationError("grace-change takes no --group-by: each change is one row.")
-            }
+            try options.refuseGrouping("grace-change", "each change is one row.")
         }
 
         func run() throws {

@@ -27,9 +27,7 @@ extension Churn.QueryCommand {
         @OptionGroup var options: QueryOptions
 
         func validate() throws {
-            if !options.groupBy.isEmpty {
-                throw ValidationError("message-log takes no --group-by: filter the episodes instead.")
-            }
+            try options.refuseGrouping("message-log", "filter the episodes instead.")
         }
 
         func run() throws {
@@ -61,9 +59,7 @@ extension Churn.QueryCommand {
         @OptionGroup var options: QueryOptions
 
         func validate() throws {
-            if !options.groupBy.isEmpty {
-                throw ValidationError("message-experiment takes no --group-by: each arm is one row.")
-            }
+            try options.refuseGrouping("message-experiment", "each arm is one row.")
         }
 
         func run() throws {

@@ -73,6 +73,12 @@ struct QueryOptions: ParsableArguments {
         groupBy.flatMap(\.groupings)
     }
 
+    /// Refuses `--group-by` for a question answered as one table, saying why (`reason`): one message for each such
+    /// question.
+    func refuseGrouping(_ question: String, _ reason: String) throws {
+        if !groupBy.isEmpty { throw ValidationError("\(question) takes no --group-by: \(reason)") }
+    }
+
     func validate() throws {
         if trialConversion && paidRenewal {
             throw ValidationError("--trial-conversion and --paid-renewal exclude each other: give at most one.")
