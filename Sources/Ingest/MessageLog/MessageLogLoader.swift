@@ -8,8 +8,8 @@ import Store
 /// nothing), each refused line kept in `quarantine` with its file, line, reason and raw text, as an export's are.
 ///
 /// A file is one transaction: its lines stream into a temporary table through COPY, then, under the loads' write
-/// lock (``WriteLock``), its events are added and its refusals quarantined, skipping those an earlier load of the
-/// same content quarantined and that are still unresolved. A kill at any point leaves the file all stored or not at
+/// lock (``WriteLock``), its events are added and its refusals quarantined through ``QuarantineWriter``, as an
+/// export's are, skipping those an earlier load of the same content quarantined and that are still unresolved. A kill at any point leaves the file all stored or not at
 /// all, and the next load stores it whole. The run is recorded in `load_runs` as `messages load`, with an acceptance
 /// of its own, so that no export load takes a message log's file for one of its own stored whole.
 package struct MessageLogLoader {
@@ -125,20 +125,19 @@ package struct MessageLogLoader {
                 [fileID]
             ).affectedRows
             let sha256 = source.sha256Hex()
-            let quarantined = try connection.execute(
+            // The refusals go through the loads' own quarantine staging and merge, which skips those an earlier load
+            // of the same content left unresolved.
+            try StagingTables(connection: connection).prepareForFile()
+            try connection.execute(
                 """
-                INSERT INTO quarantine (load_run_id, source_file_id, file, line, reason, detail, raw, raw_bytes,
-                    raw_truncated)
-                SELECT $1, $2, $3, s.line, s.reason, s.detail, s.raw, s.raw_bytes, s.raw_truncated
-                FROM churn_message_staging s
-                WHERE s.reason IS NOT NULL AND NOT EXISTS (
-                    SELECT 1 FROM quarantine q JOIN source_files f ON f.id = q.source_file_id
-                    WHERE f.sha256 = $4 AND f.id <> $2 AND q.resolved_by_run IS NULL AND q.line = s.line
-                )
-                ORDER BY s.line
+                INSERT INTO churn_quarantine_staging (load_run_id, source_file_id, file, line, reason, detail, raw,
+                    raw_bytes, raw_truncated)
+                SELECT $1, $2, $3, line, reason, detail, raw, raw_bytes, raw_truncated
+                FROM churn_message_staging WHERE reason IS NOT NULL
                 """,
-                [runID, fileID, name, sha256]
-            ).affectedRows
+                [runID, fileID, name]
+            )
+            let quarantined = try QuarantineWriter(connection: connection).merge(sha256: sha256, fileID: fileID)
             let file = MessageLogSummary.File(
                 path: name, sizeBytes: source.rawBytesRead, sha256: sha256, events: counts.events, stored: stored,
                 rejected: counts.rejected, refusedBefore: counts.rejected - quarantined,
