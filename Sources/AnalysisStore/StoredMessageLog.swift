@@ -1,91 +1,133 @@
 import Analysis
 import PGClient
+import Store
 
 extension StoredDataset {
     /// The app's message log as a report of `environment` as of `asOf` reads it (``MessageLog``): the stored events
     /// up to `asOf`, the bundle id of each of the environment's subscriptions an event names, by its id or through a
     /// token, and those subscriptions' token sightings signed by `asOf`. Nil when no event is stored by then.
+    ///
+    /// Each of the three is read as a stream (`COPY … TO STDOUT`), and each event is linked as it comes
+    /// (``MessageLog/Linker``): the log's text is never held whole.
     package func messageLog(environment: String, asOf: Int64) throws -> MessageLog? {
-        let asOfTime = PGInstant(milliseconds: asOf)
-        let result = try connection.execute(
+        // How many events there are by then, and how many name a subscription each way: a report without a log, or
+        // with one that names no token, reads nothing more than it needs.
+        let counts = try connection.execute(
             """
-            SELECT original_transaction_id, app_account_token, (date_part('epoch', at) * 1000)::int8 AS at_ms, action,
-                   arm
-            FROM message_events WHERE at <= $1 ORDER BY at, id
+            SELECT count(*) AS events, count(original_transaction_id) AS by_id, count(app_account_token) AS by_token
+            FROM message_events WHERE at <= $1
             """,
-            [asOfTime]
+            [PGInstant(milliseconds: asOf)]
         )
-        guard !result.rows.isEmpty else { return nil }
-        let fields = (
-            id: try result.field("original_transaction_id"), token: try result.field("app_account_token"),
-            at: try result.field("at_ms"), action: try result.field("action"), arm: try result.field("arm")
+        guard let row = counts.rows.first else { return nil }
+        let (total, byID, byToken) = (
+            try row.decode(Int.self, try counts.field("events")), try row.decode(Int.self, try counts.field("by_id")),
+            try row.decode(Int.self, try counts.field("by_token"))
         )
-        var events: [MessageEvent] = []
-        events.reserveCapacity(result.rows.count)
-        for row in result.rows {
-            let action = try row.decode(String.self, fields.action)
-            guard let known = MessageEvent.Action(rawValue: action) else {
-                throw PGError(kind: .unexpectedResult, message: "message_events.action holds \(action)")
-            }
-            events.append(
-                MessageEvent(
-                    originalTransactionId: try row.decode(String?.self, fields.id),
-                    appAccountToken: try row.decode(String?.self, fields.token),
-                    at: try row.decode(Int64.self, fields.at),
-                    action: known, arm: try row.decode(String?.self, fields.arm)))
-        }
+        guard total > 0 else { return nil }
+        // COPY takes no parameters: asOf is an integer formatted here, the environment a literal quoted by libpq.
+        let cutoff = "'epoch'::timestamptz + \(asOf) * interval '1 millisecond'"
+        let environmentLiteral = try connection.quoteLiteral(environment)
+        var fields = CopyTextRowReader()
 
-        // The environment's subscriptions that events name, by id, and those that ever held a token of the log,
-        // with every token sighting of the latter: a later token replaces an earlier one.
-        let ids = Set(events.compactMap(\.originalTransactionId))
-        let tokens = Set(events.compactMap(\.appAccountToken))
+        // The environment's subscriptions that events name by id, each with its latest notification's bundle id
+        // (one index probe per subscription, not a read of all their notifications).
         var apps: [String: String] = [:]
-        let named = try connection.execute(
-            """
-            SELECT DISTINCT ON (original_transaction_id) original_transaction_id, coalesce(bundle_id, '') AS bundle_id
-            FROM notifications
-            WHERE environment = $1 AND original_transaction_id = ANY($2) AND signed_date <= $3
-            ORDER BY original_transaction_id, signed_date DESC
-            """,
-            [environment, PGArray.texts(ids.sorted()), asOfTime]
-        )
-        let (subscription, bundle) = (try named.field("original_transaction_id"), try named.field("bundle_id"))
-        for row in named.rows {
-            apps[try row.decode(String.self, subscription)] = try row.decode(String.self, bundle)
-        }
-        var sightings: [MessageLog.TokenSighting] = []
-        if !tokens.isEmpty {
-            let seen = try connection.execute(
+        var byIDSelection = PGSelection(Self.subscriptionAppTable)
+        let namedSubscription = byIDSelection.add("original_transaction_id")
+        let namedBundle = byIDSelection.add("bundle_id")
+        if byID > 0 {
+            try connection.copyOut(
                 """
-                SELECT n.original_transaction_id, lower(n.app_account_token) AS token,
-                       (date_part('epoch', n.signed_date) * 1000)::int8 AS signed_ms,
-                       coalesce(n.bundle_id, '') AS bundle_id
-                FROM notifications n
-                WHERE n.environment = $1 AND n.app_account_token IS NOT NULL AND n.signed_date <= $3
-                  AND n.original_transaction_id IN (
-                      SELECT original_transaction_id FROM notifications
-                      WHERE environment = $1 AND lower(app_account_token) = ANY($2) AND signed_date <= $3
-                  )
-                ORDER BY n.original_transaction_id, n.signed_date
-                """,
-                [environment, PGArray.texts(tokens.sorted()), asOfTime]
-            )
-            let fields = (
-                subscription: try seen.field("original_transaction_id"), token: try seen.field("token"),
-                signed: try seen.field("signed_ms"), bundle: try seen.field("bundle_id")
-            )
-            for row in seen.rows {
-                let id = try row.decode(String.self, fields.subscription)
-                let token = try row.decode(String.self, fields.token)
+                COPY (SELECT \(byIDSelection.list) FROM (
+                    SELECT s.original_transaction_id, latest.bundle_id
+                    FROM (SELECT DISTINCT original_transaction_id FROM message_events
+                          WHERE original_transaction_id IS NOT NULL AND at <= \(cutoff)) s
+                    CROSS JOIN LATERAL (
+                        SELECT coalesce(n.bundle_id, '') AS bundle_id FROM notifications n
+                        WHERE n.original_transaction_id = s.original_transaction_id
+                          AND n.environment = \(environmentLiteral) AND n.signed_date <= \(cutoff)
+                        ORDER BY n.signed_date DESC LIMIT 1
+                    ) latest
+                ) subscription_app) TO STDOUT
+                """
+            ) { row in
+                fields.read(row)
+                apps[try fields.decode(String.self, namedSubscription)] = try fields.decode(String.self, namedBundle)
+            }
+        }
+        let named = apps
+
+        // The environment's subscriptions that ever held a token of the log, with every token sighting of theirs (a
+        // later token replaces an earlier one), by time. A token is looked up as the log has it (lowercase) and in
+        // uppercase, along the tokens' index, as the customer history looks one up: a notification that wrote a
+        // token in mixed case is not found. Each holder's notifications then come along the subscriptions' index.
+        var sightings: [MessageLog.TokenSighting] = []
+        if byToken > 0 {
+            var seen = PGSelection(StoredTables.notifications, qualifier: "n")
+            let seenSubscription = seen.add("original_transaction_id", expression: "h.original_transaction_id")
+            let seenToken = seen.add("app_account_token", expression: "lower(n.app_account_token)")
+            let seenSigned = seen.add("signed_date")
+            let seenBundle = seen.add("bundle_id", expression: "coalesce(n.bundle_id, '')")
+            try connection.copyOut(
+                """
+                COPY (WITH tokens AS MATERIALIZED (
+                          SELECT DISTINCT app_account_token AS token FROM message_events
+                          WHERE app_account_token IS NOT NULL AND at <= \(cutoff)
+                      ), holders AS MATERIALIZED (
+                          SELECT DISTINCT n.original_transaction_id
+                          FROM tokens t JOIN notifications n ON n.app_account_token IN (t.token, upper(t.token))
+                          WHERE n.environment = \(environmentLiteral) AND n.signed_date <= \(cutoff)
+                      )
+                      SELECT \(seen.list)
+                      FROM holders h CROSS JOIN LATERAL (
+                          SELECT * FROM notifications n
+                          WHERE n.original_transaction_id = h.original_transaction_id
+                            AND n.environment = \(environmentLiteral) AND n.app_account_token IS NOT NULL
+                            AND n.signed_date <= \(cutoff)
+                      ) n
+                      ORDER BY h.original_transaction_id, n.signed_date) TO STDOUT
+                """
+            ) { row in
+                fields.read(row)
+                let id = try fields.decode(String.self, seenSubscription)
+                let token = try fields.decode(String.self, seenToken)
                 sightings.append(
                     MessageLog.TokenSighting(
                         subscription: id, token: MessageEvent.token(token) ?? token,
-                        signedDate: try row.decode(Int64.self, fields.signed)))
+                        signedDate: try fields.decode(Int64.self, seenSigned)))
                 // A subscription found through a token takes the bundle id of its latest notification with a token
                 // (the rows come by time), as one named by id takes its latest notification's.
-                if !ids.contains(id) { apps[id] = try row.decode(String.self, fields.bundle) }
+                if named[id] == nil { apps[id] = try fields.decode(String.self, seenBundle) }
             }
         }
-        return MessageLog(events: events, apps: apps, sightings: sightings)
+
+        // The events, by time (then by the order stored), each linked as it comes.
+        var linker = MessageLog.Linker(apps: apps, sightings: sightings)
+        var events = PGSelection(StoredTables.messageEvents)
+        let id = events.add("original_transaction_id")
+        let token = events.add("app_account_token")
+        let at = events.add("at")
+        let action = events.add("action")
+        let arm = events.add("arm")
+        try connection.copyOut(
+            "COPY (SELECT \(events.list) FROM message_events WHERE at <= \(cutoff) ORDER BY at, id) TO STDOUT"
+        ) { row in
+            fields.read(row)
+            let text = try fields.decode(String.self, action)
+            guard let known = MessageEvent.Action(rawValue: text) else {
+                throw PGError(kind: .unexpectedResult, message: "message_events.action holds \(text)")
+            }
+            linker.add(
+                MessageEvent(
+                    originalTransactionId: try fields.decode(String?.self, id),
+                    appAccountToken: try fields.decode(String?.self, token), at: try fields.decode(Int64.self, at),
+                    action: known, arm: try fields.decode(String?.self, arm)))
+        }
+        return linker.log()
     }
+
+    /// What the bundle-id query gives for each subscription an event names (a result, not a stored table).
+    private static let subscriptionAppTable = PGTable(
+        "subscription_app", ["original_transaction_id": .text, "bundle_id": .text])
 }

@@ -47,12 +47,18 @@ import Testing
     }
 
     @Test func eventsFindTheirSubscriptionByIdElseByTheTokenHeldThen() {
-        let log = MessageLog(events: Self.events.reversed(), apps: Self.apps, sightings: Self.sightings)
-        #expect(log.events == Self.events)
+        var linker = MessageLog.Linker(apps: Self.apps, sightings: Self.sightings)
+        let linked = Self.events.map { linker.add($0) }
         let expected: [String?] = ["s1", nil, "s1", "s2", "s2", "s3", "s1", "s1", "s1"]
-        #expect(log.subscriptions == expected)
-        // The app's span: its subscriptions' first and last events (the unlinked one counts in no app).
+        #expect(linked == expected)
+        #expect(linker.count == Self.events.count)
+        let log = linker.log()
+        #expect((log.count, log.unlinked) == (Self.events.count, 1))
+        // The app's span: its subscriptions' first and last events (the unlinked one counts in no app), whatever
+        // the order the events come in.
         #expect(log.spans == ["app.a": (Self.t0 - T.day)...(Self.t0 + 20 * T.day)])
+        let reversed = MessageLog(events: Self.events.reversed(), apps: Self.apps, sightings: Self.sightings)
+        #expect(reversed.spans == log.spans)
     }
 
     @Test func aTokenHeldByTwoSubscriptionsGoesToTheOneThatTookItLast() {
@@ -65,8 +71,8 @@ import Testing
         let apps = ["s7": "x", "s8": "x", "s9": "x"]
         let early = Self.event(nil, token: Self.tokenA, at: 30 * T.minute)
         let late = Self.event(nil, token: Self.tokenA, at: 2 * T.hour)
-        let log = MessageLog(events: [early, late], apps: apps, sightings: sightings)
-        #expect(log.subscriptions == ["s9", "s7"])
+        var linker = MessageLog.Linker(apps: apps, sightings: sightings)
+        #expect([early, late].map { linker.add($0) } == ["s9", "s7"])
     }
 
     @Test func shownDaysExperimentArmsAndEventsOutsideRetry() throws {
@@ -101,6 +107,15 @@ import Testing
         let arms = tally.experimentRows
         #expect(arms.map(\.arm) == ["a", "b"])
         #expect(arms.map(\.episodes) == [1, 1])
+
+        // The events in another order link and tally alike: each subscription's are read by time.
+        var reversed = MessageLog.Tally(
+            log: MessageLog(events: Self.events.reversed(), apps: Self.apps, sightings: Self.sightings),
+            asOf: Self.asOf)
+        for episode in episodes { reversed.add(episode) }
+        #expect(reversed.outsideRetry == tally.outsideRetry)
+        #expect(reversed.shownDayRows == tally.shownDayRows)
+        #expect(reversed.experimentRows == tally.experimentRows)
     }
 
     @Test func aLogWithoutArmsHasNoExperimentAndCoversFromItsFirstEvent() {

@@ -27,46 +27,138 @@ package struct MessageLog: Sendable {
         }
     }
 
-    /// The log's events, by time.
-    package let events: [MessageEvent]
-    /// The subscription each event belongs to, in the order of ``events``; nil for none of the environment's.
-    package let subscriptions: [String?]
-    /// Each subscription's events (indices into ``events``), by time.
-    let bySubscription: [String: [Int]]
+    /// One event linked to a subscription, as the tally reads it: the subscription is its group's
+    /// (``bySubscription``), the arm an index into ``arms``.
+    struct Linked: Sendable {
+        var at: Int64
+        /// The order the event came in, which settles two events of one moment (the stored log's order).
+        var arrival: Int32
+        /// Index into ``arms``; -1 for none.
+        var arm: Int32
+        var action: MessageEvent.Action
+    }
+
+    /// The linked events, grouped by subscription and by time within each.
+    let linked: [Linked]
+    /// Each subscription's events: a range of ``linked``.
+    let bySubscription: [String: Range<Int>]
+    /// The experiment arms the events name, each once.
+    let arms: [String]
+    /// The number of events linked to no subscription of the environment.
+    package let unlinked: Int
     /// Per app (bundle id; empty for none), the time of its first and last event.
     package let spans: [String: ClosedRange<Int64>]
 
-    /// Links the events.
+    /// The number of events, linked or not.
+    package var count: Int { linked.count + unlinked }
+
+    /// Links the events (``Linker``).
     /// - Parameters:
-    ///   - events: the log's events up to the as-of time, in any order.
+    ///   - events: the log's events up to the as-of time, in any order (two of one moment: the first given is first).
     ///   - apps: the bundle id ("" for none) of each subscription of the environment that an event names by its id or
     ///     that has a token sighting; a subscription not here is not the environment's.
     ///   - sightings: the token sightings of the environment's subscriptions that ever had a token of the log: all of
     ///     theirs, whatever token, since a later token replaces an earlier one.
-    package init(events: [MessageEvent], apps: [String: String], sightings: [TokenSighting]) {
-        let events = events.sorted { $0.at < $1.at }
-        let tokens = TokenIndex(sightings)
-        var subscriptions: [String?] = []
-        subscriptions.reserveCapacity(events.count)
-        var bySubscription: [String: [Int]] = [:]
-        var spans: [String: ClosedRange<Int64>] = [:]
-        for (index, event) in events.enumerated() {
+    package init(events: some Sequence<MessageEvent>, apps: [String: String], sightings: [TokenSighting]) {
+        var linker = Linker(apps: apps, sightings: sightings)
+        for event in events { linker.add(event) }
+        self = linker.log()
+    }
+
+    private init(
+        linked: [Linked], bySubscription: [String: Range<Int>], arms: [String], unlinked: Int,
+        spans: [String: ClosedRange<Int64>]
+    ) {
+        self.linked = linked
+        self.bySubscription = bySubscription
+        self.arms = arms
+        self.unlinked = unlinked
+        self.spans = spans
+    }
+
+    /// Links a log's events one at a time, as they are read, and keeps of each only what the tally reads: a log's
+    /// memory is a few words per event and one entry per subscription, not its text.
+    package struct Linker {
+        private let apps: [String: String]
+        private let tokens: TokenIndex
+        /// Each linked subscription's index into ``subscriptions``.
+        private var subscriptionIndex: [String: Int32] = [:]
+        private var subscriptions: [String] = []
+        private var armIndex: [String: Int32] = [:]
+        private var arms: [String] = []
+        /// The linked events, with their subscription's index, in the order they came.
+        private var pending: [(subscription: Int32, event: Linked)] = []
+        private var unlinked = 0
+        private var spans: [String: ClosedRange<Int64>] = [:]
+
+        /// - Parameters: as ``MessageLog/init(events:apps:sightings:)``'s.
+        package init(apps: [String: String], sightings: [TokenSighting]) {
+            self.apps = apps
+            tokens = TokenIndex(sightings)
+        }
+
+        /// Links one event.
+        /// - Returns: the subscription it belongs to; nil for none of the environment's.
+        @discardableResult
+        package mutating func add(_ event: MessageEvent) -> String? {
             var subscription: String?
             if let id = event.originalTransactionId, apps[id] != nil {
                 subscription = id
             } else if let token = event.appAccountToken {
                 subscription = tokens.subscription(having: token, at: event.at)
             }
-            subscriptions.append(subscription)
-            guard let subscription, let app = apps[subscription] else { continue }
-            bySubscription[subscription, default: []].append(index)
+            guard let subscription, let app = apps[subscription] else {
+                unlinked += 1
+                return nil
+            }
+            let index: Int32
+            if let known = subscriptionIndex[subscription] {
+                index = known
+            } else {
+                index = Int32(subscriptions.count)
+                subscriptionIndex[subscription] = index
+                subscriptions.append(subscription)
+            }
+            var arm: Int32 = -1
+            if let name = event.arm {
+                if let known = armIndex[name] {
+                    arm = known
+                } else {
+                    arm = Int32(arms.count)
+                    armIndex[name] = arm
+                    arms.append(name)
+                }
+            }
+            let arrival = Int32(truncatingIfNeeded: pending.count)
+            pending.append((index, Linked(at: event.at, arrival: arrival, arm: arm, action: event.action)))
             let span = spans[app]
             spans[app] = span.map { min($0.lowerBound, event.at)...max($0.upperBound, event.at) } ?? event.at...event.at
+            return subscription
         }
-        self.events = events
-        self.subscriptions = subscriptions
-        self.bySubscription = bySubscription
-        self.spans = spans
+
+        /// The number of events added, linked or not.
+        package var count: Int { pending.count + unlinked }
+
+        /// The linked log.
+        package consuming func log() -> MessageLog {
+            pending.sort {
+                ($0.subscription, $0.event.at, $0.event.arrival) < ($1.subscription, $1.event.at, $1.event.arrival)
+            }
+            var linked: [Linked] = []
+            linked.reserveCapacity(pending.count)
+            var bySubscription: [String: Range<Int>] = [:]
+            bySubscription.reserveCapacity(subscriptions.count)
+            var start = 0
+            for (offset, entry) in pending.enumerated() {
+                linked.append(entry.event)
+                if offset + 1 == pending.count || pending[offset + 1].subscription != entry.subscription {
+                    bySubscription[subscriptions[Int(entry.subscription)]] = start..<(offset + 1)
+                    start = offset + 1
+                }
+            }
+            return MessageLog(
+                linked: linked, bySubscription: bySubscription, arms: arms, unlinked: unlinked, spans: spans)
+        }
     }
 
     /// Whether the log covers `episode`: its app has events, and its t0 lies between the first and the last.
@@ -126,7 +218,7 @@ extension MessageLog {
         let log: MessageLog
         package private(set) var shownDays: ShownDays.Tally
         package private(set) var experiment: MessageExperiment.Tally
-        /// Whether each event fell in an episode's retry.
+        /// Whether each linked event fell in an episode's retry.
         private var matched: [Bool]
 
         /// - Parameters:
@@ -137,20 +229,20 @@ extension MessageLog {
             self.log = log
             shownDays = ShownDays.Tally(asOf: asOf, schedule: schedule)
             experiment = MessageExperiment.Tally(asOf: asOf)
-            matched = Array(repeating: false, count: log.events.count)
+            matched = Array(repeating: false, count: log.linked.count)
         }
 
         /// Adds one finished episode of the environment.
         package mutating func add(_ episode: Episode) {
             var shown = Set<Int>()
-            var first: Int?
-            if let indices = log.bySubscription[episode.subscription] {
+            var first: Linked?
+            if let range = log.bySubscription[episode.subscription] {
                 let end = episode.end ?? .max
-                for index in indices {
-                    let event = log.events[index]
+                for index in range {
+                    let event = log.linked[index]
                     guard event.at >= episode.start, event.at < end else { continue }
                     matched[index] = true
-                    if first == nil { first = index }
+                    if first == nil { first = event }
                     if event.action == .shown, let day = RetryDays.day(of: event.at, in: episode),
                         let retryDay = Int(exactly: day)
                     {
@@ -159,11 +251,11 @@ extension MessageLog {
                 }
             }
             if log.covers(episode) { shownDays.add(episode, shownDays: shown) }
-            if let first, let arm = log.events[first].arm { experiment.add(episode, arm: arm) }
+            if let first, first.arm >= 0 { experiment.add(episode, arm: log.arms[Int(first.arm)]) }
         }
 
         /// The events in no episode's retry: `message_event_outside_retry`.
-        package var outsideRetry: Int { matched.reduce(0) { $0 + ($1 ? 0 : 1) } }
+        package var outsideRetry: Int { log.unlinked + matched.reduce(0) { $0 + ($1 ? 0 : 1) } }
 
         /// `message_log.csv`'s rows.
         package var shownDayRows: [ShownDays.Row] { shownDays.rows }
