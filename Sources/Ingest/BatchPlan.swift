@@ -75,10 +75,14 @@ extension BatchPlan {
     /// PostgreSQL prints), line and signed date. The UUID is the row's first field, checked by ``UUIDText`` when the
     /// row was encoded.
     static func rows(in bytes: [UInt8]) -> [Row] {
-        CopyBinary.rowRanges(bytes).map { range in
-            let fields = CopyBinary.fields(ofRow: bytes[range])
+        // One buffer of field ranges for every row, and a slice made only of the four fields read.
+        var fields: [Range<Int>?] = []
+        return CopyBinary.rowRanges(bytes).map { range in
+            let row = bytes[range]
+            CopyBinary.fieldRanges(ofRow: row, into: &fields)
             func field(_ index: Int) -> ArraySlice<UInt8> {
-                index < fields.count ? fields[index] ?? [] : []
+                guard index < fields.count, let field = fields[index] else { return [] }
+                return row[(row.startIndex + field.lowerBound)..<(row.startIndex + field.upperBound)]
             }
             let uuid = CopyBinary.uuidText(field(0))
             let subscription = String(decoding: field(NotificationRow.subscriptionField), as: UTF8.self)

@@ -25,9 +25,17 @@ extension CopyBinary {
 
     /// The byte range of each field of one row (offsets from the row's start); nil for NULL.
     package static func fieldRanges(ofRow row: ArraySlice<UInt8>) -> [Range<Int>?] {
+        var fields: [Range<Int>?] = []
+        fieldRanges(ofRow: row, into: &fields)
+        return fields
+    }
+
+    /// ``fieldRanges(ofRow:)`` written into `fields`, which keeps its storage from one row to the next: a reader of
+    /// many rows allocates once.
+    package static func fieldRanges(ofRow row: ArraySlice<UInt8>, into fields: inout [Range<Int>?]) {
+        fields.removeAll(keepingCapacity: true)
         row.withUnsafeBytes { buffer in
-            var fields: [Range<Int>?] = []
-            guard let count = integer(buffer, at: 0, as: Int16.self), count > 0 else { return fields }
+            guard let count = integer(buffer, at: 0, as: Int16.self), count > 0 else { return }
             fields.reserveCapacity(Int(count))
             var offset = 2
             for _ in 0..<count {
@@ -41,7 +49,6 @@ extension CopyBinary {
                 fields.append(offset..<(offset + Int(length)))
                 offset += Int(length)
             }
-            return fields
         }
     }
 

@@ -140,6 +140,13 @@ import Testing
         #expect(CopyBinary.int64(first, at: 19) == 7)
         #expect(CopyBinary.fieldRanges(ofRow: rows.bytes[ranges[1]]).isEmpty)
         #expect(CopyBinary.fieldRanges(ofRow: rows.bytes[ranges[2]]) == [6..<6])
+        // One buffer read row after row holds each row's fields alone: none of a longer row before it.
+        var buffer: [Range<Int>?] = []
+        let reused = ranges.map { range in
+            CopyBinary.fieldRanges(ofRow: rows.bytes[range], into: &buffer)
+            return buffer
+        }
+        #expect(reused == ranges.map { CopyBinary.fieldRanges(ofRow: rows.bytes[$0]) })
         // A cut buffer yields the whole rows before the cut.
         #expect(CopyBinary.rowRanges(rows.bytes.dropLast(3)) == Array(ranges.prefix(2)))
     }
