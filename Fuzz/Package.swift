@@ -26,6 +26,12 @@ func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency] = []) -> Tar
 let package = Package(
     name: "InvoluntaryChurnFuzz",
     platforms: [.macOS(.v15)],
+    // The root package's versions (its Package.resolved pins them), for AppStoreNotifications.
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.10.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.1.0"),
+    ],
     targets: [
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
@@ -44,6 +50,18 @@ let package = Package(
             name: "AppleReports", dependencies: ["Analysis", "CivilTime", "Gzip"], path: "Sources/AppleReports",
             swiftSettings: upcomingFeatures
         ),
+        .target(
+            name: "AppStoreNotifications",
+            dependencies: [
+                "NotificationTypes",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            path: "Sources/AppStoreNotifications",
+            resources: [.embedInCode("Resources/AppleRootCA-G3.der")],
+            swiftSettings: upcomingFeatures
+        ),
         .target(name: "CLibFuzzer", path: "Targets/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Targets/FuzzSupport"),
         fuzzTarget("FuzzBase64URL"),
@@ -54,5 +72,6 @@ let package = Package(
         fuzzTarget("FuzzAppleReport", ["AppleReports"]),
         fuzzTarget("FuzzCopyText", ["PGClient"]),
         fuzzTarget("FuzzMessageLog", ["Analysis", "CivilTime"]),
+        fuzzTarget("FuzzJWS", ["AppStoreNotifications", .product(name: "Crypto", package: "swift-crypto")]),
     ]
 )
