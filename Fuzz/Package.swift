@@ -73,5 +73,12 @@ let package = Package(
         fuzzTarget("FuzzCopyText", ["PGClient"]),
         fuzzTarget("FuzzMessageLog", ["Analysis", "CivilTime"]),
         fuzzTarget("FuzzJWS", ["AppStoreNotifications", .product(name: "Crypto", package: "swift-crypto")]),
+        fuzzTarget(
+            "FuzzChain",
+            [
+                "AppStoreNotifications", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
     ]
 )

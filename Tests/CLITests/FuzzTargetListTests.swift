@@ -14,7 +14,7 @@ import Testing
     static func declared() throws -> Set<String> {
         let manifest = try text("Fuzz/Package.swift")
         return Set(
-            try manifest.matches(of: Regex(#"fuzzTarget\("(\w+)""#)).compactMap { match in
+            try manifest.matches(of: Regex(#"fuzzTarget\(\s*"(\w+)""#)).compactMap { match in
                 match.output[1].substring.map(String.init)
             })
     }
