@@ -260,3 +260,42 @@ import Testing
         )
     }
 }
+
+/// A refusal's words depend on the token alone, not on what the verifier met before (`FuzzChain`'s finding,
+/// docs/RELIABILITY.md): swift-crypto's `underlyingCoreCryptoError` carries the code at the head of BoringSSL's error
+/// queue, which earlier failures on the same thread leave behind.
+@Suite struct RefusalWordsTests {
+    /// Apple's test leaf with one byte of its public key's X coordinate changed: still DER, but no point of P-256.
+    static func leafOffTheCurve(flipping offset: Int) throws -> String {
+        var der = [UInt8](try #require(Data(base64Encoded: try Fixture.appleTestSigner().x5c[0])))
+        // The subjectPublicKey BIT STRING: 03 42 00, then the uncompressed point 04 ‖ X ‖ Y.
+        let marker: [UInt8] = [0x03, 0x42, 0x00, 0x04]
+        let start = try #require(
+            (0...(der.count - marker.count)).first { Array(der[$0..<($0 + marker.count)]) == marker })
+        der[start + marker.count + offset] ^= 0x5A
+        return Data(der).base64EncodedString()
+    }
+
+    static func refusal(leaf: String) throws -> JWSVerificationError {
+        let signer = try Fixture.appleTestSigner()
+        let date = try Fixture.date(2024, 1, 1)
+        let token = try Fixture.token(
+            header: JWSHeader(alg: "ES256", x5c: [leaf, signer.x5c[1]]), payload: Fixture.payload(signedAt: date),
+            key: signer.privateKey)
+        // A new verifier each time, so that nothing comes from a verifier's cache.
+        return try #require(throws: JWSVerificationError.self) {
+            try Fixture.appleTestVerifier().verify(try JWS.parse(token), at: date)
+        }
+    }
+
+    @Test func aLeafWhoseKeyDoesNotReadIsRefusedInTheSameWordsWhateverCameBefore() throws {
+        let leaf = try Self.leafOffTheCurve(flipping: 7)
+        let first = try Self.refusal(leaf: leaf)
+        #expect(first.reason == .badCertificate)
+        // Other refusals of the same kind in between, each leaving BoringSSL's queue otherwise.
+        for offset in [1, 20, 40] { _ = try Self.refusal(leaf: try Self.leafOffTheCurve(flipping: offset)) }
+        let again = try Self.refusal(leaf: leaf)
+        #expect(again == first)
+        #expect(!first.description.contains("underlyingCoreCryptoError"), "\(first)")
+    }
+}

@@ -1,3 +1,5 @@
+import Crypto
+
 /// Why ``JWSVerifier`` refused a JWS.
 ///
 /// ``reason`` is a stable code for machines (the quarantine reason in the database, `rejected_<code>` in reports);
@@ -56,5 +58,15 @@ package struct JWSVerificationError: Error, CustomStringConvertible, Hashable, S
 
     package var description: String {
         "JWS refused (\(reason.rawValue)): \(reason.summary); \(detail)"
+    }
+
+    /// What a refusal's detail says of an error from swift-crypto or swift-certificates: its own words, except for
+    /// swift-crypto's `underlyingCoreCryptoError`, whose code is the one at the head of BoringSSL's error queue for the
+    /// thread, which earlier failures leave behind; the same bytes must be refused in the same words.
+    static func words(of error: any Error) -> String {
+        if let crypto = error as? CryptoKitError, case .underlyingCoreCryptoError = crypto {
+            return "swift-crypto cannot read a key or signature in it"
+        }
+        return "\(error)"
     }
 }

@@ -38,7 +38,7 @@ extension JWSVerifier {
             } catch {
                 throw JWSVerificationError(
                     .badCertificate,
-                    "trust root \(source) is not a DER X.509 certificate: \(error)"
+                    "trust root \(source) is not a DER X.509 certificate: \(JWSVerificationError.words(of: error))"
                 )
             }
         }

@@ -111,7 +111,8 @@ package final class JWSVerifier: Sendable {
         do {
             signature = try P256.Signing.ECDSASignature(rawRepresentation: jws.signature)
         } catch {
-            throw JWSVerificationError(.badSignature, "the signature is not a P-256 r‖s pair: \(error)")
+            throw JWSVerificationError(
+                .badSignature, "the signature is not a P-256 r‖s pair: \(JWSVerificationError.words(of: error))")
         }
         guard publicKey.isValidSignature(signature, for: jws.signingInputDigest()) else {
             throw JWSVerificationError(
@@ -223,7 +224,7 @@ package final class JWSVerifier: Sendable {
         } catch {
             throw JWSVerificationError(
                 .badCertificate,
-                "x5c[\(index)] (the \(role)) is not a DER X.509 certificate: \(error)"
+                "x5c[\(index)] (the \(role)) is not a DER X.509 certificate: \(JWSVerificationError.words(of: error))"
             )
         }
     }
