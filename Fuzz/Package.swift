@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.10.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq"),
@@ -62,6 +63,16 @@ let package = Package(
             resources: [.embedInCode("Resources/AppleRootCA-G3.der")],
             swiftSettings: upcomingFeatures
         ),
+        .target(
+            name: "AppStoreServerAPI",
+            dependencies: [
+                "AppStoreNotifications",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/AppStoreServerAPI",
+            swiftSettings: upcomingFeatures
+        ),
         .target(name: "CLibFuzzer", path: "Targets/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Targets/FuzzSupport"),
         fuzzTarget("FuzzBase64URL"),
@@ -80,5 +91,6 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]),
+        fuzzTarget("FuzzHistoryPage", ["AppStoreServerAPI", "AppStoreNotifications"]),
     ]
 )

@@ -246,7 +246,8 @@ package final class AppStoreServerAPIClient: Sendable {
     }
 
     /// A 200 answer's body: a usable value, or why it is not one.
-    private enum Decoded<Value> {
+    /// An answer's body read: the value, or why it is not a usable answer (the reason a ``MalformedPage`` keeps).
+    package enum Decoded<Value> {
         case value(Value)
         case malformed(String)
     }
@@ -371,7 +372,9 @@ package final class AppStoreServerAPIClient: Sendable {
         return try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body))
     }
 
-    private static func decodePage(_ body: [UInt8]) -> Decoded<NotificationHistoryResponse> {
+    /// A Get Notification History page's body as the client reads it: a page holds `notificationHistory` and
+    /// `hasMore`, and a `paginationToken` while `hasMore` is true.
+    package static func decodePage(_ body: [UInt8]) -> Decoded<NotificationHistoryResponse> {
         let response: NotificationHistoryResponse
         do {
             response = try NotificationDecoder.decodeHistoryPage(from: Data(body))
