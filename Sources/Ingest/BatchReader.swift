@@ -104,7 +104,7 @@ enum BatchReader {
 
     /// The next `count` records, fewer at the end of the input.
     /// - Parameter hashing: whether to compute the SHA-256 of each line's signed payload, when the line holds one
-    ///   in a shape read on its bytes (``RecordDecoder/signedPayloadToken(_:)``), to look it up. Child tasks hash the
+    ///   in a shape read on its bytes (``RecordShape/signedPayloadToken(_:)``), to look it up. Child tasks hash the
     ///   lines read, a share at a time, while the reading goes on.
     private static func readRecords(
         from reader: inout RecordReader, count: Int, hashing: Bool
@@ -144,7 +144,7 @@ enum BatchReader {
     private static func signedPayloadDigest(
         _ record: RawRecord, with digester: inout SignedPayloadDigester
     ) -> SHA256Digest? {
-        guard record.problem == nil, let token = RecordDecoder.signedPayloadToken(record.bytes) else { return nil }
+        guard record.problem == nil, let token = RecordShape.signedPayloadToken(record.bytes) else { return nil }
         return digester.digest(of: record.bytes, token: token)
     }
 }

@@ -10,7 +10,7 @@ struct RawRecord: Sendable {
     var problem: Rejection.Reason?
     /// The full length of the record in the input, even when ``bytes`` holds only a prefix.
     var length: Int
-    /// The SHA-256 of the signed payload the line holds (``RecordDecoder/signedPayloadToken(_:)``), when the reader
+    /// The SHA-256 of the signed payload the line holds (``RecordShape/signedPayloadToken(_:)``), when the reader
     /// computed it to look the line up among the stored notifications (``StoredPayloads``).
     var signedPayloadSHA256: SHA256Digest?
 }

@@ -10,7 +10,7 @@ import Testing
     /// The rule as written, one byte at a time.
     private static func looksLikeToken(_ bytes: [UInt8]) -> Bool {
         guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")), dot > 0 else { return false }
-        return bytes[..<dot].allSatisfy(RecordDecoder.isTokenCharacter)
+        return bytes[..<dot].allSatisfy(RecordShape.isTokenCharacter)
     }
 
     /// Headers of every length up to a few words, with the dot, a quote, a backslash or another stranger at every
@@ -35,9 +35,9 @@ import Testing
             }
             for line in lines {
                 let expected = Self.looksLikeToken(line)
-                #expect((RecordDecoder.bareToken(line, 0..<line.count) != nil) == expected, "\(line)")
+                #expect((RecordShape.bareToken(line, 0..<line.count) != nil) == expected, "\(line)")
                 let envelope = Array(#"{"signedPayload":""#.utf8) + line + Array(#""}"#.utf8)
-                let found = RecordDecoder.fastSignedPayload(envelope, 0..<envelope.count)
+                let found = RecordShape.fastSignedPayload(envelope, 0..<envelope.count)
                 #expect(found == (expected ? 18..<(18 + line.count) : nil), "\(line)")
                 checked += 1
                 tokens += expected ? 1 : 0
