@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-60}
-all_targets="FuzzAppleReport FuzzBase64URL FuzzChain FuzzCopyText FuzzGzip FuzzHistoryPage FuzzJSON FuzzJWS FuzzMessageLog"
+all_targets="FuzzAppleReport FuzzBase64URL FuzzChain FuzzCopyText FuzzGzip FuzzHistoryPage FuzzJSON FuzzJWS FuzzMessageLog FuzzRecordLine"
 targets=${FUZZ_TARGETS:-$all_targets}
 resource_dir=$(dirname "$(dirname "$(command -v swift)")")/lib/clang
 fuzzer_library=$(find "$resource_dir" -name "libclang_rt.fuzzer_no_main-$(uname -m).a" 2>/dev/null | head -1)

@@ -1,0 +1,1 @@
+../../../Sources/Ingest/RecordShape.swift
