@@ -1,7 +1,13 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The shapes of an export line that hold one signed payload and are recognised on the line's bytes, without a JSON
 /// parser or a string of the whole line: `{"signedPayload":"<token>"}` and a bare compact JWS. Every other line goes
-/// through the JSON decoder (``RecordDecoder``). No dependency beyond the standard library, so that a fuzz target
-/// reads these shapes as the loader does.
+/// through the JSON decoder (``RecordDecoder``). No dependency beyond the C library, so that a fuzz target reads
+/// these shapes as the loader does.
 enum RecordShape {
     /// The token of a line that holds one signed payload in a shape recognised on its bytes
     /// (``fastSignedPayload(_:_:)`` or ``bareToken(_:_:)``), the one ``RecordDecoder/decode(_:)`` reads first; nil
@@ -22,7 +28,8 @@ enum RecordShape {
         return lower..<upper
     }
 
-    /// The token of exactly `{"signedPayload":"<token>"}` with a plain token, found without a JSON parser.
+    /// The token of exactly `{"signedPayload":"<token>"}` with a plain token (no escape in it), found without a JSON
+    /// parser.
     static func fastSignedPayload(_ bytes: [UInt8], _ range: Range<Int>) -> Range<Int>? {
         let prefix = Self.envelopePrefix
         let suffix: [UInt8] = [0x22, 0x7D]
@@ -31,7 +38,17 @@ enum RecordShape {
             bytes[(range.upperBound - 2)..<range.upperBound].elementsEqual(suffix)
         else { return nil }
         let token = (range.lowerBound + prefix.count)..<(range.upperBound - 2)
-        return isToken(bytes, token) ? token : nil
+        // A backslash begins a JSON escape, which means another character: such a line is read as JSON.
+        guard isToken(bytes, token), !contains(UInt8(ascii: "\\"), in: bytes, token) else { return nil }
+        return token
+    }
+
+    /// Whether `byte` occurs in `bytes[range]`, searched with `memchr`.
+    private static func contains(_ byte: UInt8, in bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, !range.isEmpty else { return false }
+            return memchr(base + range.lowerBound, Int32(byte), range.count) != nil
+        }
     }
 
     /// A bare compact JWS line.

@@ -89,6 +89,27 @@ import Testing
         #expect(try harness.rows("SELECT line::text FROM quarantine ORDER BY line") == [["2"], ["4"]])
     }
 
+    /// `FuzzRecordLine`'s finding (docs/RELIABILITY.md): a JSON string may write any character of a token as an
+    /// escape. The line means the token, so it loads; the shortcut that reads `{"signedPayload":"<token>"}` on its
+    /// bytes took the escape for part of the token and refused the line as bad base64url.
+    @Test func aTokenWithJSONEscapesInItsLineLoadsAsTheTokenItMeans() async throws {
+        let harness = try LoadHarness("escapes")
+        let signer = try TestSigner()
+        let directory = try ExportDirectory()
+        let token = try signer.notification()
+        // The payload's first character, then every "-" of the token, written as JSON escapes.
+        let dot = try #require(token.firstIndex(of: "."))
+        let after = token.index(after: dot)
+        let escaped =
+            String(token[..<after]) + String(format: "\\u%04x", token[after].asciiValue ?? 0)
+            + String(token[token.index(after: after)...]).replacingOccurrences(of: "-", with: "\\u002d")
+        let lines = [#"{"signedPayload":"\#(escaped)"}"#, try signer.notification().asExportLine]
+        let path = try directory.write("escapes.jsonl", lines: lines)
+        let summary = try await harness.load([path], policy: AcceptancePolicy(verifier: signer.verifier))
+        #expect(summary.loaded == 2)
+        #expect(summary.rejected == 0)
+    }
+
     @Test func aFileThatIsNotWhatItsNameSaysIsReadForWhatItIs() async throws {
         let harness = try LoadHarness("names")
         let directory = try ExportDirectory()
