@@ -36,7 +36,8 @@ package struct FetchJob: Sendable {
     ///   otherwise ``FetchError``, `AppStoreServerAPIError` or `PGError`.
     package func run(connection: PGConnection, logger: Logger, now: Int64) async throws -> [FetchedRange] {
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.fetch, on: connection)
-        guard try connection.advisoryLock(lock, timeout: lockTimeout) else {
+        guard try connection.advisoryLock(lock, timeout: lockTimeout, awaiting: "fetch or repair", logger: logger)
+        else {
             throw FetchError.lockBusy(waitedSeconds: Int(lockTimeout))
         }
         defer { _ = try? connection.advisoryUnlock(lock) }

@@ -87,7 +87,8 @@ package struct RepairJob: Sendable {
     ///   error about one subscription is recorded on its check instead); ``FetchError``, `PGError`.
     package func run(connection: PGConnection, logger: Logger, now: Int64) async throws -> Summary {
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.fetch, on: connection)
-        guard try connection.advisoryLock(lock, timeout: lockTimeout) else {
+        guard try connection.advisoryLock(lock, timeout: lockTimeout, awaiting: "fetch or repair", logger: logger)
+        else {
             throw FetchError.lockBusy(waitedSeconds: Int(lockTimeout))
         }
         defer { _ = try? connection.advisoryUnlock(lock) }

@@ -1,3 +1,4 @@
+import Logging
 import PGClient
 
 /// Keys of the advisory locks the tool takes, session-level unless a key says otherwise. One namespace, so they never
@@ -24,4 +25,19 @@ package enum AdvisoryLockKey {
     package static let loadWrite: Int64 = 0x4348_5552_4E00_0004
     /// Held by a history fetch (`churn fetch`, `churn nightly --fetch`) for its whole run.
     package static let fetch: Int64 = 0x4348_5552_4E00_0005
+}
+
+extension PGConnection {
+    /// Waits up to `timeout` seconds for the session-level lock `key`, and when another session holds it, first says
+    /// so at notice level, naming the session: `waiting up to 600 s for another nightly run to finish`, with the
+    /// holder in `lock.holder`.
+    /// - Parameter work: what the holder is doing, in the words of "another … to finish".
+    /// - Returns: whether the lock was taken before the timeout.
+    package func advisoryLock(_ key: Int64, timeout: Double, awaiting work: String, logger: Logger) throws -> Bool {
+        try advisoryLock(key, timeout: timeout) { holder in
+            logger.notice(
+                "waiting up to \(Int(timeout)) s for another \(work) to finish",
+                metadata: ["lock.holder": "\(holder.map(String.init(describing:)) ?? "none: it was let go")"])
+        }
+    }
 }

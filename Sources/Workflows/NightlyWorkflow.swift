@@ -131,7 +131,7 @@ package struct NightlyWorkflow {
     package func run(_ inputs: Inputs, event: (Event) -> Void) async throws -> Result {
         let writer = try target.connectMigrated(logger: logger)
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.nightly, on: writer)
-        guard try writer.advisoryLock(lock, timeout: inputs.lockTimeout) else {
+        guard try writer.advisoryLock(lock, timeout: inputs.lockTimeout, awaiting: "nightly run", logger: logger) else {
             throw WorkflowError.nightlyLockBusy(waitedSeconds: Int(inputs.lockTimeout))
         }
         defer { _ = try? writer.advisoryUnlock(lock) }

@@ -160,8 +160,12 @@ import Testing
         let holder = try workspace.schema.migrated()
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.nightly, on: holder)
         #expect(try holder.tryAdvisoryLock(lock))
+        let pid = try #require(try holder.execute("SELECT pg_backend_pid()").scalar)
         let blocked = try workspace.nightly(["--lock-timeout", "1"])
         #expect(blocked.status == 75)
+        // It says what it waits for, and who holds it, before it waits.
+        #expect(blocked.stderr.contains("waiting up to 1 s for another nightly run to finish"), "\(blocked.stderr)")
+        #expect(blocked.stderr.contains("PostgreSQL session \(pid) (churn), connected "), "\(blocked.stderr)")
         #expect(blocked.stderr.contains("another nightly run holds the lock"))
         try holder.advisoryUnlock(lock)
         #expect(try workspace.nightly().status == 0)

@@ -185,6 +185,33 @@ import Testing
         #expect(try second.advisoryLock(key, timeout: 1))
     }
 
+    /// A command that must wait for a lock first hears which session holds it, for a key of either half's sign.
+    @Test(arguments: [Int64(0x7E59), Int64(bitPattern: 0xF123_4567_89AB_CDEF)])
+    func aWaiterIsToldWhichSessionHoldsTheLock(key: Int64) throws {
+        let schema = try TestDatabase.makeSchema("lockholder")
+        let holder = try schema.connect()
+        let waiter = try schema.connect()
+        #expect(try waiter.holder(of: key) == nil)
+        var heard: [LockHolder?] = []
+        #expect(try waiter.advisoryLock(key, timeout: 1, waiting: { heard.append($0) }))
+        #expect(heard.isEmpty, "a free lock is taken without a word")
+        try waiter.advisoryUnlock(key)
+
+        #expect(try holder.tryAdvisoryLock(key))
+        let pid = try #require(try holder.execute("SELECT pg_backend_pid()").scalar.flatMap { Int($0) })
+        #expect(try waiter.advisoryLock(key, timeout: 0.2, waiting: { heard.append($0) }) == false)
+        #expect(heard.count == 1)
+        let told = try #require(heard.first ?? nil)
+        #expect(told.pid == pid)
+        #expect(told.applicationName == "churn")
+        #expect(told.description.hasPrefix("PostgreSQL session \(pid) (churn), connected 20"), "\(told)")
+        #expect(told.description.hasSuffix(" UTC"))
+        // Another key the same session holds is not this one.
+        #expect(try waiter.holder(of: key &+ 1) == nil)
+        try holder.advisoryUnlock(key)
+        #expect(try waiter.holder(of: key) == nil)
+    }
+
     @Test func anAdvisoryLockWaitEndsAtTheTimeoutWithLockNotAvailable() throws {
         let schema = try TestDatabase.makeSchema("locktimeout")
         let holder = try schema.connect()
