@@ -81,11 +81,9 @@ package struct MessageLog: Sendable {
     package struct Linker {
         private let apps: [String: String]
         private let tokens: TokenIndex
-        /// Each linked subscription's index into ``subscriptions``.
-        private var subscriptionIndex: [String: Int32] = [:]
-        private var subscriptions: [String] = []
-        private var armIndex: [String: Int32] = [:]
-        private var arms: [String] = []
+        /// The linked subscriptions, and the arms the events name.
+        private var subscriptions = Numbering()
+        private var arms = Numbering()
         /// The linked events, with their subscription's index, in the order they came.
         private var pending: [(subscription: Int32, event: Linked)] = []
         private var unlinked = 0
@@ -111,24 +109,8 @@ package struct MessageLog: Sendable {
                 unlinked += 1
                 return nil
             }
-            let index: Int32
-            if let known = subscriptionIndex[subscription] {
-                index = known
-            } else {
-                index = Int32(subscriptions.count)
-                subscriptionIndex[subscription] = index
-                subscriptions.append(subscription)
-            }
-            var arm: Int32 = -1
-            if let name = event.arm {
-                if let known = armIndex[name] {
-                    arm = known
-                } else {
-                    arm = Int32(arms.count)
-                    armIndex[name] = arm
-                    arms.append(name)
-                }
-            }
+            let index = subscriptions.number(subscription)
+            let arm = event.arm.map { arms.number($0) } ?? -1
             let arrival = Int32(truncatingIfNeeded: pending.count)
             pending.append((index, Linked(at: event.at, arrival: arrival, arm: arm, action: event.action)))
             let span = spans[app]
@@ -147,17 +129,32 @@ package struct MessageLog: Sendable {
             var linked: [Linked] = []
             linked.reserveCapacity(pending.count)
             var bySubscription: [String: Range<Int>] = [:]
-            bySubscription.reserveCapacity(subscriptions.count)
+            bySubscription.reserveCapacity(subscriptions.names.count)
             var start = 0
             for (offset, entry) in pending.enumerated() {
                 linked.append(entry.event)
                 if offset + 1 == pending.count || pending[offset + 1].subscription != entry.subscription {
-                    bySubscription[subscriptions[Int(entry.subscription)]] = start..<(offset + 1)
+                    bySubscription[subscriptions.names[Int(entry.subscription)]] = start..<(offset + 1)
                     start = offset + 1
                 }
             }
             return MessageLog(
-                linked: linked, bySubscription: bySubscription, arms: arms, unlinked: unlinked, spans: spans)
+                linked: linked, bySubscription: bySubscription, arms: arms.names, unlinked: unlinked, spans: spans)
+        }
+    }
+
+    /// Strings numbered in the order they first come: a linked event keeps a number instead of a string.
+    struct Numbering {
+        private(set) var names: [String] = []
+        private var numbers: [String: Int32] = [:]
+
+        /// The number of `name`, given it when it is new.
+        mutating func number(_ name: String) -> Int32 {
+            if let known = numbers[name] { return known }
+            let number = Int32(names.count)
+            numbers[name] = number
+            names.append(name)
+            return number
         }
     }
 
