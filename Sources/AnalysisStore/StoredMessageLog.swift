@@ -59,9 +59,9 @@ extension StoredDataset {
         let named = apps
 
         // The environment's subscriptions that ever held a token of the log, with every token sighting of theirs (a
-        // later token replaces an earlier one), by time. A token is looked up as the log has it (lowercase) and in
-        // uppercase, along the tokens' index, as the customer history looks one up: a notification that wrote a
-        // token in mixed case is not found. Each holder's notifications then come along the subscriptions' index.
+        // later token replaces an earlier one), by time. A token compares as a UUID in any case, as the linking does
+        // (``MessageEvent/token(_:)``): the holders are found by the lowercase token, in one pass over the
+        // notifications with a token, and each holder's notifications then come along the subscriptions' index.
         var sightings: [MessageLog.TokenSighting] = []
         if byToken > 0 {
             var seen = PGSelection(StoredTables.notifications, qualifier: "n")
@@ -76,8 +76,9 @@ extension StoredDataset {
                           WHERE app_account_token IS NOT NULL AND at <= \(cutoff)
                       ), holders AS MATERIALIZED (
                           SELECT DISTINCT n.original_transaction_id
-                          FROM tokens t JOIN notifications n ON n.app_account_token IN (t.token, upper(t.token))
+                          FROM notifications n JOIN tokens t ON lower(n.app_account_token) = t.token
                           WHERE n.environment = \(environmentLiteral) AND n.signed_date <= \(cutoff)
+                            AND n.app_account_token IS NOT NULL
                       )
                       SELECT \(seen.list)
                       FROM holders h CROSS JOIN LATERAL (

@@ -13,6 +13,11 @@ import Testing
     static let tokenA = "7f5c6e2a-1b2c-4d3e-8f90-a1b2c3d4e5f6"
     static let tokenB = "0b1c2d3e-4f50-4617-8899-aabbccddeeff"
 
+    /// `token` with every other letter in capitals.
+    static func mixedCase(_ token: String) -> String {
+        String(token.enumerated().map { $0.offset.isMultiple(of: 2) ? Character($0.element.uppercased()) : $0.element })
+    }
+
     @Test func eventsLinkByIdOrByTheTokenHeldAtTheirTime() async throws {
         let schema = try TestDatabase.makeSchema("storedmessages")
         let writer = try schema.connect()
@@ -21,14 +26,15 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("messages-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        // T1 (app.one) holds token A from day 0 and token B from day 20; T2 (app.two) takes token A on day 10.
+        // T1 (app.one) holds token A from day 0 and token B from day 20; T2 (app.two) takes token A on day 10,
+        // written in mixed case: a token compares as a UUID, in any case.
         let lines = [
             try stories.line(
                 "T1", "SUBSCRIBED", "INITIAL_BUY", at: 0, expires: 30, bundleId: "app.one",
                 transactionFields: ["appAccountToken": Self.tokenA]),
             try stories.line(
                 "T2", "SUBSCRIBED", "INITIAL_BUY", at: 10, expires: 40, bundleId: "app.two",
-                transactionFields: ["appAccountToken": Self.tokenA.uppercased()]),
+                transactionFields: ["appAccountToken": Self.mixedCase(Self.tokenA)]),
             try stories.line(
                 "T1", "DID_RENEW", at: 20, expires: 60, bundleId: "app.one",
                 transactionFields: ["appAccountToken": Self.tokenB]),
