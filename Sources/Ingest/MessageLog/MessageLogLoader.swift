@@ -7,11 +7,12 @@ import Store
 /// ``MessageLogParser``, each event stored once (the table's unique index decides; loading a file again adds
 /// nothing), each refused line kept in `quarantine` with its file, line, reason and raw text, as an export's are.
 ///
-/// A file is one transaction: its lines stream into a temporary table through COPY, then, under the loads' write
-/// lock (``WriteLock``), its events are added and its refusals quarantined through ``QuarantineWriter``, as an
-/// export's are, skipping those an earlier load of the same content quarantined and that are still unresolved. A kill at any point leaves the file all stored or not at
-/// all, and the next load stores it whole. The run is recorded in `load_runs` as `messages load`, with an acceptance
-/// of its own, so that no export load takes a message log's file for one of its own stored whole.
+/// A file is one transaction: its lines stream into a temporary table through COPY, then, under the loads' write lock
+/// (``WriteLock``), its events are added and its refusals quarantined through ``QuarantineWriter``, as an export's are,
+/// skipping those an earlier load of the same content quarantined and that are still unresolved. A kill at any point
+/// leaves the file all stored or not at all, and the next load stores it whole. The run is recorded in `load_runs` as
+/// `messages load`, with an acceptance of its own, so that no export load takes a message log's file for one of its own
+/// stored whole.
 package struct MessageLogLoader {
     /// The `load_runs.command` of a message-log load.
     package static let command = "messages load"
