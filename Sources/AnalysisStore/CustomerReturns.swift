@@ -40,9 +40,9 @@ package struct CustomerReturns {
         ]
     )
 
-    /// What the returns query gives for each expired episode (a result, not a stored table).
+    /// What the returns query gives for each expired episode: a temporary table of the session that asks.
     private static let followUpTable = PGTable(
-        "follow_up",
+        "churn_follow_ups",
         [
             "end_ms": .bigint, "returned_at": .timestamptz, "product_id": .text, "storefront": .text,
             "original_transaction_id": .text,
@@ -58,13 +58,23 @@ package struct CustomerReturns {
         environment: String, asOf: Int64, customersAsOfLatest: Bool, store: StoredDataset,
         _ body: (Returns.FollowUp) throws -> Void
     ) throws {
-        guard count > 0 else { return }
+        try start(environment: environment, asOf: asOf, customersAsOfLatest: customersAsOfLatest, store: store)?
+            .read(body)
+    }
+
+    /// Sends the collected episodes to the server and starts the query that finds their follow-ups, without waiting
+    /// for it: the server finds them while the caller does other work, then ``Started/read(_:)`` reads them. The
+    /// connection takes nothing else in between.
+    /// - Returns: nil when no episode was collected.
+    package func start(
+        environment: String, asOf: Int64, customersAsOfLatest: Bool, store: StoredDataset
+    ) throws -> Started? {
+        guard count > 0 else { return nil }
         let connection = store.connection
         let table = Self.expiredTable
         try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \(table.name) (\(table.columnDefinitions))")
         try connection.execute("TRUNCATE \(table.name)")
         try connection.copyIn(table.copyFromStdin()) { out in try spool.send(to: &out) }
-        try connection.execute("ANALYZE \(table.name)")
         let customers: String
         if customersAsOfLatest {
             customers =
@@ -74,7 +84,7 @@ package struct CustomerReturns {
             try CustomerLinks(connection: connection).link(environment: environment, asOf: asOf)
             customers = CustomerLinks.asOfTable
         }
-        // asOf is an integer formatted here, never text from outside; COPY takes no parameters.
+        // asOf is an integer formatted here, never text from outside; the statements take no parameters.
         let cutoff = "'epoch'::timestamptz + \(asOf) * interval '1 millisecond'"
         // Each expired episode looks up its customer's subscriptions (itself when it has no customer) and, for each,
         // the first purchase after the episode's end along the purchases' index: a few index probes per episode
@@ -102,22 +112,46 @@ package struct CustomerReturns {
                 ) first
             ) r ON true
             """
-        var selection = PGSelection(Self.followUpTable, qualifier: "f")
-        let end = selection.add("end_ms")
-        let returned = selection.add("returned_at")
-        let product = selection.add("product_id")
-        let storefront = selection.add("storefront")
-        let subscription = selection.add("original_transaction_id")
-        let sql = "SELECT \(selection.list) FROM (\(query)) f"
-        var fields = CopyTextRowReader()
-        try connection.copyOut("COPY (\(sql)) TO STDOUT") { row in
-            fields.read(row)
-            try body(
-                Returns.FollowUp(
-                    subscription: try fields.decode(String.self, subscription), end: try fields.decode(Int64.self, end),
-                    returnedAt: try fields.decode(Int64?.self, returned),
-                    productId: try fields.decode(String?.self, product),
-                    storefront: try fields.decode(String?.self, storefront)))
+        // The answer is kept in a temporary table, so that the server can finish the whole query before anything is
+        // read: a query read as it runs would stop at the socket's buffer until the caller came back for it.
+        let result = Self.followUpTable
+        let statements = """
+            ANALYZE \(table.name);
+            DROP TABLE IF EXISTS \(result.name);
+            CREATE TEMP TABLE \(result.name) AS \(query);
+            """
+        return Started(
+            connection: connection,
+            running: try connection.start(statements, name: "finding the expired episodes' returns"))
+    }
+
+    /// The follow-ups' query, running on the server (``CustomerReturns/start(environment:asOf:customersAsOfLatest:store:)``).
+    package struct Started: ~Copyable {
+        fileprivate let connection: PGConnection
+        fileprivate var running: PGStartedStatements
+
+        /// Waits for the query and calls `body` with each collected episode's follow-up.
+        package consuming func read(_ body: (Returns.FollowUp) throws -> Void) throws {
+            try running.wait()
+            let table = CustomerReturns.followUpTable
+            var selection = PGSelection(table, qualifier: "f")
+            let end = selection.add("end_ms")
+            let returned = selection.add("returned_at")
+            let product = selection.add("product_id")
+            let storefront = selection.add("storefront")
+            let subscription = selection.add("original_transaction_id")
+            var fields = CopyTextRowReader()
+            try connection.copyOut("COPY (SELECT \(selection.list) FROM \(table.name) f) TO STDOUT") { row in
+                fields.read(row)
+                try body(
+                    Returns.FollowUp(
+                        subscription: try fields.decode(String.self, subscription),
+                        end: try fields.decode(Int64.self, end),
+                        returnedAt: try fields.decode(Int64?.self, returned),
+                        productId: try fields.decode(String?.self, product),
+                        storefront: try fields.decode(String?.self, storefront)))
+            }
+            try connection.execute("DROP TABLE \(table.name)")
         }
     }
 }

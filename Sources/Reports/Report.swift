@@ -157,7 +157,7 @@ package struct Report: Sendable {
     package let dataQuality: DataQualityCounts
     package let options: Options
     /// Every figure of the CSV files, as values.
-    package let figures: ChurnReport
+    package private(set) var figures: ChurnReport
     /// One table per CSV file, in METRICS.md's order, made anew at each use.
     package var tables: [ReportTable] { figures.tables }
     /// `recovery_curve.csv`'s rows: days 1…60.
@@ -371,10 +371,19 @@ package struct Report: Sendable {
     }
 
     /// The files after the CSV tables, each made when called: the charts, the summary and the headline.
-    private var documents: [() throws -> File] {
+    private var documents: [() throws -> File] { charts + texts }
+
+    /// The charts, which do not show the returns.
+    private var charts: [() throws -> File] {
         [
             { File(name: RecoveryCurveChart.fileName, contents: RecoveryCurveChart(report: self).svg) },
             { File(name: RecoveryHazardChart.fileName, contents: RecoveryHazardChart(report: self).svg) },
+        ]
+    }
+
+    /// The summary and the headline.
+    private var texts: [() throws -> File] {
+        [
             { File(name: Self.summaryFileName, contents: SummaryDocument(report: self).markdown) },
             { File(name: Headline.fileName, contents: try self.headline.encoded()) },
         ]
@@ -390,8 +399,20 @@ package struct Report: Sendable {
     ///
     /// - Throws: `ReportsError` naming the file that could not be written.
     package func write(to directory: URL, rowsPerPart: Int = Self.rowsPerPart) throws {
+        var report = self
+        try report.write(to: directory, rowsPerPart: rowsPerPart, returns: nil)
+    }
+
+    /// Writes every file as ``write(to:rowsPerPart:)`` does, with `returns.csv`'s rows from `returns`, called once
+    /// every file that does not show them is written: the rows may still be in the making meanwhile (the server
+    /// finding the expired episodes' returns while this process writes). They then become the report's.
+    ///
+    /// - Throws: `ReportsError` naming the file that could not be written, or what `returns` throws.
+    package mutating func write(
+        to directory: URL, rowsPerPart: Int = Self.rowsPerPart, returns: (() throws -> [Returns.Row])?
+    ) throws {
         try ReportDirectory.prepare(directory)
-        for file in figures.tableFiles(rowsPerPart: rowsPerPart) {
+        for file in figures.tableFiles(rowsPerPart: rowsPerPart) where file.name != Returns.fileName {
             try ReportDirectory.writeAtomically(to: directory.appendingPathComponent(file.name)) { write in
                 for index in 0..<file.partCount {
                     var text = ""
@@ -401,15 +422,22 @@ package struct Report: Sendable {
             }
         }
         if let appleComparison {
-            try ReportDirectory.writeAtomically(
-                Data(CSVWriter.render(appleComparison.table()).utf8),
-                to: directory.appendingPathComponent(AppleComparison.fileName))
+            try writeTable(appleComparison.table(), in: directory)
         }
-        for make in documents {
-            let file = try make()
-            try ReportDirectory.writeAtomically(
-                Data(file.contents.utf8), to: directory.appendingPathComponent(file.name))
-        }
+        for make in charts { try writeDocument(make(), in: directory) }
+        if let returns { figures.returns = try returns() }
+        try writeTable(Returns.table(figures.returns), in: directory)
+        // Made now, with the returns in.
+        for make in texts { try writeDocument(make(), in: directory) }
+    }
+
+    private func writeTable(_ table: ReportTable, in directory: URL) throws {
+        try ReportDirectory.writeAtomically(
+            Data(CSVWriter.render(table).utf8), to: directory.appendingPathComponent(table.name))
+    }
+
+    private func writeDocument(_ file: File, in directory: URL) throws {
+        try ReportDirectory.writeAtomically(Data(file.contents.utf8), to: directory.appendingPathComponent(file.name))
     }
 
     /// The most frequent grace lengths (ties: the shorter), at most ``markedGraceLengths``, whose end falls in

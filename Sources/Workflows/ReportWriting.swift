@@ -103,17 +103,6 @@ package enum ReportWriting {
             billingIssueDays?.add(episode)
             messages?.add(episode)
         }
-        // The follow-ups live in this block only, and the expired episodes' spool is dropped after it: both go
-        // before the files are written.
-        let returnRows: [Returns.Row]
-        do {
-            var returns = Returns.Tally(asOf: asOf)
-            try expired.followUps(
-                environment: environment, asOf: asOf, customersAsOfLatest: customersAsOfLatest, store: store
-            ) { returns.add($0) }
-            returnRows = returns.rows
-        }
-        expired = CustomerReturns()
         // A grace change needs the episodes of its windows, known once every episode has been seen: a second pass.
         // (Not `rows(streamingAgain:)`: `episodes` is itself a non-escaping parameter, which exclusivity forbids
         // handing on.)
@@ -122,14 +111,24 @@ package enum ReportWriting {
             _ = try episodes { evaluation.add($0) }
         }
         let graceChanges = evaluation.rows()
+        // The expired episodes' returns: the server finds them while the files that do not show them are written,
+        // and the connection takes nothing else meanwhile. The spool of expired episodes goes once they are sent.
+        var returns = try expired.start(
+            environment: environment, asOf: asOf, customersAsOfLatest: customersAsOfLatest, store: store)
+        expired = CustomerReturns()
         // Handed over: the tally's memory (a few numbers per episode) goes before the files are written.
         var report = Report(
             consume tally, dataQuality: counts.dataQuality, renewals: counts.renewals, forecastCheck: check.check,
-            returns: returnRows, graceChanges: graceChanges, messages: messages)
+            graceChanges: graceChanges, messages: messages)
         if let apple, let billingIssueDays {
             report.appleComparison = AppleComparison(ours: billingIssueDays, apple: apple)
         }
-        try report.write(to: directory)
+        try report.write(to: directory) {
+            guard let running = returns.take() else { return [] }
+            var tally = Returns.Tally(asOf: asOf)
+            try running.read { tally.add($0) }
+            return tally.rows
+        }
         return WrittenReport(
             report: report, directory: directory, asOf: asOf, previousReportProblem: previousReportProblem)
     }
