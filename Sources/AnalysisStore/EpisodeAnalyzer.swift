@@ -38,6 +38,29 @@ package struct EpisodeAnalyzer {
         package var seconds: Double
     }
 
+    /// The server's clock now (Unix ms), for ``analysedNewNotifications(environment:since:on:)``.
+    package static func serverNow(_ connection: PGConnection) throws -> Int64 {
+        let rows = try connection.execute("SELECT (date_part('epoch', clock_timestamp()) * 1000)::int8 AS now")
+        return try rows.rows.first.map { try $0.decode(Int64.self, try rows.field("now")) } ?? 0
+    }
+
+    /// Whether an analysis (of any run) since `since` (Unix ms, the server's clock) took up a file that stored a
+    /// notification of `environment`: what ``Summary/foundNewNotifications`` says of one analysis, for all of them.
+    package static func analysedNewNotifications(
+        environment: String, since: Int64, on connection: PGConnection
+    ) throws -> Bool {
+        try connection.execute(
+            """
+            SELECT EXISTS (
+                SELECT 1 FROM analyzed_files a
+                WHERE a.environment = $1 AND a.analyzed_at >= 'epoch'::timestamptz + $2 * interval '1 millisecond'
+                  AND EXISTS (SELECT 1 FROM notifications n WHERE n.source_file_id = a.source_file_id AND n.environment = $1)
+            ) AS found
+            """,
+            [environment, since]
+        ).scalar == "t"
+    }
+
     /// The as-of the stored episodes are built with: after any real date, so nothing is cut and no open episode
     /// is censored; reports apply their own as-of.
     package static let openEnded: Int64 = 253_402_300_799_999

@@ -136,6 +136,9 @@ package struct NightlyWorkflow {
         }
         defer { _ = try? writer.advisoryUnlock(lock) }
         try Loader.markAbandonedRuns(connection: writer)
+        // From here on, an analysis by anyone (a query brings the episodes up to date too) of a file holding this
+        // environment's notifications finds new data for this run.
+        let started = try EpisodeAnalyzer.serverNow(writer)
 
         // The history first; a failed fetch leaves what is on disk to load and report.
         var fetchError: (any Error)?
@@ -195,9 +198,13 @@ package struct NightlyWorkflow {
         load.rejected += load.stillRefused
         let rejectsFailure = WorkflowError.rejects(load.rejected, allowed: inputs.maxRejects)
         var failure: (any Error)? = fetchError ?? repairError ?? rejectsFailure
-        // New data is a notification of this run's environment analysed for the first time, whichever run stored it:
-        // a Production and a Sandbox nightly over one exports directory each see the other's loads as new.
-        if failure == nil, inputs.expectsNewData, !analysis.foundNewNotifications {
+        // New data is a notification of this run's environment analysed for the first time during this run, whichever
+        // run stored it and whichever analysed it: a Production and a Sandbox nightly over one exports directory each
+        // see the other's loads as new, and a query that analysed this run's files before its own analysis took
+        // nothing new from it.
+        if failure == nil, inputs.expectsNewData, !analysis.foundNewNotifications,
+            try !EpisodeAnalyzer.analysedNewNotifications(environment: inputs.environment, since: started, on: writer)
+        {
             failure = WorkflowError.noNewData(
                 .init(
                     paths: inputs.paths, glob: inputs.glob, newFiles: load.newFiles, skipped: load.skipped,

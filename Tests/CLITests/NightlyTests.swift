@@ -1,3 +1,4 @@
+import AnalysisStore
 import Foundation
 import PGClient
 import Store
@@ -196,6 +197,30 @@ import Testing
             "\(result.stderr)"
         )
         #expect(FileManager.default.fileExists(atPath: latest.appendingPathComponent("notes.txt").path))
+    }
+
+    /// A query that brings the episodes up to date while the nightly runs analyses the nightly's new files before the
+    /// nightly's own analysis gets to them: the run still stored new notifications, so `--expect-new` is satisfied.
+    /// (The query is played by an analysis in this process, let in while the nightly waits for the analysis lock.)
+    @Test func newDataAnalysedByAQueryDuringTheRunIsStillNew() throws {
+        let workspace = try Workspace()
+        let gate = try workspace.schema.connect()
+        let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.analyze, on: gate)
+        #expect(try gate.tryAdvisoryLock(lock))
+        let nightly = try ChurnCommand.start(
+            [
+                "nightly", "--expect-new", "--database-url", workspace.schema.url, "--trust-root",
+                Self.fixtures.appendingPathComponent("testCA.der").path, "--environment", "Sandbox", "--reports-root",
+                workspace.reportsRoot.path, workspace.exports.path,
+            ])
+        // The nightly has loaded its file and waits to analyse it.
+        #expect(try ConcurrentLoadTests.waitUntil { try ConcurrentLoadTests.waiters(for: lock, on: gate) == 1 })
+        let analysed = try EpisodeAnalyzer(writer: gate, reader: try workspace.schema.connect(), logger: .test)
+            .analyze(environment: "Sandbox")
+        #expect(analysed.foundNewNotifications, "the file was stored before the query's analysis")
+        try gate.advisoryUnlock(lock)
+        let result = nightly.wait()
+        #expect(result.status == 0, "\(result.stderr)")
     }
 
     @Test func jsonLogsAreOneObjectPerLine() throws {
