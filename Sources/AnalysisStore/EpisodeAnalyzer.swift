@@ -32,32 +32,26 @@ package struct EpisodeAnalyzer {
         package var graceEndsChanged = 0
         /// Subscriptions linked to another into a customer (any subscription of the environment).
         package var linkedSubscriptions = 0
-        /// Whether the files analysed first stored a notification of the environment: new data for it, whichever
-        /// run loaded the files (a nightly of another environment over the same exports may have).
-        package var foundNewNotifications = false
         package var seconds: Double
     }
 
-    /// The server's clock now (Unix ms), for ``analysedNewNotifications(environment:since:on:)``.
-    package static func serverNow(_ connection: PGConnection) throws -> Int64 {
-        let rows = try connection.execute("SELECT (date_part('epoch', clock_timestamp()) * 1000)::int8 AS now")
-        return try rows.rows.first.map { try $0.decode(Int64.self, try rows.field("now")) } ?? 0
-    }
-
-    /// Whether an analysis (of any run) since `since` (Unix ms, the server's clock) took up a file that stored a
-    /// notification of `environment`: what ``Summary/foundNewNotifications`` says of one analysis, for all of them.
-    package static func analysedNewNotifications(
-        environment: String, since: Int64, on connection: PGConnection
-    ) throws -> Bool {
+    /// Counts, for a nightly run, the files of `environment` analysed (by any process) since the last nightly run
+    /// that counted, and says whether any of them stored a notification of `environment`: new data. One statement
+    /// marks them counted, so a file an analysis adds meanwhile is left for the next run.
+    package static func countNewNotifications(environment: String, on connection: PGConnection) throws -> Bool {
         try connection.execute(
             """
+            WITH counted AS (
+                UPDATE analyzed_files SET seen_by_nightly = true
+                WHERE environment = $1 AND NOT seen_by_nightly
+                RETURNING source_file_id
+            )
             SELECT EXISTS (
-                SELECT 1 FROM analyzed_files a
-                WHERE a.environment = $1 AND a.analyzed_at >= 'epoch'::timestamptz + $2 * interval '1 millisecond'
-                  AND EXISTS (SELECT 1 FROM notifications n WHERE n.source_file_id = a.source_file_id AND n.environment = $1)
+                SELECT 1 FROM counted c
+                WHERE EXISTS (SELECT 1 FROM notifications n WHERE n.source_file_id = c.source_file_id AND n.environment = $1)
             ) AS found
             """,
-            [environment, since]
+            [environment]
         ).scalar == "t"
     }
 
@@ -138,11 +132,6 @@ package struct EpisodeAnalyzer {
         }
         let fileList = PGArray.bigints(pendingFiles)
         let proofList = PGArray.bigints(pendingProofs)
-        summary.foundNewNotifications =
-            try reader.execute(
-                "SELECT EXISTS (SELECT 1 FROM notifications WHERE source_file_id = ANY($1) AND environment = $2)",
-                [fileList, environment]
-            ).scalar == "t"
         // A full rebuild reads every notification without a join (see rebuildTouched) and counts subscriptions there.
         if !full {
             try reader.execute(

@@ -111,6 +111,10 @@ package struct Migrator {
             version: 22, name: "022_message_events.sql",
             sql: String(decoding: PackageResources._22_message_events_sql, as: UTF8.self)
         ),
+        Migration(
+            version: 23, name: "023_nightly_seen.sql",
+            sql: String(decoding: PackageResources._23_nightly_seen_sql, as: UTF8.self)
+        ),
     ]
 
     /// The versions from `first` to the latest, in order: what migrating a schema made up to `first − 1` applies.

@@ -178,9 +178,13 @@ package enum StoredTables {
         ]
     )
 
-    /// One row per environment and file the analysis has taken in.
+    /// One row per environment and file the analysis has taken in, and whether a nightly run has counted it.
     package static let analyzedFiles = PGTable(
-        "analyzed_files", ["environment": .text, "source_file_id": .bigint, "analyzed_at": .timestamptz]
+        "analyzed_files",
+        [
+            "environment": .text, "source_file_id": .bigint, "analyzed_at": .timestamptz,
+            "seen_by_nightly": .boolean,
+        ]
     )
 
     /// The database's identity, one row, which reports record so they compare only with reports of the same database.

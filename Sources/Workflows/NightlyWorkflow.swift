@@ -136,9 +136,6 @@ package struct NightlyWorkflow {
         }
         defer { _ = try? writer.advisoryUnlock(lock) }
         try Loader.markAbandonedRuns(connection: writer)
-        // From here on, an analysis by anyone (a query brings the episodes up to date too) of a file holding this
-        // environment's notifications finds new data for this run.
-        let started = try EpisodeAnalyzer.serverNow(writer)
 
         // The history first; a failed fetch leaves what is on disk to load and report.
         var fetchError: (any Error)?
@@ -172,7 +169,6 @@ package struct NightlyWorkflow {
                     let again = try EpisodeAnalyzer(writer: writer, reader: reader, logger: logger)
                         .analyze(environment: inputs.environment)
                     analysis.subscriptionsRebuilt += again.subscriptionsRebuilt
-                    analysis.foundNewNotifications = analysis.foundNewNotifications || again.foundNewNotifications
                 }
             } catch {
                 event(.repairFailed(error))
@@ -198,13 +194,14 @@ package struct NightlyWorkflow {
         load.rejected += load.stillRefused
         let rejectsFailure = WorkflowError.rejects(load.rejected, allowed: inputs.maxRejects)
         var failure: (any Error)? = fetchError ?? repairError ?? rejectsFailure
-        // New data is a notification of this run's environment analysed for the first time during this run, whichever
-        // run stored it and whichever analysed it: a Production and a Sandbox nightly over one exports directory each
-        // see the other's loads as new, and a query that analysed this run's files before its own analysis took
-        // nothing new from it.
-        if failure == nil, inputs.expectsNewData, !analysis.foundNewNotifications,
-            try !EpisodeAnalyzer.analysedNewNotifications(environment: inputs.environment, since: started, on: writer)
-        {
+        // New data is a file of this run's environment analysed since the last nightly run that got this far, by any
+        // process (every query brings the episodes up to date), that stored a notification of the environment,
+        // whichever run loaded it: a Production and a Sandbox nightly over one exports directory each see the
+        // other's loads as new, a query that analysed this run's files first takes nothing from it, and a run killed
+        // after its analysis leaves its files new for the next. Counted by every run that gets here, with or
+        // without --expect-new.
+        let foundNew = try EpisodeAnalyzer.countNewNotifications(environment: inputs.environment, on: writer)
+        if failure == nil, inputs.expectsNewData, !foundNew {
             failure = WorkflowError.noNewData(
                 .init(
                     paths: inputs.paths, glob: inputs.glob, newFiles: load.newFiles, skipped: load.skipped,

@@ -217,10 +217,27 @@ import Testing
         #expect(try ConcurrentLoadTests.waitUntil { try ConcurrentLoadTests.waiters(for: lock, on: gate) == 1 })
         let analysed = try EpisodeAnalyzer(writer: gate, reader: try workspace.schema.connect(), logger: .test)
             .analyze(environment: "Sandbox")
-        #expect(analysed.foundNewNotifications, "the file was stored before the query's analysis")
+        #expect(analysed.filesAnalyzed == 1, "the file was stored before the query's analysis")
         try gate.advisoryUnlock(lock)
         let result = nightly.wait()
         #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    /// A run killed after its analysis, before its report, counted nothing: the next run finds the killed run's
+    /// files new, and the run after it nothing.
+    @Test func aRunKilledAfterItsAnalysisLeavesItsDataNewForTheNext() throws {
+        let workspace = try Workspace()
+        let arguments = [
+            "nightly", "--expect-new", "--database-url", workspace.schema.url, "--trust-root",
+            Self.fixtures.appendingPathComponent("testCA.der").path, "--environment", "Sandbox", "--reports-root",
+            workspace.reportsRoot.path, workspace.exports.path,
+        ]
+        let killed = try ChurnCommand.run(arguments, environment: ["CHURN_FAULT": "nightly.before-report"])
+        #expect(killed.signal == SIGKILL)
+        let again = try ChurnCommand.run(arguments)
+        #expect(again.status == 0, "\(again.stderr)")
+        let third = try ChurnCommand.run(arguments)
+        #expect(third.status == 5, "\(third.stderr)")
     }
 
     @Test func jsonLogsAreOneObjectPerLine() throws {
