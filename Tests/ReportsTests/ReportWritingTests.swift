@@ -1,3 +1,4 @@
+import Analysis
 import Foundation
 import Reports
 import Testing
@@ -10,6 +11,41 @@ import Testing
         let directory = root.url.appendingPathComponent("reports/2024-07-01")
         try Sample.report().write(to: directory)
         #expect(try TemporaryDirectory.names(in: directory) == Report.fileNames.sorted())
+    }
+
+    /// Returns found while the report is written (the server finding them meanwhile) are asked for once every file
+    /// that does not show them is written; then come `returns.csv`, the summary, and `headline.json` last. The files
+    /// are those of the report with the returns in.
+    @Test func theReturnsComeOnceTheOtherFilesAreWrittenAndTheHeadlineLast() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let directory = root.url.appendingPathComponent("2024-07-01")
+        var report = Sample.report()
+        var returns = Returns.Tally(asOf: report.asOf)
+        let day: Int64 = 86_400_000
+        returns.add(.init(subscription: "s1", end: report.asOf - 40 * day, returnedAt: report.asOf - 20 * day))
+        returns.add(.init(subscription: "s2", end: report.asOf - 35 * day, returnedAt: nil))
+        let rows = returns.rows
+        #expect(!rows.isEmpty)
+        var writtenBefore: [String] = []
+        try report.write(to: directory) {
+            writtenBefore = try TemporaryDirectory.names(in: directory)
+            return rows
+        }
+        let showingReturns = ["returns.csv", "summary.md", "headline.json"]
+        #expect(writtenBefore == Report.fileNames.filter { !showingReturns.contains($0) }.sorted())
+        #expect(report.figures.returns == rows)
+        for file in try report.files() {
+            #expect(try TemporaryDirectory.read(directory.appendingPathComponent(file.name)) == file.contents)
+        }
+        #expect(try TemporaryDirectory.read(directory.appendingPathComponent("summary.md")).contains("came back"))
+        func modified(_ name: String) throws -> Date {
+            try #require(
+                try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[
+                    .modificationDate] as? Date)
+        }
+        let headline = try modified("headline.json")
+        for name in Report.fileNames { #expect(try modified(name) <= headline, "\(name)") }
     }
 
     @Test func replacesAnExistingReportFileByFile() throws {
