@@ -4,7 +4,7 @@ SWIFT ?= swift
 CHURN_HOME ?= $(CURDIR)/.churn
 export CHURN_HOME
 
-.PHONY: all setup build release test validate validate-grace-change validate-sheet demo example-report bench bench-lib fuzz format clean distclean help
+.PHONY: all setup build release test validate validate-grace-change validate-sheet demo example-report bench bench-lib fuzz soak format clean distclean help
 
 all: build
 
@@ -21,6 +21,7 @@ help:
 	@echo "make bench    load and analysis benchmarks on simulated exports (release build in .build-bench/): bench/results.md"
 	@echo "make bench-lib  micro-benchmarks of the hot paths (the Benchmarks/ package, ordo-one/package-benchmark)"
 	@echo "make fuzz     the fuzz targets of Fuzz/, FUZZ_SECONDS each (default 60): docs/RELIABILITY.md"
+	@echo "make soak     SOAK_NIGHTS simulated nights (default 30) with kills, a restart, late and cut files: docs/RELIABILITY.md"
 	@echo "make format   check the Swift sources with swift-format"
 	@echo "make clean    remove build products; make distclean also removes the embedded database and bench/data"
 
@@ -56,6 +57,9 @@ bench: setup
 
 fuzz: setup
 	@scripts/fuzz.sh
+
+soak: setup
+	@scripts/soak.sh
 
 bench-lib: setup
 	BENCHMARK_DISABLE_JEMALLOC=true $(SWIFT) package --package-path Benchmarks benchmark
