@@ -49,6 +49,21 @@ package struct SourceFiles {
         return try result.rows.map { (try $0.decode(String.self, reason), try $0.decode(Int.self, inputs)) }
     }
 
+    /// Whether a load of this content refused inputs for a reason an option decides, resolved since or not: such a
+    /// file is loaded again under options no load of it ran with, so that its inputs count as they would have (an
+    /// input another file stored meanwhile is a further copy of its notification).
+    package func hasMendableRefusals(sha256: String) throws -> Bool {
+        try connection.execute(
+            """
+            SELECT EXISTS (
+                SELECT 1 FROM quarantine q JOIN source_files f ON f.id = q.source_file_id
+                WHERE f.sha256 = $1 AND q.reason = ANY($2)
+            ) AS found
+            """,
+            [sha256, PGArray.texts(Rejection.Reason.mendable.map(\.rawValue).sorted())]
+        ).scalar == "t"
+    }
+
     /// The first file stored whole with this content: its path as that load named it and the load's run; nil when
     /// none.
     package func firstStored(sha256: String) throws -> (path: String, run: Int64)? {

@@ -264,9 +264,12 @@ package struct NightlyWorkflow {
                 continue
             }
             // Inputs it refused for a reason an option decides: loaded again when no load of it ran with this run's
-            // options, else they still stand refused.
+            // options, else they still stand refused. A file whose refusals another file resolved (by storing their
+            // notifications) is loaded again too: its inputs are then further copies, as a clean load counts them.
             let reasons = try sourceFiles.unresolvedMendableRefusals(sha256: sha256)
-            if !reasons.isEmpty, try !sourceFiles.hasLoaded(sha256: sha256, acceptance: inputs.options.acceptance) {
+            if try !reasons.isEmpty || sourceFiles.hasMendableRefusals(sha256: sha256),
+                try !sourceFiles.hasLoaded(sha256: sha256, acceptance: inputs.options.acceptance)
+            {
                 mending.append(file)
                 toLoad.append(file)
                 continue

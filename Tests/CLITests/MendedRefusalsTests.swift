@@ -106,6 +106,45 @@ import Testing
         #expect(unresolved.scalar == "0")
     }
 
+    /// Two files hold the same notifications (the day's export and, in another order, the history fetched for it),
+    /// both refused under a wrong `--bundle-id`. The run with the fixed option is killed once the first file is
+    /// stored whole: the second file's refusals are then resolved, its notifications stored by the first. The next run
+    /// still loads it again, so its lines count as the further copies they are, and the report's data quality equals
+    /// a clean run's.
+    @Test func aFileWhoseRefusalsAnotherFileResolvedIsStillLoadedAgain() throws {
+        let workspace = try Workspace()
+        defer { try? FileManager.default.removeItem(at: workspace.root) }
+        let day = workspace.exports.appendingPathComponent("day1.jsonl")
+        let lines = try String(contentsOf: day, encoding: .utf8).split(separator: "\n")
+        try Data((lines.reversed().joined(separator: "\n") + "\n").utf8).write(
+            to: workspace.exports.appendingPathComponent("history.jsonl"))
+        let clean = try TestDatabase.makeSchema("mendcopiesclean")
+        #expect(try workspace.nightly(clean, reports: "clean", ["--trust-root", workspace.trustRoot]).status == 0)
+        let expected = try workspace.tables("clean")
+
+        let schema = try TestDatabase.makeSchema("mendcopies")
+        let right = ["--trust-root", workspace.trustRoot, "--bundle-id", "com.example.app"]
+        let wrong = try workspace.nightly(
+            schema, reports: "soak", ["--trust-root", workspace.trustRoot, "--bundle-id", "com.example.wrong"])
+        #expect(wrong.status == 2, "\(wrong.stderr)")
+        let killed = try ChurnCommand.run(
+            [
+                "nightly", "--database-url", schema.url, "--reports-root",
+                workspace.root.appendingPathComponent("soak").path,
+            ]
+                + right + [workspace.exports.path],
+            environment: ["CHURN_FAULT": "load.file-committed:1"])
+        #expect(killed.signal == SIGKILL)
+        let again = try workspace.nightly(schema, reports: "soak", right + ["--verbose"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("loading again 1 file(s)"), "\(again.stdout)")
+        let copies = { (schema: TestDatabase.Schema) in
+            try schema.connect().execute("SELECT count(*) FROM notification_copies").scalar
+        }
+        #expect(try copies(schema) == copies(clean))
+        #expect(try workspace.tables("soak")["data_quality.csv"] == expected["data_quality.csv"])
+    }
+
     @Test func aTrustRootGivenLaterBringsTheUntrustedNotificationsIn() throws {
         let workspace = try Workspace()
         defer { try? FileManager.default.removeItem(at: workspace.root) }
