@@ -228,7 +228,13 @@ import Testing
         let soakTables = try Self.tables(cluster.url)
         let referenceTables = try Self.tables(referenceURL)
         for (table, rows) in referenceTables {
-            #expect(soakTables[table] == rows, "\(table): the soak's rows differ from one clean load's")
+            let ours = soakTables[table] ?? []
+            let onlyOurs = ours.filter { !rows.contains($0) }
+            let onlyTheirs = rows.filter { !ours.contains($0) }
+            #expect(
+                ours == rows,
+                "\(table): the soak's rows differ from one clean load's: only the soak's \(onlyOurs.prefix(5)), only the clean load's \(onlyTheirs.prefix(5))"
+            )
         }
         // Every notification signed by the last night's day is stored, once.
         let lastDay = nightDays.last ?? 0
