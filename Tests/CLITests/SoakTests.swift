@@ -31,7 +31,10 @@ import Testing
     static var subscribers: Int {
         max(100, Int(ProcessInfo.processInfo.environment["SOAK_SUBSCRIBERS"] ?? "") ?? 300)
     }
-    static let seed = 11
+    /// The seed of the simulation, the kills' nights and their moments: `SOAK_SEED`, else 11.
+    static var seed: Int {
+        Int(ProcessInfo.processInfo.environment["SOAK_SEED"] ?? "") ?? 11
+    }
 
     /// The nights to run: `SOAK_NIGHTS`, else 5.
     static var nights: Int {
@@ -285,7 +288,7 @@ import Testing
         let wrong = at(0.8)
         let resent = nights
         let restart = at(0.7) == cut ? min(nights, cut + 1) : at(0.7)
-        var random = SeededRandom(seed: 29)
+        var random = SeededRandom(seed: UInt64(Self.seed) &+ 18)
         var kills = Set<Int>()
         let killCount = nights >= 30 ? 5 : max(1, nights / 3)
         while kills.count < killCount {
