@@ -79,7 +79,8 @@ package struct EpisodeAnalyzer {
         let started = Date()
         var full = requestedFull
         let lock = try AdvisoryLockKey.scoped(AdvisoryLockKey.analyze, on: writer)
-        try writer.execute("SELECT pg_advisory_lock($1)", [lock])
+        // A query or report waits here while another command analyses; it says so rather than hang in silence.
+        try writer.advisoryLock(lock, awaiting: "analysis", logger: logger)
         defer { _ = try? writer.advisoryUnlock(lock) }
         // Before the snapshot: the files of loads that died are settled.
         try LoadRunLocks(connection: writer).markAbandonedRunsInterrupted()

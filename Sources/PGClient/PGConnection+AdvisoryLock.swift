@@ -31,6 +31,15 @@ extension PGConnection {
         return try advisoryLock(key, timeout: timeout)
     }
 
+    /// Waits for a session-level advisory lock for as long as it takes, and when another session holds it, first
+    /// calls `waiting` with that session (nil when it let go in between), as
+    /// ``advisoryLock(_:timeout:waiting:)`` does.
+    package func advisoryLock(_ key: Int64, waiting: (LockHolder?) -> Void) throws(PGError) {
+        if try tryAdvisoryLock(key) { return }
+        waiting(try holder(of: key))
+        try execute("SELECT pg_advisory_lock(\(bind: key))")
+    }
+
     /// The session that holds the session-level advisory lock `key` in this database, as `pg_locks` and
     /// `pg_stat_activity` show it; nil when none does.
     package func holder(of key: Int64) throws(PGError) -> LockHolder? {

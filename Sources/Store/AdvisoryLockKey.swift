@@ -35,9 +35,22 @@ extension PGConnection {
     /// - Returns: whether the lock was taken before the timeout.
     package func advisoryLock(_ key: Int64, timeout: Double, awaiting work: String, logger: Logger) throws -> Bool {
         try advisoryLock(key, timeout: timeout) { holder in
-            logger.notice(
-                "waiting up to \(Int(timeout)) s for another \(work) to finish",
-                metadata: ["lock.holder": "\(holder.map(String.init(describing:)) ?? "none: it was let go")"])
+            Self.sayWaiting("waiting up to \(Int(timeout)) s for another \(work) to finish", holder, logger)
         }
+    }
+
+    /// Waits for the session-level lock `key` for as long as it takes, and when another session holds it, first says
+    /// so at notice level, naming the session: `waiting for another analysis to finish`, with the holder in
+    /// `lock.holder`.
+    /// - Parameter work: what the holder is doing, in the words of "another … to finish".
+    package func advisoryLock(_ key: Int64, awaiting work: String, logger: Logger) throws {
+        try advisoryLock(key) { holder in
+            Self.sayWaiting("waiting for another \(work) to finish", holder, logger)
+        }
+    }
+
+    private static func sayWaiting(_ message: Logger.Message, _ holder: LockHolder?, _ logger: Logger) {
+        let named = holder.map(String.init(describing:)) ?? "none: it was let go"
+        logger.notice(message, metadata: ["lock.holder": "\(named)"])
     }
 }

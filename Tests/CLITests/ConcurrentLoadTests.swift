@@ -184,6 +184,26 @@ import Testing
         #expect(try episodes(connection) == all)
     }
 
+    @Test func aQueryWaitingForAnotherAnalysisSaysWhichSessionItWaitsFor() throws {
+        let schema = try TestDatabase.makeSchema("analysiswait")
+        try load(try exportPath(0), into: schema)
+        // A session holds the analysis lock, as a nightly run's analysis does while a query comes.
+        let gate = try schema.connect()
+        let analysisLock = try AdvisoryLockKey.scoped(AdvisoryLockKey.analyze, on: gate)
+        #expect(try gate.tryAdvisoryLock(analysisLock))
+        let pid = try #require(try gate.execute("SELECT pg_backend_pid()").scalar)
+        let query = try ChurnCommand.start(["query", "recovery-curve", "--database-url", schema.url])
+        let waited = try Self.waitUntil { try Self.waiters(for: analysisLock, on: gate) == 1 || !query.isRunning }
+        try gate.advisoryUnlock(analysisLock)
+        let answer = query.wait()
+        #expect(waited, "the query did not wait for the analysis lock: \(answer.stderr)")
+        #expect(answer.status == 0, "\(answer.stderr)")
+        #expect(answer.stderr.contains("waiting for another analysis to finish"), "\(answer.stderr)")
+        #expect(answer.stderr.contains("PostgreSQL session \(pid) (churn)"), "\(answer.stderr)")
+        // Once the lock is free it analysed the load and answered.
+        #expect(answer.stdout.contains("day"), "\(answer.stdout)")
+    }
+
     // MARK: - Helpers
 
     /// The bytes of the crash tests' export file `index`.

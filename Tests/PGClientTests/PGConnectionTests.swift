@@ -212,6 +212,30 @@ import Testing
         #expect(try waiter.holder(of: key) == nil)
     }
 
+    /// Without a timeout the waiter hears which session holds the lock, then waits until that session lets go.
+    @Test func aWaitWithoutATimeoutNamesTheHolderAndEndsWhenItLetsGo() throws {
+        let schema = try TestDatabase.makeSchema("lockwait")
+        let holder = try schema.connect()
+        let waiter = try schema.connect()
+        let key: Int64 = 0x7E5A
+        var heard: [LockHolder?] = []
+        try waiter.advisoryLock(key) { heard.append($0) }
+        #expect(heard.isEmpty, "a free lock is taken without a word")
+        try waiter.advisoryUnlock(key)
+
+        #expect(try holder.tryAdvisoryLock(key))
+        let pid = try #require(try holder.execute("SELECT pg_backend_pid()").scalar.flatMap { Int($0) })
+        // The holder's session ends a moment after the waiter has begun to wait, from a session of its own.
+        let url = schema.url
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.3)
+            _ = try? PGConnection(url: url).execute("SELECT pg_terminate_backend(\(pid))")
+        }
+        try waiter.advisoryLock(key) { heard.append($0) }
+        #expect(heard.map { $0?.pid } == [pid])
+        #expect(try waiter.holder(of: key) != nil, "the waiter holds the lock now")
+    }
+
     @Test func anAdvisoryLockWaitEndsAtTheTimeoutWithLockNotAvailable() throws {
         let schema = try TestDatabase.makeSchema("locktimeout")
         let holder = try schema.connect()
