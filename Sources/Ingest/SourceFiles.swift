@@ -33,35 +33,31 @@ package struct SourceFiles {
         ).scalar == "t"
     }
 
-    /// The inputs of a file's content that still stand refused for a reason an option decides
-    /// (``Rejection/Reason/mendable``), by reason, in reason order: what a load with other options might bring in.
-    package func unresolvedMendableRefusals(sha256: String) throws -> [(reason: String, inputs: Int)] {
+    /// What loads of a file's content refused for a reason an option decides (``Rejection/Reason/mendable``).
+    package struct MendableRefusals {
+        /// The inputs that still stand refused, by reason, in reason order: what a load with other options might
+        /// bring in.
+        package var standing: [(reason: String, inputs: Int)]
+        /// Whether any input was refused so, resolved since or not: such a file is loaded again under options no
+        /// load of it ran with, so that its inputs count as they would have (an input another file stored meanwhile
+        /// is a further copy of its notification).
+        package var exist: Bool
+    }
+
+    /// The inputs of a file's content refused for a reason an option decides, standing or resolved.
+    package func mendableRefusals(sha256: String) throws -> MendableRefusals {
         let result = try connection.execute(
             """
-            SELECT q.reason, count(DISTINCT (q.line, q.item)) AS inputs
+            SELECT q.reason, count(DISTINCT (q.line, q.item)) FILTER (WHERE q.resolved_by_run IS NULL) AS standing
             FROM quarantine q JOIN source_files f ON f.id = q.source_file_id
-            WHERE f.sha256 = $1 AND q.resolved_by_run IS NULL AND q.reason = ANY($2)
+            WHERE f.sha256 = $1 AND q.reason = ANY($2)
             GROUP BY q.reason ORDER BY q.reason
             """,
             [sha256, PGArray.texts(Rejection.Reason.mendable.map(\.rawValue).sorted())]
         )
-        let (reason, inputs) = (try result.field("reason"), try result.field("inputs"))
-        return try result.rows.map { (try $0.decode(String.self, reason), try $0.decode(Int.self, inputs)) }
-    }
-
-    /// Whether a load of this content refused inputs for a reason an option decides, resolved since or not: such a
-    /// file is loaded again under options no load of it ran with, so that its inputs count as they would have (an
-    /// input another file stored meanwhile is a further copy of its notification).
-    package func hasMendableRefusals(sha256: String) throws -> Bool {
-        try connection.execute(
-            """
-            SELECT EXISTS (
-                SELECT 1 FROM quarantine q JOIN source_files f ON f.id = q.source_file_id
-                WHERE f.sha256 = $1 AND q.reason = ANY($2)
-            ) AS found
-            """,
-            [sha256, PGArray.texts(Rejection.Reason.mendable.map(\.rawValue).sorted())]
-        ).scalar == "t"
+        let (reason, standing) = (try result.field("reason"), try result.field("standing"))
+        let counts = try result.rows.map { (try $0.decode(String.self, reason), try $0.decode(Int.self, standing)) }
+        return MendableRefusals(standing: counts.filter { $0.1 > 0 }, exist: !counts.isEmpty)
     }
 
     /// The first file stored whole with this content: its path as that load named it and the load's run; nil when

@@ -266,10 +266,8 @@ package struct NightlyWorkflow {
             // Inputs it refused for a reason an option decides: loaded again when no load of it ran with this run's
             // options, else they still stand refused. A file whose refusals another file resolved (by storing their
             // notifications) is loaded again too: its inputs are then further copies, as a clean load counts them.
-            let reasons = try sourceFiles.unresolvedMendableRefusals(sha256: sha256)
-            if try !reasons.isEmpty || sourceFiles.hasMendableRefusals(sha256: sha256),
-                try !sourceFiles.hasLoaded(sha256: sha256, acceptance: inputs.options.acceptance)
-            {
+            let refusals = try sourceFiles.mendableRefusals(sha256: sha256)
+            if refusals.exist, try !sourceFiles.hasLoaded(sha256: sha256, acceptance: inputs.options.acceptance) {
                 mending.append(file)
                 toLoad.append(file)
                 continue
@@ -278,7 +276,9 @@ package struct NightlyWorkflow {
             if first.path != file, FileAccess.canonicalPath(first.path) != FileAccess.canonicalPath(file) {
                 outcome.resent.append("\(file) has the same content as \(first.path) (load run \(first.run))")
             }
-            if !reasons.isEmpty { stillRefused.append(StillRefused(file: file, reasons: reasons)) }
+            if !refusals.standing.isEmpty {
+                stillRefused.append(StillRefused(file: file, reasons: refusals.standing))
+            }
         }
         outcome.waiting = waiting
         outcome.stillRefused = stillRefused.reduce(0) { $0 + $1.inputs }
