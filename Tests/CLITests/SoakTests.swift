@@ -134,6 +134,7 @@ import Testing
         var figures: [Figures] = []
         var random = SeededRandom(seed: UInt64(Self.seed))
         var (pendingKills, pendingRestarts, killed, restarted) = (0, 0, 0, 0)
+        var sooner = 1.0
         func median(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.sorted()[values.count / 2] }
         for night in plan {
             for file in night.files { try Self.deliver(file.name, file.bytes, into: exports) }
@@ -160,7 +161,8 @@ import Testing
             pendingKills += night.kill ? 1 : 0
             pendingRestarts += night.restart ? 1 : 0
             let typical = median(figures.filter { $0.statuses.count == 1 }.map(\.seconds)) ?? first.seconds
-            let delay = (0.05 + Double(random.below(1000)) / 1000 * 0.65) * typical
+            // A kill or restart carried over from a night whose run ended first comes sooner each time it is tried.
+            let delay = (0.05 + Double(random.below(1000)) / 1000 * 0.65) * typical * sooner
             var runs: [MeasuredRun] = []
             var incidents = night.incidents
             if pendingRestarts > 0 {
@@ -184,6 +186,7 @@ import Testing
                     incidents.append("kill -9 after \(String(format: "%.2f", delay)) s")
                 }
             }
+            sooner = (pendingKills + pendingRestarts > 0 && !runs.isEmpty) ? sooner / 2 : 1
             if runs.isEmpty || runs[0].wasKilled || runs[0].result.status == 69 {
                 runs.append(try MeasuredRun.churn(arguments))
             }
@@ -494,7 +497,7 @@ import Testing
 
 /// `churn query` run again and again on a thread of its own until stopped, each answer kept. (Not a task: its blocking
 /// waits would hold a thread of the cooperative pool, which the test's own waiting needs.)
-private final class QueryLoop: Sendable {
+final class QueryLoop: Sendable {
     private let state = Mutex((stopped: false, answers: [ChurnCommand.Result]()))
     private let done = DispatchSemaphore(value: 0)
 
@@ -535,7 +538,7 @@ private final class BackgroundRun: Sendable {
 }
 
 /// A UTC day number as `YYYY-MM-DD`.
-private enum UTCDay {
+enum UTCDay {
     static func string(_ day: Int64) -> String {
         let date = Date(timeIntervalSince1970: TimeInterval(day) * 86_400)
         var calendar = Calendar(identifier: .gregorian)
