@@ -21,7 +21,8 @@ help:
 	@echo "make bench    load and analysis benchmarks on simulated exports (release build in .build-bench/): bench/results.md"
 	@echo "make bench-lib  micro-benchmarks of the hot paths (the Benchmarks/ package, ordo-one/package-benchmark)"
 	@echo "make fuzz     the fuzz targets of Fuzz/, FUZZ_SECONDS each (default 60): docs/RELIABILITY.md"
-	@echo "make soak     SOAK_NIGHTS simulated nights (default 30) with kills, a restart, late and cut files: docs/RELIABILITY.md"
+	@echo "make soak     SOAK_NIGHTS simulated nights (default 30) with kills, a restart, late and cut files, then"
+	@echo "              a nightly, a repair and a fetch at once with ten query loops (SOAK_LOAD_SUBSCRIBERS, default 5000)"
 	@echo "make format   check the Swift sources with swift-format"
 	@echo "make clean    remove build products; make distclean also removes the embedded database and bench/data"
 

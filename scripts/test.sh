@@ -3,8 +3,8 @@
 # suite once per schema layout: plain, then partitioned (notifications and the per-subscription tables
 # hash-partitioned by original_transaction_id; CHURN_SCHEMA_LAYOUT makes every schema the tests create, and every
 # churn they run, use it). The planted-effect suites (Planted…Tests: simulated exports of a thousand subscribers and
-# more, whose figures are checked against the truth the simulator planted) and the five-night soak (SoakTests; `make
-# soak` runs a month) run on the plain layout only: they take the same statements through the database as the rest
+# more, whose figures are checked against the truth the simulator planted), the five-night soak (SoakTests; `make
+# soak` runs a month) and the commands under load (CommandsUnderLoadTests) run on the plain layout only: they take the same statements through the database as the rest
 # of the suite and would double the most expensive part of the run. Name layouts to run only those:
 # `scripts/test.sh partitioned`. Exits non-zero if any run fails. The tests start their own PostgreSQL cluster
 # (initdb + pg_ctl on a private Unix socket) in a private temporary directory, which is removed afterwards.
@@ -47,7 +47,7 @@ summary=()
 for layout in "${layouts[@]}"; do
     echo
     skip=()
-    if [ "$layout" = partitioned ]; then skip=(--skip 'Planted[A-Za-z]*Tests|SoakTests'); fi
+    if [ "$layout" = partitioned ]; then skip=(--skip 'Planted[A-Za-z]*Tests|SoakTests|CommandsUnderLoadTests'); fi
     echo "=== the suite on the $layout layout (CHURN_SCHEMA_LAYOUT=$layout) ${skip[*]} ==="
     log="$scratch/test-$layout.log"
     started=$SECONDS
