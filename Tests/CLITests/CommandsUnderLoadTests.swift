@@ -10,9 +10,9 @@ import Testing
 /// `SOAK_LOAD_SUBSCRIBERS`, default 5 000; `make test` at 300): a repair, a fetch and a `nightly --fetch --repair`
 /// that loads the last two weeks, against the mock API with Apple's status of every subscription, while ten
 /// `churn query` loops run from the moment the three may go until they are done. Each query answers; each command
-/// that waits for another's lock (the repair's and fetch's, the nightly's, the analysis's) says what it waits for and
-/// which session holds it; nothing is stored twice; and the tables and the nightly's report equal those of the same
-/// commands run one after another.
+/// that waits for another's lock (the repair's and fetch's, the nightly's, the analysis's) says what it waits for
+/// (``CommandsAtOnceTests`` checks that it names the session holding it); nothing is stored twice; and the tables
+/// and the nightly's report equal those of the same commands run one after another.
 @Suite(.serialized) struct CommandsUnderLoadTests {
     /// The simulated subscribers: `SOAK_LOAD_SUBSCRIBERS`, else 300.
     static var subscribers: Int {
@@ -142,7 +142,8 @@ import Testing
         // A query says nothing but that it waits for another's analysis.
         let said = answers.flatMap { $0.stderr.split(separator: "\n") }.filter { !$0.contains(Self.waitingForAnalysis) }
         #expect(said.isEmpty, "\(said.prefix(3))")
-        // Every session seen waiting for the analysis lock belongs to a command that said so.
+        // Each command waits for the analysis lock on one session: at least as many said so as sessions were seen
+        // waiting.
         let saidWaiting = (outcome.results + answers).filter { $0.stderr.contains(Self.waitingForAnalysis) }.count
         #expect(saidWaiting >= outcome.analysisWaiters.count, "\(outcome.analysisWaiters.count) sessions waited")
         let connection = try concurrent.schema.connect()
