@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The modules whose work `make test` waits on (simulating and signing, verifying, loading, rebuilding episodes, the
+/// COPY streams) are optimized in debug builds too, with assertions kept: the tests' `churn` runs spend most of
+/// their time there, several times slower unoptimized (docs/DEVELOPMENT.md).
+let optimizedInDebug: [SwiftSetting] = [
+    .unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug))
+]
+
 let upcomingFeatures: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -51,7 +58,7 @@ let package = Package(
         .target(
             name: "PGClient",
             dependencies: ["CLibPQ", "CivilTime"],
-            swiftSettings: upcomingFeatures
+            swiftSettings: upcomingFeatures + optimizedInDebug
         ),
 
         // The notification types and subtypes of Apple's version 2 notifications, as enums: what the decoder reads
@@ -71,7 +78,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             resources: [.embedInCode("Resources/AppleRootCA-G3.der")],
-            swiftSettings: upcomingFeatures
+            swiftSettings: upcomingFeatures + optimizedInDebug
         ),
 
         // The App Store Server API: ES256 tokens, Get Notification History, retries that honour Retry-After; requests
@@ -130,7 +137,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: upcomingFeatures
+            swiftSettings: upcomingFeatures + optimizedInDebug
         ),
 
         // The notification history fetched from the App Store Server API into export files (gzip history pages),
@@ -148,7 +155,7 @@ let package = Package(
         .target(
             name: "Analysis",
             dependencies: ["CivilTime", "NotificationTypes"],
-            swiftSettings: upcomingFeatures
+            swiftSettings: upcomingFeatures + optimizedInDebug
         ),
 
         // App Store Connect's Analytics Reports (Subscription Event, Subscription State) read by column name, gzip or
@@ -166,7 +173,7 @@ let package = Package(
                 "Analysis", "PGClient", "Store",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: upcomingFeatures
+            swiftSettings: upcomingFeatures + optimizedInDebug
         ),
 
         // The repair: the episodes the notifications leave uncertain, chosen by the episode rules (Analysis) from the
@@ -201,7 +208,7 @@ let package = Package(
             ],
             // Optimized in debug builds too: `make test` simulates dozens of signed exports, and the signatures'
             // scalar arithmetic runs about 45 times slower unoptimized (docs/DEVELOPMENT.md).
-            swiftSettings: upcomingFeatures + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+            swiftSettings: upcomingFeatures + optimizedInDebug
         ),
 
         // What the commands run: one workflow per command (nightly, load, fetch, gaps, analyze, report, query), each
