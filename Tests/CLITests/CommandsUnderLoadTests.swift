@@ -35,18 +35,7 @@ import Testing
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
 
-        // Three months of a simulated app ending today, so that Apple's history (180 days) still holds them.
-        let export = root.appendingPathComponent("export.jsonl")
-        let start = UTCDay.string(Int64(Date().timeIntervalSince1970 * 1000) / 86_400_000 - 92)
-        let simulate = try ChurnCommand.run([
-            "simulate", "--subscribers", String(Self.subscribers), "--seed", String(Self.seed), "--start", start,
-            "--months", "3", "--out", export.path,
-        ])
-        try #require(simulate.status == 0, "\(simulate.stderr)")
-        let trustRoot = root.appendingPathComponent("export.root.der").path
-        let lines = try String(contentsOf: export, encoding: .utf8).split(separator: "\n").map {
-            try SoakTests.line(String($0))
-        }
+        let (lines, trustRoot) = try SoakTests.threeMonths(subscribers: Self.subscribers, seed: Self.seed, in: root)
         let days = Array(Set(lines.map(\.day))).sorted()
         try #require(days.count > 30, "the history has \(days.count) days")
         let recentDays = Array(days.suffix(14))

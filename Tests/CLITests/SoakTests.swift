@@ -91,20 +91,9 @@ import Testing
             try? FileManager.default.removeItem(at: root)
         }
 
-        // Three months of a simulated app ending today, so that Apple's history (180 days) still holds them.
         let simulation = root.appendingPathComponent("simulation")
         try FileManager.default.createDirectory(at: simulation, withIntermediateDirectories: true)
-        let export = simulation.appendingPathComponent("export.jsonl")
-        let start = UTCDay.string(Int64(Date().timeIntervalSince1970 * 1000) / 86_400_000 - 92)
-        let simulate = try ChurnCommand.run([
-            "simulate", "--subscribers", String(Self.subscribers), "--seed", String(Self.seed), "--start", start,
-            "--months", "3", "--out", export.path,
-        ])
-        try #require(simulate.status == 0, "\(simulate.stderr)")
-        let trustRoot = simulation.appendingPathComponent("export.root.der").path
-        let lines = try String(contentsOf: export, encoding: .utf8).split(separator: "\n").map {
-            try Self.line(String($0))
-        }
+        let (lines, trustRoot) = try Self.threeMonths(subscribers: Self.subscribers, seed: Self.seed, in: simulation)
         let days = Array(Set(lines.map(\.day))).sorted()
         try #require(days.count > nights + 10, "the history has \(days.count) days")
         let nightDays = Array(days.suffix(nights))
@@ -370,6 +359,24 @@ import Testing
     }
 
     // MARK: - Lines and files
+
+    /// Three months of a simulated app ending today, so that Apple's history (180 days) still holds them, simulated
+    /// into `directory`: its lines in order, and the path of the root certificate that signed them.
+    static func threeMonths(subscribers: Int, seed: Int, in directory: URL) throws -> (
+        lines: [Line], trustRoot: String
+    ) {
+        let export = directory.appendingPathComponent("export.jsonl")
+        let start = UTCDay.string(Int64(Date().timeIntervalSince1970 * 1000) / 86_400_000 - 92)
+        let simulate = try ChurnCommand.run([
+            "simulate", "--subscribers", String(subscribers), "--seed", String(seed), "--start", start,
+            "--months", "3", "--out", export.path,
+        ])
+        try #require(simulate.status == 0, "\(simulate.stderr)")
+        let lines = try String(contentsOf: export, encoding: .utf8).split(separator: "\n").map {
+            try Self.line(String($0))
+        }
+        return (lines, directory.appendingPathComponent("export.root.der").path)
+    }
 
     /// The lines of an export file's bytes (gzip undone).
     static func lines(in bytes: [UInt8]) -> [Line] {
