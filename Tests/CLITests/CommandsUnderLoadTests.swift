@@ -254,19 +254,10 @@ private final class LockWaiters: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     init(url: String, key: Int64) {
-        let (high, low) = (String(UInt32(truncatingIfNeeded: key >> 32)), String(UInt32(truncatingIfNeeded: key)))
         Thread.detachNewThread { [self] in
             let connection = try? PGConnection(url: url)
             while !state.withLock({ $0.stopped }) {
-                let rows = try? connection?.execute(
-                    """
-                    SELECT pid::text FROM pg_locks
-                    WHERE locktype = 'advisory' AND NOT granted AND classid = $1::oid AND objid = $2::oid
-                      AND objsubid = 1
-                      AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                    """, [high, low]
-                ).rows
-                let pids = (rows ?? []).compactMap { $0[0] }
+                let pids = connection.flatMap { try? ConcurrentLoadTests.waitingSessions(for: key, on: $0) } ?? []
                 state.withLock { $0.pids.formUnion(pids) }
                 Thread.sleep(forTimeInterval: 0.01)
             }

@@ -259,15 +259,19 @@ import Testing
 
     /// How many sessions wait for the advisory lock `key` (of this database).
     static func waiters(for key: Int64, on connection: PGConnection) throws -> Int {
-        let count = try connection.execute(
+        try waitingSessions(for: key, on: connection).count
+    }
+
+    /// The server processes of the sessions that wait for the advisory lock `key` (of this database).
+    static func waitingSessions(for key: Int64, on connection: PGConnection) throws -> [String] {
+        try connection.execute(
             """
-            SELECT count(*) FROM pg_locks
+            SELECT pid::text FROM pg_locks
             WHERE locktype = 'advisory' AND NOT granted AND classid = $1::oid AND objid = $2::oid AND objsubid = 1
               AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
             """,
             [String(UInt32(truncatingIfNeeded: key >> 32)), String(UInt32(truncatingIfNeeded: key))]
-        ).scalar
-        return count.flatMap { Int($0) } ?? 0
+        ).rows.compactMap { $0[0] }
     }
 
     /// A batch a load logged as written: when its decoding started and ended.
