@@ -4,9 +4,9 @@
 # hash-partitioned by original_transaction_id; CHURN_SCHEMA_LAYOUT makes every schema the tests create, and every
 # churn they run, use it). The planted-effect suites (Planted…Tests: simulated exports of a thousand subscribers and
 # more, whose figures are checked against the truth the simulator planted), the five-night soak (SoakTests; `make
-# soak` runs a month) and the commands under load (CommandsUnderLoadTests) run on the plain layout only: they take the same statements through the database as the rest
-# of the suite and would double the most expensive part of the run. Name layouts to run only those:
-# `scripts/test.sh partitioned`. Exits non-zero if any run fails. The tests start their own PostgreSQL cluster
+# soak` runs a month) and the commands under load (CommandsUnderLoadTests) run on the plain layout only: they take
+# the same statements through the database as the rest of the suite and would double the most expensive part of
+# the run. Name layouts to run only those: `scripts/test.sh partitioned`. Exits non-zero if any run fails. The tests start their own PostgreSQL cluster
 # (initdb + pg_ctl on a private Unix socket) in a private temporary directory, which is removed afterwards.
 set -uo pipefail
 cd "$(dirname "$0")/.."
