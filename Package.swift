@@ -308,7 +308,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReportsTests",
-            dependencies: ["Reports", "Analysis", "TestSupport"],
+            dependencies: ["Reports", "Analysis", "CivilTime", "TestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: upcomingFeatures
         ),

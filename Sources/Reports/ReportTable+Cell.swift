@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension ReportTable {
     /// A typed cell; the writers format it with `formatted`.
@@ -50,7 +54,7 @@ extension ReportTable {
                 return String(value)
             case .decimal(let value, let places):
                 guard value.isFinite else { return "" }
-                let text = String(format: "%.\(max(0, places))f", value)
+                let text = Self.fixed(value, places: max(0, places))
                 // A negative value that rounds to zero (or −0 itself) is written without its sign.
                 if text.hasPrefix("-"), Double(text) == 0 { return String(text.dropFirst()) }
                 return text
@@ -63,6 +67,30 @@ extension ReportTable {
             case .empty:
                 return ""
             }
+        }
+
+        /// C's `%.*f` of `value`, as `String(format:)` writes it, without that call's locale lookup and argument
+        /// boxing, which cost more than the digits themselves in a file of tens of thousands of rows.
+        private static func fixed(_ value: Double, places: Int) -> String {
+            let precision = Int32(clamping: places)
+            let format = "%.*f"
+            // Most values fit in 64 bytes; one that does not (1e300 with 6 places) is written again, measured.
+            let (short, needed) = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+                let needed = withVaList([precision, value]) { vsnprintf(buffer.baseAddress, 64, format, $0) }
+                return (needed < 64 ? Self.text(buffer, count: Int(needed)) : nil, Int(needed))
+            }
+            if let short { return short }
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: needed + 1) { buffer in
+                let written = withVaList([precision, value]) {
+                    vsnprintf(buffer.baseAddress, needed + 1, format, $0)
+                }
+                return Self.text(buffer, count: Int(written))
+            }
+        }
+
+        private static func text(_ buffer: UnsafeMutableBufferPointer<CChar>, count: Int) -> String {
+            let written = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<max(0, count)])
+            return String(decoding: written, as: UTF8.self)
         }
 
         private static func formatExact(_ value: Int64, places: Int) -> String {

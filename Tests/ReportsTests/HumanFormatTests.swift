@@ -1,4 +1,6 @@
 import Analysis
+import CivilTime
+import Foundation
 import Reports
 import Testing
 
@@ -75,6 +77,33 @@ import Testing
         // For people: to the minute, cut rather than rounded.
         #expect(UTCTime.minute(millis) == minute)
         #expect(Report.directoryName(asOf: millis) == date)
+    }
+
+    /// Every instant of years 0…9999 is written as the calendar fields say, digit for digit (each field from
+    /// `CivilDate`, formatted here by `String(format:)`); the years around that range take the general path.
+    @Test func utcTimesAgreeWithTheirCalendarFields() {
+        var random = SplitMix64(seed: 0x7115)
+        let first = CivilDate(year: 0, month: 1, day: 1).unixMilliseconds
+        let last = CivilDate(year: 10_000, month: 1, day: 1).unixMilliseconds - 1
+        var instants = [first, last, 0, -1, 1_767_225_346_817]
+        for _ in 0..<20_000 {
+            let instant = random.int64(in: first...last)
+            instants += [instant, instant - instant % 1000]
+        }
+        for millis in instants {
+            let (day, ofDay) = CivilDate.split(unixMilliseconds: millis)
+            let date = CivilDate(daysSinceEpoch: day)
+            let seconds = Int(ofDay / 1000)
+            let calendar = String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
+            let time = String(format: "T%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+            let milliseconds = String(format: ".%03d", Int(ofDay % 1000))
+            #expect(UTCTime.date(millis) == calendar)
+            #expect(UTCTime.timestampWithMilliseconds(millis) == calendar + time + milliseconds + "Z")
+            #expect(UTCTime.timestamp(millis) == calendar + time + (ofDay % 1000 == 0 ? "" : milliseconds) + "Z")
+        }
+        #expect(UTCTime.timestamp(first - 1) == "-0001-12-31T23:59:59.999Z")
+        #expect(UTCTime.timestampWithMilliseconds(last + 1) == "10000-01-01T00:00:00.000Z")
+        #expect(UTCTime.date(last + 1) == "10000-01-01")
     }
 
     @Test func intervalsAndRatios() {

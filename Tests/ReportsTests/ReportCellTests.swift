@@ -1,3 +1,5 @@
+import Analysis
+import Foundation
 import Reports
 import Testing
 
@@ -40,5 +42,24 @@ import Testing
     @Test func optionalDecimalIsEmptyWhenUndefined() {
         #expect(ReportTable.Cell.decimal(ifDefined: nil, places: 6) == .empty)
         #expect(ReportTable.Cell.decimal(ifDefined: 0.5, places: 6).formatted == "0.500000")
+    }
+
+    /// A decimal cell is written as `String(format: "%.*f")` writes it, sign of a zero aside: across magnitudes
+    /// from 1e-12 to 1e300 (beyond the 64 bytes written at first), negative values, every number of places a report
+    /// uses and more, and values half-way between two results.
+    @Test func decimalsAreWrittenAsPrintfWritesThem() {
+        var random = SplitMix64(seed: 0xCE11)
+        var values: [Double] = [0.5, 1.5, 2.5, 0.125, 0.0000005, 0.0000015, 1e300, -1e300, 123_456_789.987_654_3]
+        for _ in 0..<20_000 {
+            let magnitude = pow(10, Double(Int64.random(in: -12...300, using: &random)))
+            values.append((random.nextUnit() - 0.5) * 2 * magnitude)
+            values.append(Double(Int64.random(in: 0...2_000_000, using: &random)) / 1000 + 0.0005)
+        }
+        for (index, value) in values.enumerated() {
+            let places = [0, 2, 3, 4, 6, 9][index % 6]
+            var expected = String(format: "%.\(places)f", value)
+            if expected.hasPrefix("-"), Double(expected) == 0 { expected.removeFirst() }
+            #expect(ReportTable.Cell.decimal(value, places: places).formatted == expected, "\(value), \(places)")
+        }
     }
 }
