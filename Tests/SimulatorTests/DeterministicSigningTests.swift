@@ -29,6 +29,18 @@ import X509
         #expect(hex(signature) == expected)
     }
 
+    /// The signing key's HMAC-SHA256 is Swift Crypto's, for 32-byte keys and messages of every length up to
+    /// three blocks.
+    @Test func macIsHMACSHA256() {
+        var generator = SplitMix64(seed: 6979)
+        for length in 0...200 {
+            let key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let message = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let expected = Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))
+            #expect(DeterministicSigningKey.mac(message, key) == expected, "\(length) bytes")
+        }
+    }
+
     @Test func signaturesVerifyAndRepeat() throws {
         var generator = SplitMix64(seed: 42)
         for round in 0..<200 {
