@@ -30,6 +30,51 @@ import churn
         #expect(uses == 1, "Package.swift names the ArgumentParser product \(uses) times")
     }
 
+    /// `make test` runs the test targets that cannot reach a database on the plain layout only
+    /// (`database_free_targets` in scripts/test.sh): the schema's layout cannot change what they do. A target is
+    /// on that list only while none of its files imports a module that reaches a database (PGClient, the command-line
+    /// target, or any module of Sources/ or Tests/ that imports one of those, however indirectly) or starts a process.
+    @Test func theTargetsThePartitionedRunLeavesOutCannotReachADatabase() throws {
+        let script = try String(
+            contentsOf: Self.repository.appendingPathComponent("scripts/test.sh"), encoding: .utf8)
+        let declaration = "database_free_targets=("
+        let line = try #require(script.split(separator: "\n").first { $0.hasPrefix(declaration) })
+        let listed = line.dropFirst(declaration.count).prefix { $0 != ")" }.split(separator: " ").map(String.init)
+        #expect(listed.count >= 5, "\(listed)")
+
+        var imports: [String: Set<String>] = [:]
+        var startsAProcess: Set<String> = []
+        for (path, lines) in try PortabilityTests.swiftFiles() {
+            let parts = path.split(separator: "/")
+            guard parts.count >= 3 else { continue }
+            let module = String(parts[1])
+            for line in lines {
+                let words = line.split(separator: " ")
+                if let index = words.firstIndex(of: "import"), index + 1 < words.count,
+                    words[..<index].allSatisfy({ $0.hasPrefix("@") || ["package", "internal", "public"].contains($0) })
+                {
+                    imports[module, default: []].insert(String(words[index + 1]))
+                }
+                if line.contains("Process()") { startsAProcess.insert(module) }
+            }
+        }
+        var reaching: Set<String> = ["PGClient", "churn"]
+        var grown = true
+        while grown {
+            let before = reaching.count
+            for (module, imported) in imports where !imported.isDisjoint(with: reaching) { reaching.insert(module) }
+            grown = reaching.count > before
+        }
+        // The rule sees through the test support, which starts the test cluster.
+        #expect(reaching.isSuperset(of: ["TestSupport", "Workflows", "Store", "EmbeddedPostgres"]))
+        for target in listed {
+            #expect(imports[target] != nil, "\(target) in scripts/test.sh is not a folder of Tests/ with Swift files")
+            let reached = imports[target, default: []].intersection(reaching)
+            #expect(reached.isEmpty, "\(target) imports \(reached.sorted()), which reach a database")
+            #expect(!startsAProcess.contains(target), "\(target) starts a process")
+        }
+    }
+
     /// Parameters are bound by ``PGQuery`` (or a list) with their types, arrays as ``PGArray``, so SQL casts none:
     /// no source file writes `$n::type`.
     @Test func noParameterIsCastInSQL() throws {
