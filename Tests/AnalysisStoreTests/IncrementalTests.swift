@@ -77,6 +77,44 @@ import Testing
             ])
     }
 
+    /// A full rebuild leaves statistics on the tables that later statements join a few keys to (the links and the
+    /// purchases here; the customers too, which this history leaves empty): without them, the first incremental
+    /// analysis after a full rebuild read every link for each touched key.
+    @Test func aFullRebuildLeavesStatisticsForTheJoinsAfterIt() async throws {
+        let schema = try TestDatabase.makeSchema("stats")
+        let writer = try schema.migrated()
+        let reader = try schema.connect()
+        var stories = try SignedStories(name: "Statistics")
+        let lines = [
+            try stories.line("A", "SUBSCRIBED", at: 1, transactionFields: ["appTransactionId": "app-1"]),
+            try stories.line("A", "DID_FAIL_TO_RENEW", at: 30, expires: 30),
+            try stories.line("A", "DID_RENEW", "BILLING_RECOVERY", at: 35),
+            try stories.line("B", "SUBSCRIBED", at: 2, transactionFields: ["appTransactionId": "app-2"]),
+            try stories.line("B", "DID_FAIL_TO_RENEW", at: 40, expires: 40),
+        ]
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stats-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await stories.load(lines, as: "stats.jsonl", in: directory, into: writer)
+        func statistics() throws -> [String] {
+            let analyzed = try writer.execute(
+                """
+                SELECT DISTINCT tablename::text AS name FROM pg_stats
+                WHERE schemaname = current_schema()
+                  AND tablename IN ('subscription_links', 'subscription_purchases', 'subscription_customers')
+                ORDER BY 1
+                """
+            )
+            let name = try analyzed.field("name")
+            return try analyzed.rows.map { try $0.decode(String.self, name) }
+        }
+        #expect(try statistics().isEmpty, "loading alone analyzes none of them")
+        // The first analysis of a database is a full rebuild.
+        try EpisodeAnalyzer(writer: writer, reader: reader, logger: .test).analyze(environment: "Production")
+        let analyzed = try statistics()
+        #expect(analyzed == ["subscription_links", "subscription_purchases"])
+    }
+
     @Test func fullRebuildOfOneEnvironmentKeepsTheOthers() async throws {
         let schema = try TestDatabase.makeSchema("envs")
         let writer = try schema.migrated()
