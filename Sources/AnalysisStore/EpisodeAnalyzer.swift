@@ -219,15 +219,18 @@ package struct EpisodeAnalyzer {
     private static let tables = StoredTables.episodeTables.map(\.name)
 
     /// The tables a full rebuild refills that later statements join a few keys to: the next incremental analysis
-    /// looks up the touched subscriptions' keys in the links and their customers, and a report's returns probe the
-    /// purchases. A full rebuild analyzes them before it commits, as PostgreSQL's "Populating a Database" advises
-    /// after a bulk load: truncated and refilled, they have no statistics until autovacuum comes (a minute later at
-    /// best, and not while a command holds them), and without statistics the planner read every link for each
-    /// touched key. The 1 % nightly after a full rebuild at 1 M notifications took 31 s in one `INSERT` instead of
-    /// 0.3 s. (The episodes, analyzed in 0.3 s at 1 M, are read whole or by their key; autovacuum analyzes them.)
+    /// looks up the touched subscriptions' keys in the links and their customers and removes their rows from the
+    /// per-subscription tables and the monthly renewals, and a report's returns probe the purchases. A full rebuild
+    /// analyzes them before it commits, as PostgreSQL's "Populating a Database" advises after a bulk load: truncated
+    /// and refilled, they have no statistics until autovacuum comes (a minute later at best, and not while a command
+    /// holds them), and without statistics the planner read every link for each touched key: the 1 % nightly after a
+    /// full rebuild at 1 M notifications took 31 s in one `INSERT` instead of 0.3 s. (The episodes, whose `ANALYZE`
+    /// takes 0.3 s at 1 M, are read whole or by their key, and the nightly's `DELETE` of the touched ones took 25 ms
+    /// without statistics: autovacuum analyzes them.)
     static let joinedAfterwards = [
         StoredTables.subscriptionLinks.name, StoredTables.subscriptionCustomers.name,
-        StoredTables.subscriptionPurchases.name,
+        StoredTables.subscriptionPurchases.name, StoredTables.subscriptionAnalysis.name,
+        StoredTables.subscriptionRenewals.name, StoredTables.renewalMonths.name,
     ]
 
     /// Removes the environment's stored rows for a full rebuild, in the writer's transaction.
