@@ -78,8 +78,8 @@ import Testing
     }
 
     /// A full rebuild leaves statistics on the tables that later statements join a few keys to (each of them that
-    /// holds rows: the customers and the data-quality counts stay empty in this history): without them, the first incremental analysis after a
-    /// full rebuild read every link for each touched key.
+    /// holds rows: the customers and the data-quality counts stay empty in this history): without them, the first
+    /// incremental analysis after a full rebuild read every link for each touched key.
     @Test func aFullRebuildLeavesStatisticsForTheJoinsAfterIt() async throws {
         let schema = try TestDatabase.makeSchema("stats")
         let writer = try schema.migrated()

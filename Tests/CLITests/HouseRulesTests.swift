@@ -8,17 +8,21 @@ import churn
 @Suite struct HouseRulesTests {
     static let repository = PortabilityTests.repository
 
+    /// The module a line imports (`import X`, `@testable import X`, `package import X`), or nil.
+    static func importedModule(_ line: Substring) -> String? {
+        let words = line.split(separator: " ")
+        guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
+            words[..<index].allSatisfy({ $0.hasPrefix("@") || ["package", "internal", "public"].contains($0) })
+        else { return nil }
+        return String(words[index + 1])
+    }
+
     /// Swift Argument Parser belongs to the command-line target: the modules below it take typed options, so that
     /// another front end (a test, a service) can call them without a command line.
     @Test func argumentParserIsImportedByTheCommandLineTargetAlone() throws {
         var importers: [String] = []
         for (path, lines) in try PortabilityTests.swiftFiles() where path.hasPrefix("Sources/") {
-            let imports = lines.contains { line in
-                let words = line.split(separator: " ")
-                return words.count >= 2 && words.last == "ArgumentParser"
-                    && words.dropLast().allSatisfy { $0 == "import" || $0.hasPrefix("@") }
-            }
-            if imports { importers.append(path) }
+            if lines.contains(where: { Self.importedModule($0) == "ArgumentParser" }) { importers.append(path) }
         }
         #expect(importers.count > 10, "the command-line target imports it")
         let outside = importers.filter { !$0.hasPrefix("Sources/churn/") }
@@ -49,12 +53,7 @@ import churn
             guard parts.count >= 3 else { continue }
             let module = String(parts[1])
             for line in lines {
-                let words = line.split(separator: " ")
-                if let index = words.firstIndex(of: "import"), index + 1 < words.count,
-                    words[..<index].allSatisfy({ $0.hasPrefix("@") || ["package", "internal", "public"].contains($0) })
-                {
-                    imports[module, default: []].insert(String(words[index + 1]))
-                }
+                if let imported = Self.importedModule(line) { imports[module, default: []].insert(imported) }
                 if line.contains("Process()") { startsAProcess.insert(module) }
             }
         }
